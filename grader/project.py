@@ -1,0 +1,27 @@
+"""Where the kit's files are: one place for every path the kit reads or writes."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent
+ROOT = Path(os.environ.get("HOG_ROOT", PACKAGE.parent)).resolve()
+SPECS = ROOT / "specs"
+SOLUTION = ROOT / "solution"
+SKELETON = ROOT / "skeleton"
+DOCS = ROOT / "docs"
+SOURCES = PACKAGE / "sources"
+TEMPLATES = PACKAGE / "templates"
+SEEDS = ROOT.parent / "shared" / "seeds"
+
+
+def display(path: Path) -> str:
+    """A path as the user should see it: relative to the project where possible."""
+    path = Path(path).resolve()
+    for base in (ROOT, Path.cwd()):
+        try:
+            return str(path.relative_to(base))
+        except ValueError:
+            continue
+    return str(path)

@@ -1,0 +1,51 @@
+"""The reference solution of a variant as a module, rendered from the sources.
+
+The kit's own tools (hidden cases, the strategy engine) read the rules from
+here, so they follow exactly the code that ``solution/<id>/hog.py`` holds.
+Only the kit's code runs in this process; student code never does.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+import threading
+import types
+
+from grader import build, project
+from grader.spec import load_variant
+
+_lock = threading.Lock()
+
+
+def _module(name: str, source: str, filename: str, imports: dict[str, types.ModuleType]) -> types.ModuleType:
+    module = types.ModuleType(name)
+    module.__file__ = filename
+    saved = {key: sys.modules.get(key) for key in imports}
+    with _lock:
+        sys.modules.update(imports)
+        try:
+            exec(compile(source, filename, "exec"), module.__dict__)
+        finally:
+            for key, value in saved.items():
+                if value is None:
+                    sys.modules.pop(key, None)
+                else:
+                    sys.modules[key] = value
+    return module
+
+
+@functools.cache
+def dice() -> types.ModuleType:
+    """The kit's dice module (the same for every variant)."""
+    path = project.SOURCES / "dice.py"
+    return _module("hog_kit_dice", path.read_text(encoding="utf-8"), str(path), {})
+
+
+@functools.cache
+def load(variant_id: str) -> types.ModuleType:
+    """The reference ``hog`` module of a variant."""
+    variant = load_variant(variant_id)
+    source = build.solution_source(variant)
+    filename = str(project.SOLUTION / variant_id / "hog.py")
+    return _module(f"hog_kit_reference_{variant_id}", source, filename, {"dice": dice()})
