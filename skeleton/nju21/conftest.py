@@ -1,0 +1,74 @@
+"""Run this project's public cases: ``python -m pytest`` (all questions) or
+``python -m pytest -k q03`` (question 3 only).
+
+Each file in tests/ holds the cases of one question as interpreter sessions.
+A failing case is shown the way the course's ok client shows it: the session
+as typed, what was expected, what came back, and where the case comes from.
+Needs only pytest and pytest-doctestplus.
+"""
+
+import doctest
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.dont_write_bytecode = True
+
+CASE_MARK = re.compile(r"<!-- case (?P<id>\S+) \| (?P<origin>.*?) \| (?P<where>\S+) -->")
+RULE = "-" * 69
+
+
+def _failures(error):
+    """(test, example, what came back) for each failure pytest caught."""
+    if isinstance(error, doctest.DocTestFailure):
+        return [(error.test, error.example, error.got)]
+    if isinstance(error, doctest.UnexpectedException):
+        kind, value, _ = error.exc_info
+        return [(error.test, error.example, "Traceback (most recent call last):\n  ...\n"
+                 + "".join(f"{kind.__name__}: {value}".splitlines(True)) + "\n")]
+    return [failure for inner in getattr(error, "failures", ()) for failure in _failures(inner)]
+
+
+def _commented(text):
+    lines = text.rstrip("\n").splitlines() or [""]
+    return "\n".join("#     " + line for line in lines)
+
+
+def okpy_failure(path, test, example, got):
+    """The failure of one case as the ok client shows it."""
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    failing_line = test.lineno + example.lineno  # 0-based line of the failing '>>>'
+    start, mark = 0, None
+    for number in range(failing_line, -1, -1):
+        mark = CASE_MARK.search(lines[number])
+        if mark:
+            start = number + 1
+            break
+    end = failing_line + len(example.source.splitlines())
+    session = [line for line in lines[start:end]
+               if line.strip() and not line.startswith(("```", "**Case"))]
+    question = Path(path).stem
+    heading = f"{question} > Case {mark['id']}" if mark else question
+    where = f"({mark['origin']}; {mark['where']})\n" if mark else ""
+    return "\n".join([
+        RULE, heading, where,
+        *session, "",
+        "# Error: expected", _commented(example.want), "# but got", _commented(got), "",
+        f"Run only this question:  python -m pytest -k {question}",
+        RULE,
+    ])
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if report.when != "call" or not report.failed or call.excinfo is None:
+        return
+    failures = _failures(call.excinfo.value)
+    if failures:
+        report.longrepr = "\n".join(okpy_failure(item.path, *failure) for failure in failures)
