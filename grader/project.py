@@ -13,7 +13,7 @@ SKELETON = ROOT / "skeleton"
 DOCS = ROOT / "docs"
 SOURCES = PACKAGE / "sources"
 TEMPLATES = PACKAGE / "templates"
-SEEDS = ROOT.parent / "shared" / "seeds"
+SEEDS = Path(os.environ.get("HOG_SEEDS", ROOT.parent / "shared" / "seeds")).resolve()
 
 
 def display(path: Path) -> str:

@@ -34,7 +34,7 @@ def _failures(error):
 
 
 def _commented(text):
-    lines = text.rstrip("\n").splitlines() or [""]
+    lines = text.rstrip("\n").splitlines() or ["Nothing: the line returned None and printed nothing"]
     return "\n".join("#     " + line for line in lines)
 
 

@@ -1,0 +1,59 @@
+"""What a student sees: `python -m pytest` in their folder, with okpy-style failures."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from grader import project
+from grader.spec import all_variants
+
+VARIANTS = all_variants()
+
+
+def pytest_in(folder, *args):
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", *args], cwd=folder, env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=[v.id for v in VARIANTS])
+def test_every_question_passes_on_the_solution_and_fails_on_the_skeleton(variant):
+    questions = len(variant.questions)
+    solved = pytest_in(project.SOLUTION / variant.id)
+    assert solved.returncode == 0 and f"{questions} passed" in solved.stdout, solved.stdout
+    started = pytest_in(project.SKELETON / variant.id)
+    assert f"{questions} failed" in started.stdout, started.stdout
+
+
+def test_a_failure_reads_like_the_ok_client():
+    result = pytest_in(project.SKELETON / "sp19", "-k", "q02")
+    assert "1 failed" in result.stdout
+    expected = """\
+q02 > Case q02-1
+(000_ceee3136f82db69d.txt: Free Bacon, example 1; specs/sp19.yaml:"""
+    assert expected in result.stdout
+    assert """\
+>>> from hog import *
+>>> free_bacon(10)
+
+# Error: expected
+#     1
+# but got
+#     Nothing: the line returned None and printed nothing
+
+Run only this question:  python -m pytest -k q02""" in result.stdout
+
+
+def test_a_crash_shows_the_error_the_student_caused(tmp_path):
+    folder = tmp_path / "student"
+    (folder / "tests").mkdir(parents=True)
+    for name in ("dice.py", "conftest.py", "pytest.ini", "tests/q01.md"):
+        (folder / name).write_text((project.SKELETON / "sp19" / name).read_text())
+    hog = (project.SOLUTION / "sp19" / "hog.py").read_text()
+    (folder / "hog.py").write_text(hog.replace("total += outcome", "total += outcome / 0"))
+    result = pytest_in(folder)
+    assert "1 failed" in result.stdout
+    assert "# but got\n#     Traceback (most recent call last):\n#       ...\n#     ZeroDivisionError: " \
+           "division by zero" in result.stdout
