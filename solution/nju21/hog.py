@@ -86,11 +86,8 @@ def swine_swap(player_score, opponent_score):
     same digit, so the (harmless) swap happens.
     """
     # BEGIN PROBLEM 4
-    excitement = 3 ** (player_score + opponent_score)
-    last = excitement % 10
-    while excitement >= 10:
-        excitement = excitement // 10
-    return excitement == last
+    excitement = str(3 ** (player_score + opponent_score))
+    return excitement[0] == excitement[-1]
     # END PROBLEM 4
 
 
