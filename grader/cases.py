@@ -1,0 +1,266 @@
+"""The cases a submission is graded on: public ones from the spec, hidden ones generated.
+
+Hidden cases are generated per question role from fixed seeds, so every run
+grades with the same cases; their expected outputs come from running the
+reference solution here, in the grader's process. They never leave the grader:
+the sandbox receives only the calls, never what they should return.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import inspect
+import io
+import random
+from dataclasses import dataclass
+from typing import Callable
+
+from grader import reference
+from grader.spec import Case, Step, Variant
+
+GENERATED = "generated from the reference solution"
+SCORE_PAIRS = "for s in range({goal}) for o in range({goal})"
+
+
+@dataclass(frozen=True)
+class Api:
+    """How this variant's functions are called, read from the reference's signatures."""
+    variant: Variant
+
+    @functools.cached_property
+    def hog(self):
+        return reference.load(self.variant.id)
+
+    def name(self, role: str) -> str:
+        return self.variant.functions[role]
+
+    def params(self, function: str) -> list[str]:
+        return list(inspect.signature(getattr(self.hog, function)).parameters)
+
+    def roll_dice(self, num_rolls: int, dice: str, score: int) -> str:
+        if "current_score" in self.params("roll_dice"):
+            return f"roll_dice({score}, {num_rolls}, {dice})"
+        return f"roll_dice({num_rolls}, {dice})"
+
+    def take_turn(self, num_rolls: int, score: int, opponent: int, dice: str) -> str:
+        if "current_score" in self.params("take_turn"):
+            return f"take_turn({num_rolls}, {score}, {opponent}, {dice})"
+        return f"take_turn({num_rolls}, {opponent}, {dice})"
+
+    def swap(self, current: str, opponent: str) -> str:
+        swap = self.name("swap")
+        if len(self.params(swap)) == 1:
+            return f"{swap}({current})"
+        return f"{swap}({current}, {opponent})"
+
+    @property
+    def scored_by_parity(self) -> bool:
+        return "current_score" in self.params("roll_dice")
+
+
+# ------------------------------------------------------------ generators
+# Each returns sessions: lists of steps typed at the prompt (no expected output).
+
+Sessions = list[list[str]]
+
+
+def _cycle(rng: random.Random, low: int = 1, length: int = 8) -> str:
+    outcomes = [rng.randint(low, 6) for _ in range(rng.randint(1, length))]
+    return "make_test_dice(" + ", ".join(map(str, outcomes)) + ")"
+
+
+def _roll_dice(api: Api, rng: random.Random) -> Sessions:
+    sessions = []
+    for _ in range(40):
+        dice = _cycle(rng, low=1 if rng.random() < 0.5 else 2)
+        sessions.append(["dice = " + dice,
+                         api.roll_dice(rng.randint(1, 10), "dice", rng.randint(0, 99)),
+                         "dice()"])
+    return sessions
+
+
+def _zero_dice(api: Api, rng: random.Random) -> Sessions:
+    return [[f"[{api.name('zero_dice')}(score) for score in range({api.variant.goal})]"]]
+
+
+def _take_turn(api: Api, rng: random.Random) -> Sessions:
+    sessions = []
+    for _ in range(40):
+        num_rolls = rng.choice([0, 0, rng.randint(1, 10)])
+        call = api.take_turn(num_rolls, rng.randint(0, 99), rng.randint(0, 99), "dice")
+        sessions.append(["dice = " + _cycle(rng), call, "dice()"])
+    return sessions
+
+
+def _swap(api: Api, rng: random.Random) -> Sessions:
+    goal = api.variant.goal
+    return [[f"[[{api.swap('a', 'b')} for b in range({goal})] for a in range({goal + 60})]"]]
+
+
+def _strategies(rng: random.Random) -> tuple[str, str]:
+    """Two strategies that depend on both scores; player 0 always rolls, so every game ends."""
+    a, b, c, d = (rng.randint(1, 9) for _ in range(4))
+    return (f"lambda score, opponent: 1 + (score * {a} + opponent * {b}) % 10",
+            f"lambda score, opponent: (score * {c} + opponent * {d}) % 11")
+
+
+def _play_call(api: Api, rng: random.Random, say: str | None) -> str:
+    first, second = _strategies(rng)
+    args = [first, second, str(rng.randint(0, 40)), str(rng.randint(0, 40)), "dice=" + _cycle(rng),
+            f"goal={rng.randint(50, 100)}"]
+    if say:
+        args.append(f"say={say}")
+    if "feral_hogs" in api.params("play") and rng.random() < 0.3:
+        args.append("feral_hogs=False")
+    return f"play({', '.join(args)})"
+
+
+def _play(api: Api, rng: random.Random) -> Sessions:
+    return [[_play_call(api, rng, None)] for _ in range(30)]
+
+
+ECHO = "def echo(score0, score1):\n    print(score0, score1)\n    return echo\n"
+
+
+def _commentary(api: Api, rng: random.Random) -> Sessions:
+    return [[ECHO, _play_call(api, rng, "echo")] for _ in range(10)]
+
+
+def _announce_highest(api: Api, rng: random.Random) -> Sessions:
+    sessions = []
+    for _ in range(12):
+        scores, pairs = [0, 0], []
+        for _ in range(12):
+            scores[rng.randint(0, 1)] += rng.randint(0, 25)
+            if rng.random() < 0.2:
+                scores.reverse()
+            pairs.append(tuple(scores))
+        sessions.append([f"f = announce_highest({rng.randint(0, 1)})",
+                         f"for pair in {pairs!r}:\n    f = f(*pair)\n"])
+    return sessions
+
+
+def _always_roll(api: Api, rng: random.Random) -> Sessions:
+    goal = api.variant.goal
+    return [[f"[always_roll(n)(s, o) for n in range(11) for s in range(0, {goal}, 7) for o in range(0, {goal}, 9)]"]]
+
+
+def _is_always_roll(api: Api, rng: random.Random) -> Sessions:
+    sessions = [["is_always_roll(always_roll_5)"], ["is_always_roll(catch_up)"]]
+    for _ in range(8):
+        s, o = rng.randint(0, 99), rng.randint(0, 99)
+        sessions.append([f"is_always_roll(lambda score, opponent: 4 if (score, opponent) == ({s}, {o}) else 3)"])
+        sessions.append([f"is_always_roll(lambda score, opponent: 4 if (score, opponent) == ({s}, {o}) else 3, "
+                         f"goal={min(s, o)})"])
+    return sessions
+
+
+def _make_averaged(api: Api, rng: random.Random) -> Sessions:
+    sessions = []
+    for _ in range(8):
+        outcomes = [rng.randint(1, 6) for _ in range(rng.randint(1, 6))]
+        samples = rng.randint(1, 12)
+        sessions.append([f"make_averaged(make_test_dice(*{outcomes!r}), {samples})()",
+                         "calls = []",
+                         "def counted(*args):\n    calls.append(args)\n    return sum(args)\n",
+                         f"make_averaged(counted, {samples})({samples}, 2, 3)", "len(calls)"])
+    return sessions
+
+
+def _max_scoring(api: Api, rng: random.Random) -> Sessions:
+    sessions = []
+    for _ in range(10):
+        samples = rng.randint(1, 30)
+        dice = _cycle(rng, length=6)
+        if api.scored_by_parity:
+            sessions.append([f"max_scoring_num_rolls({rng.randint(0, 99)}, {dice}, {samples})"])
+        else:
+            sessions.append([f"max_scoring_num_rolls({dice}, {samples})"])
+    return sessions
+
+
+def _strategy_table(api: Api, role: str, rng: random.Random) -> Sessions:
+    name, goal = api.name(role), api.variant.goal
+    sessions = [[f"[{name}(s, o) {SCORE_PAIRS.format(goal=goal)}]"]]
+    for _ in range(3):
+        cutoff, num_rolls = rng.randint(0, 12), rng.randint(0, 10)
+        sessions.append([f"[{name}(s, o, {cutoff}, {num_rolls}) {SCORE_PAIRS.format(goal=goal)}]"])
+    return sessions
+
+
+GENERATORS: dict[str, Callable[[Api, random.Random], Sessions]] = {
+    "roll_dice": _roll_dice,
+    "zero_dice": _zero_dice,
+    "take_turn": _take_turn,
+    "swap": _swap,
+    "play": _play,
+    "commentary": _commentary,
+    "announce_highest": _announce_highest,
+    "always_roll": _always_roll,
+    "is_always_roll": _is_always_roll,
+    "make_averaged": _make_averaged,
+    "max_scoring_num_rolls": _max_scoring,
+    "zero_strategy": lambda api, rng: _strategy_table(api, "zero_strategy", rng),
+    "swap_strategy": lambda api, rng: _strategy_table(api, "swap_strategy", rng),
+}
+"""Role → generator. final_strategy has none: it is graded by its exact win rate."""
+
+
+# ------------------------------------------------------- expected outputs
+
+
+def _namespace(api: Api) -> dict:
+    names = {name: value for name, value in vars(reference.dice()).items() if not name.startswith("_")}
+    names.update({name: value for name, value in vars(api.hog).items() if not name.startswith("_")})
+    return names
+
+
+def run_reference(api: Api, sources: list[str]) -> list[str]:
+    """What the reference shows for each step, exactly as an interpreter would."""
+    namespace = _namespace(api)
+    shown = []
+    for source in sources:
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            try:
+                code = compile(source, "<case>", "eval")
+            except SyntaxError:
+                exec(compile(source, "<case>", "exec"), namespace)
+                value = None
+            else:
+                value = eval(code, namespace)
+        shown.append(out.getvalue() + ("" if value is None else repr(value) + "\n"))
+    return shown
+
+
+@functools.cache
+def hidden_cases(variant: Variant) -> tuple[Case, ...]:
+    """The spec's hidden cases, then the generated ones, question by question."""
+    api = Api(variant)
+    cases = []
+    for question in variant.questions:
+        cases += [case for case in question.cases if case.hidden]
+        generate = GENERATORS.get(question.role)
+        if generate is None:
+            continue
+        rng = random.Random(f"{variant.id}/{question.role}")
+        for index, sources in enumerate(generate(api, rng), start=1):
+            sources = [source if source.endswith("\n") else source + "\n" for source in sources]
+            wants = run_reference(api, sources)
+            steps = tuple(Step(source, want) for source, want in zip(sources, wants))
+            session = "".join(">>> " + s.source.replace("\n", "\n... ").removesuffix("... ") + s.want
+                              for s in steps)
+            cases.append(Case(id=f"{variant.id}-q{question.number}-hidden-{index}", question=question.number,
+                              origin=GENERATED, session=session, steps=steps, hidden=True, note="",
+                              path=variant.path, line=question.line))
+    return tuple(cases)
+
+
+def public_cases(variant: Variant) -> tuple[Case, ...]:
+    return tuple(case for case in variant.cases if not case.hidden)
+
+
+def grading_cases(variant: Variant) -> tuple[Case, ...]:
+    """Every case a submission is graded on, public first."""
+    return public_cases(variant) + hidden_cases(variant)

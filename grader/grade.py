@@ -1,0 +1,183 @@
+"""Grade a submission: run its cases in the sandbox, compare here, score each question.
+
+The submission's code runs only inside ``grader.sandbox``; what comes back is
+plain data (what each line showed). Expected outputs stay in this process and
+are compared here, so nothing the submission does can change a verdict except
+producing the right output.
+"""
+
+from __future__ import annotations
+
+import ast
+import doctest
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from grader import cases as case_source
+from grader import project
+from grader.sandbox import CaseRun, Limits, run_cases
+from grader.spec import Case, Question, Variant
+
+HIDDEN_FAILED = "a hidden case failed"
+_CHECKER = doctest.OutputChecker()
+_FLAGS = doctest.DONT_ACCEPT_TRUE_FOR_1
+
+
+@dataclass
+class CaseVerdict:
+    case: Case
+    passed: bool
+    step: int = 0              # index of the first step that went wrong
+    got: str = ""              # what that step showed (or the error)
+
+
+@dataclass
+class QuestionResult:
+    question: Question
+    score: float
+    verdicts: list[CaseVerdict] = field(default_factory=list)
+    message: str = ""          # e.g. the final strategy's exact win rate
+
+    @property
+    def max_score(self) -> float:
+        return self.question.points
+
+    @property
+    def passed(self) -> bool:
+        return self.score >= self.max_score
+
+    @property
+    def first_failure(self) -> CaseVerdict | None:
+        return next((v for v in self.verdicts if not v.passed), None)
+
+    @property
+    def counts(self) -> tuple[int, int]:
+        return sum(v.passed for v in self.verdicts), len(self.verdicts)
+
+
+@dataclass
+class GradeResult:
+    variant: Variant
+    submission: str
+    questions: list[QuestionResult]
+    isolation: str
+    seconds: float
+    import_error: str | None = None
+    grader_error: str | None = None   # a fault of the kit itself, never of the submission
+
+    @property
+    def score(self) -> float:
+        return sum(q.score for q in self.questions)
+
+    @property
+    def max_score(self) -> float:
+        return sum(q.max_score for q in self.questions)
+
+
+def shown(run_step) -> str:
+    """What the interpreter showed for a step, errors written as a traceback's last line."""
+    if run_step.error is None:
+        return run_step.output
+    if run_step.error_type:
+        return run_step.output + "Traceback (most recent call last):\n  ...\n" + run_step.error + "\n"
+    return run_step.output + run_step.error + "\n"
+
+
+def _matches(want: str, run_step) -> bool:
+    if want.startswith("Traceback (most recent call last):"):
+        expected_error = want.strip().splitlines()[-1]
+        return run_step.error is not None and run_step.error_type is not None and \
+            run_step.error.split(":")[0] == expected_error.split(":")[0]
+    if run_step.error is not None:
+        return False
+    return _CHECKER.check_output(want, run_step.output, _FLAGS)
+
+
+def judge(case: Case, run: CaseRun) -> CaseVerdict:
+    for index, step in enumerate(case.steps):
+        if index >= len(run.steps):
+            return CaseVerdict(case, False, index, "the case stopped before this line")
+        if not _matches(step.want, run.steps[index]):
+            return CaseVerdict(case, False, index, shown(run.steps[index]))
+    return CaseVerdict(case, True)
+
+
+def _score(question: Question, verdicts: list[CaseVerdict]) -> float:
+    if not verdicts:
+        return 0.0
+    if question.partial:
+        return question.points * sum(v.passed for v in verdicts) / len(verdicts)
+    return question.points if all(v.passed for v in verdicts) else 0.0
+
+
+def table_call(variant: Variant) -> str:
+    return f"[[final_strategy(s, o) for o in range({variant.goal})] for s in range({variant.goal})]\n"
+
+
+def _final_strategy(variant: Variant, question: Question, run: CaseRun, verdicts: list[CaseVerdict]) -> QuestionResult:
+    """Points by the exact average win rate of the tabulated strategy against the baseline."""
+    from grader.strategy import match, tables  # the exact engine; imported only when needed
+
+    step = run.steps[0] if run.steps else None
+    if step is None or step.error is not None:
+        why = step.error if step else "it produced no result"
+        return QuestionResult(question, 0.0, verdicts, f"final_strategy could not be tabulated over all "
+                                                       f"{variant.goal}x{variant.goal} score pairs: {why}")
+    try:
+        values = ast.literal_eval(step.output.strip())
+    except (ValueError, SyntaxError):
+        return QuestionResult(question, 0.0, verdicts, "final_strategy printed text while being tabulated; "
+                                                       "a strategy only returns a number of dice")
+    try:
+        table = tables.validate_table(values, variant.goal)
+    except tables.StrategyTableError as error:
+        return QuestionResult(question, 0.0, verdicts, f"final_strategy: {error}")
+    rate = match.win_rate(variant.id, table, goal=variant.goal).average
+    earned = max((t.points for t in question.thresholds if rate >= t.win_rate), default=0.0)
+    if not question.thresholds:
+        earned = question.points if all(v.passed for v in verdicts) else 0.0
+    elif not all(v.passed for v in verdicts):
+        earned = 0.0
+    return QuestionResult(question, min(earned, question.points), verdicts,
+                          f"exact average win rate against always_roll({variant.baseline}): {rate:.6f}")
+
+
+def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
+          questions: list[Question] | None = None, hidden: bool = True) -> GradeResult:
+    """Grade one submission (a hog.py, or a folder holding one) on a variant."""
+    started = time.perf_counter()
+    questions = questions or list(variant.questions)
+    chosen = {q.number for q in questions}
+    pool = case_source.grading_cases(variant) if hidden else case_source.public_cases(variant)
+    graded = [case for case in pool if case.question in chosen]
+    sessions = [[step.source for step in case.steps] for case in graded]
+    final = next((q for q in questions if q.role == "final_strategy"), None)
+    if final:
+        sessions.append([table_call(variant)])
+    dice = (project.SOURCES / "dice.py").read_text(encoding="utf-8")
+    report = run_cases(Path(submission), sessions, setup=_setup_lines(variant),
+                       support_files={"dice.py": dice}, limits=limits or Limits(),
+                       names=_api_names(variant))
+    verdicts: dict[str, list[CaseVerdict]] = {q.number: [] for q in questions}
+    for case, run in zip(graded, report.cases):
+        verdicts[case.question].append(judge(case, run))
+    results = []
+    for question in questions:
+        if question is final:
+            results.append(_final_strategy(variant, question, report.cases[-1], verdicts[question.number]))
+        else:
+            results.append(QuestionResult(question, _score(question, verdicts[question.number]),
+                                          verdicts[question.number]))
+    return GradeResult(variant, str(submission), results, report.isolation, time.perf_counter() - started,
+                       import_error=report.import_error)
+
+
+def _setup_lines(variant: Variant) -> list[str]:
+    return [example.source for example in doctest.DocTestParser().get_examples(variant.setup)]
+
+
+def _api_names(variant: Variant) -> list[str]:
+    """Names a case may use from the submission: every public function of the reference."""
+    from grader import reference
+    return sorted(name for name in vars(reference.load(variant.id)) if not name.startswith("_"))

@@ -1,0 +1,36 @@
+"""The ok client's style: a line per question, then each failing question's first failing case."""
+
+from __future__ import annotations
+
+from grader.grade import GradeResult
+from grader.report.failure import RULE, describe
+
+
+def _points(value: float) -> str:
+    return f"{value:g}"
+
+
+def render(result: GradeResult, *, rerun: str = "hog test -q {number}") -> str:
+    variant = result.variant
+    lines = [RULE, f"Hog ({variant.title}): {result.submission}"]
+    if result.grader_error:
+        lines += [RULE, f"grader failed: {result.grader_error}", "Score: 0 (this is a fault of the kit, "
+                  "not of the submission; please report it)"]
+        return "\n".join(lines) + "\n"
+    if result.import_error:
+        lines += ["", "hog.py could not be imported, so no question could be graded:", result.import_error]
+    lines.append(RULE)
+    width = max(len(q.question.function) for q in result.questions)
+    for question in result.questions:
+        state = "passed" if question.passed else ("partly" if question.score else "failed")
+        passed, total = question.counts
+        lines.append(f"Question {question.question.label:>3}  {question.question.function:<{width}}  {state:<6}  "
+                     f"{_points(question.score)}/{_points(question.max_score)}  ({passed}/{total} cases)")
+        if question.message:
+            lines.append(f"              {question.message}")
+    for question in result.questions:
+        if not question.passed and not result.import_error:
+            lines += [RULE, describe(question, variant.setup, rerun.format(number=question.question.number))]
+    lines += [RULE, f"Score: {_points(result.score)}/{_points(result.max_score)}",
+              f"Isolation: {result.isolation}", f"Graded in {result.seconds:.2f} s"]
+    return "\n".join(lines) + "\n"
