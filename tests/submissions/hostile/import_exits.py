@@ -1,0 +1,4 @@
+import sys
+
+print("about to leave")
+sys.exit(3)

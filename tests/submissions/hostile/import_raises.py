@@ -1,0 +1,5 @@
+def square(x):
+    return x * x
+
+
+TOTAL = 1 / 0

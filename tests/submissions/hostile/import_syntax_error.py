@@ -1,0 +1,6 @@
+def square(x):
+    return x * x
+
+
+def broken(:
+    pass
