@@ -1,0 +1,94 @@
+"""Exact outcomes of a fa19 game between two given strategies (Feral Hogs on).
+
+The bonus depends on the mover's previous dice count, so a state is (player to
+move, mover's score a, other's score b, mover's previous count pm, other's
+previous count po). A player's previous count can only be 0 or a count that
+player's strategy returns somewhere, which keeps the states few for the usual
+strategies. For one (player, a, b, po), the previous counts pm that lead to the
+same dice count and the same bonus share one computation.
+
+A strategy is a ``(score, opponent_score)`` table, or a ``FeralOptimalStrategy``
+which plays with the full state (its ``table`` attribute is the projection).
+"""
+
+from __future__ import annotations
+
+from operator import mul
+
+from grader.strategy.distributions import MAX_DICE
+from grader.strategy.rules import FERAL_BONUS, FERAL_DISTANCE, Rules
+from grader.strategy.tables import Strategy, as_table
+
+COUNTS = MAX_DICE + 1
+
+
+def strategy_form(strategy: Strategy, goal: int) -> list[list[bytes]]:
+    """``form[a][b][pm * 11 + po]``: the dice count in every full state."""
+    full = getattr(strategy, "full_table", None)
+    if full is not None:
+        if len(full) != goal or any(len(row) != goal for row in full):
+            raise ValueError(f"the full-state strategy was solved for goal {len(full)}, not {goal}")
+        return full
+    table = as_table(strategy, goal)
+    return [[bytes((n,)) * (COUNTS * COUNTS) for n in row] for row in table]
+
+
+def expected_payoff(rules: Rules, form0, form1, payoff: tuple[float, float, float],
+                    start: tuple[int, int] = (0, 0)) -> float:
+    """Expected payoff, player 0 (``form0``) first from ``start`` with no previous
+    rolls (counted as 0); see ``match.expected_payoff``."""
+    if rules.has_zero_point_turns:
+        raise ValueError("the Feral Hogs engine needs every turn to score at least one point")
+    goal = rules.goal
+    span = goal + rules.max_points + FERAL_BONUS
+    zero, swaps, rolls = rules.zero_points, rules.swaps, rules.rolls
+    forms = (form0, form1)
+    used = [sorted({n for row in form for cell in row for n in cell}) for form in forms]
+    previous = [sorted({0, *counts}) for counts in used]
+    bonus = [[abs(n - pm) == FERAL_DISTANCE for pm in range(COUNTS)] for n in range(COUNTS)]
+    # after[p][b][po, n][x]: payoff once player p, having rolled n against b
+    # whose previous count is po, ends the turn's points at x.
+    after = []
+    for p in (0, 1):
+        rows_p = []
+        for b in range(goal):
+            template = [payoff[1 - p] if swaps[b][x] else payoff[p] for x in range(goal + rules.max_points)]
+            template += [0.0] * FERAL_BONUS
+            rows_p.append({(po, n): template[:] for po in previous[1 - p] for n in used[p]})
+        after.append(rows_p)
+    value = [dict(), dict()]
+    for total in range(2 * goal - 2, -1, -1):
+        low, high = max(0, total - goal + 1), min(total, goal - 1)
+        for p in (0, 1):
+            form, mine, theirs, rows_p = forms[p], previous[p], previous[1 - p], after[p]
+            for a in range(low, high + 1):
+                b = total - a
+                choices, rows_b, z = form[a][b], rows_p[b], zero[b]
+                values = [0.0] * (COUNTS * COUNTS)
+                for po in theirs:
+                    done = {}
+                    for pm in mine:
+                        n = choices[pm * COUNTS + po]
+                        lucky = bonus[n][pm]
+                        key = n * 2 + lucky
+                        v = done.get(key)
+                        if v is None:
+                            row = rows_b[po, n]
+                            at = a + (FERAL_BONUS if lucky else 0)
+                            if n == 0:
+                                v = row[at + z]
+                            else:
+                                lo, probs = rolls[a & 1][n]
+                                at += lo
+                                v = sum(map(mul, probs, row[at:at + len(probs)]))
+                            done[key] = v
+                        values[pm * COUNTS + po] = v
+                value[p][a, b] = values
+        for b in range(low, high + 1):
+            x = total - b
+            swapped = swaps[b][x]
+            for p in (0, 1):
+                source = value[1 - p][(x, b) if swapped else (b, x)]
+                for (po, n), row in after[p][b].items():
+                    row[x] = source[po * COUNTS + n]
+    return value[0][start][0]
