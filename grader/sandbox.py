@@ -20,7 +20,8 @@ What the sandbox does
   copies of the same name).
 * With bubblewrap (``bwrap``) that process sees only /usr, the Python install
   (its site-packages hidden), the scratch directory (read-only), a small empty
-  /tmp and its own /proc: no /work, no /root, no home, no network, no other
+  /tmp and /dev/shm, and its own /proc: no /work, nothing of the home folder
+  (beyond the Python install if it lives there), no network, no other
   processes.  Where bwrap is missing or fails its start-up check, or
   ``HOG_SANDBOX=process`` is set, the same process limits apply without file
   isolation, and ``SandboxReport.isolation`` says so and why.
@@ -126,7 +127,7 @@ INSIDE = "/submission"
 STARTUP_SECONDS = 10.0
 # Largest single message accepted from the sandbox.
 MAX_LINE = 32 << 20
-# Size of the sandbox's /tmp under bubblewrap.
+# Size of the sandbox's /tmp and /dev/shm under bubblewrap (each).
 TMPFS_BYTES = 64 << 20
 HARNESS = Path(__file__).with_name("harness.py")
 TAMPERED = "the result channel was tampered with"
@@ -194,7 +195,10 @@ def _bwrap_arguments(bwrap: str, scratch: str, python: str) -> list[str]:
     args += ["--ro-bind", scratch, INSIDE]
     if _bwrap_has_size(bwrap):
         args += ["--size", str(TMPFS_BYTES)]
-    args += ["--tmpfs", "/tmp", "--proc", "/proc", "--dev", "/dev", "--chdir", INSIDE, "--"]
+    args += ["--tmpfs", "/tmp", "--proc", "/proc", "--dev", "/dev"]
+    if _bwrap_has_size(bwrap):
+        args += ["--size", str(TMPFS_BYTES)]
+    args += ["--tmpfs", "/dev/shm", "--chdir", INSIDE, "--"]
     return args
 
 
@@ -651,10 +655,16 @@ class _Function:
         return hash(("function", self.name))
 
 
-def _rebuild(data, depth: int = 0, key: bool = False):
-    """Plain Python data from the tagged form; _Tampered if it is not well formed."""
-    if depth > 110:
-        raise _Tampered("a value nested too deeply")
+def _rebuild(data, depth: int = 0, key: bool = False, count: list[int] | None = None):
+    """Plain Python data from the tagged form; _Tampered if it is not well formed.
+
+    The harness sends at most 100000 items nested at most 100 deep; anything
+    bigger did not come from it.
+    """
+    count = [0] if count is None else count
+    count[0] += 1
+    if depth > 110 or count[0] > 110_000:
+        raise _Tampered("a value larger than the harness ever sends")
     if data is None or type(data) is bool or type(data) is str:
         return data
     if type(data) is not list or not data or type(data[0]) is not str:
@@ -666,13 +676,13 @@ def _rebuild(data, depth: int = 0, key: bool = False):
     if tag == "f" and len(items) == 1 and type(items[0]) is str and _FLOAT.fullmatch(items[0]):
         return float(items[0])
     if tag == "t":
-        return tuple(_rebuild(item, depth + 1, key) for item in items)
+        return tuple(_rebuild(item, depth + 1, key, count) for item in items)
     if key:
         raise _Tampered("a dictionary key that is not hashable plain data")
     if tag == "l":
-        return [_rebuild(item, depth + 1) for item in items]
+        return [_rebuild(item, depth + 1, False, count) for item in items]
     if tag == "d" and len(items) % 2 == 0:
-        return {_rebuild(items[i], depth + 1, True): _rebuild(items[i + 1], depth + 1)
+        return {_rebuild(items[i], depth + 1, True, count): _rebuild(items[i + 1], depth + 1, False, count)
                 for i in range(0, len(items), 2)}
     if tag == "fn" and len(items) == 1 and type(items[0]) is str:
         return _Function(items[0])
@@ -725,9 +735,11 @@ def _failed(message: str, error_type: str | None = None, seconds: float = 0.0,
 
 class _Batch:
     def __init__(self, scratch: Path, bwrap: str | None, isolation: str, cases: list[list[str]],
-                 setup: list[str], names: list[str] | None, support: list[str], limits: Limits):
+                 setup: list[str], names: list[str] | None, limits: Limits):
         self.cases, self.limits, self.isolation = cases, limits, isolation
         python = _interpreter()
+        # -S -s -P and a clean environment give what -I would, while keeping
+        # PYTHONHASHSEED=0 (which -I, through -E, would ignore).
         command = [python, "-S", "-s", "-B", "-P", "-c", _harness_source()]
         if bwrap:
             self.argv = _bwrap_arguments(bwrap, str(scratch), python) + command
@@ -738,7 +750,7 @@ class _Batch:
         self.bubblewrap = bwrap is not None
         self.cwd = str(scratch)
         self.env = _environment(folder)
-        self.config = {"dir": folder, "setup": setup, "names": names, "support": support,
+        self.config = {"dir": folder, "setup": setup, "names": names,
                        "mode": "bwrap" if bwrap else "process", "parent": os.getpid(),
                        "limits": {"memory_bytes": limits.memory_bytes, "cpu_seconds": limits.cpu_seconds,
                                   "file_bytes": limits.file_bytes, "processes": limits.processes}}
@@ -911,8 +923,7 @@ def run_cases(submission: Path, cases: Sequence[Sequence[str]], *,
     scratch = Path(tempfile.mkdtemp(prefix="hog-sandbox-"))
     try:
         _prepare(scratch, hog, others, support_files)
-        batch = _Batch(scratch, bwrap, isolation, checked, setup_steps, name_list,
-                       sorted(support_files), limits)
+        batch = _Batch(scratch, bwrap, isolation, checked, setup_steps, name_list, limits)
         return batch.run()
     finally:
         _remove(scratch)

@@ -2,7 +2,6 @@
 import ctypes
 import os
 import resource
-import signal
 
 
 def square(x):

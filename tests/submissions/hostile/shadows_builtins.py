@@ -1,4 +1,6 @@
-"""Defines names that shadow builtins."""
+"""Defines names that shadow builtins, directly and through a module __getattr__."""
+
+__all__ = ["square", "sum", "len", "print", "max"]
 
 
 def square(x):
@@ -14,3 +16,9 @@ def len(value):
 
 
 print = "not a function"
+
+
+def __getattr__(name):
+    if name == "max":
+        return lambda *values: "student max"
+    raise AttributeError(name)
