@@ -25,6 +25,9 @@ COUNTS = MAX_DICE + 1
 def strategy_form(strategy: Strategy, goal: int) -> list[list[bytes]]:
     """``form[a][b][pm * 11 + po]``: the dice count in every full state."""
     full = getattr(strategy, "full_table", None)
+    if full is None and isinstance(strategy, list) and strategy and strategy[0] \
+            and isinstance(strategy[0][0], bytes):
+        full = strategy  # already in this form
     if full is not None:
         if len(full) != goal or any(len(row) != goal for row in full):
             raise ValueError(f"the full-state strategy was solved for goal {len(full)}, not {goal}")

@@ -138,7 +138,7 @@ def _solve_full(rules: Rules) -> tuple[float, list[list[bytes]]]:
                         v = lifted[m]
                         if v > best or (v == best and m < n):
                             best, n = v, m
-                    values[pm * COUNTS + po] = best + n * BIAS
+                    values[pm * COUNTS + po] = (boosted if n in lucky else without)[po][n]
                     choices[pm * COUNTS + po] = n
             value[a, b] = values
             full_table[a][b] = bytes(choices)

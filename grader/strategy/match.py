@@ -77,7 +77,8 @@ def expected_payoff(rules: Rules, table0: Table, table1: Table,
         raise ValueError(f"starting scores must be below the goal {rules.goal}, got {start}")
     if rules.feral_hogs:
         from grader.strategy import feral_match
-        return feral_match.expected_payoff(rules, table0, table1, payoff, start)
+        return feral_match.expected_payoff(rules, feral_match.strategy_form(table0, rules.goal),
+                                           feral_match.strategy_form(table1, rules.goal), payoff, start)
     goal = rules.goal
     top = goal + rules.max_points
     zero, swaps, rolls = rules.zero_points, rules.swaps, rules.rolls

@@ -129,17 +129,18 @@ def _solve_values(rules: Rules) -> tuple[list[float], list[int]]:
             stride = 1 if c is None else 2
             cut = slice(first, real_hi + 1, stride)
             opponents = range(first, real_hi + 1, stride)
-            options = [[after[s + zero[b]][b] if zero[b] else -1.0 for b in opponents]]
+            exact = [[after[s + zero[b]][b] if zero[b] else -1.0 for b in opponents]]
             for n in range(1, MAX_DICE + 1):
                 total = map(mul, clean[c][n][s][cut], repeat(scale[n]))
                 for points, probability in pig[c][n]:
                     total = map(add, total, map(mul, after[s + points][cut], repeat(probability)))
-                # A dice count must beat fewer dice by more than BIAS per extra die.
-                options.append(list(map(add, total, repeat(-n * BIAS))))
-            for b, option in zip(opponents, zip(*options)):
-                best = max(option)
-                n = option.index(best)
-                values[b] = best + n * BIAS
+                exact.append(list(total))
+            # A dice count must beat fewer dice by more than BIAS per extra die.
+            biased = [exact[0]] + [list(map(add, exact[n], repeat(-n * BIAS)))
+                                   for n in range(1, MAX_DICE + 1)]
+            for i, (b, option) in enumerate(zip(opponents, zip(*biased))):
+                n = option.index(max(option))
+                values[b] = exact[n][i]
                 choices[b] = n
                 if not zero[b]:
                     passing.append(s - b)

@@ -38,12 +38,15 @@ class Game:
         self.parity_bonus, self.feral = parity_bonus, feral
         self.dists = {(n, parity): turn_distribution(n, parity if parity_bonus else None)
                       for n in range(1, 11) for parity in (0, 1)}
+        self.float_dists = {key: {points: float(p) for points, p in dist.items()}
+                            for key, dist in self.dists.items()}
 
-    def outcomes(self, a, b, n):
+    def outcomes(self, a, b, n, exact=True):
         """(probability, mover's score after the turn's points) for rolling n."""
         if n == 0:
-            return [(Fraction(1), a + self.zero_dice(b))]
-        return [(p, a + points) for points, p in self.dists[n, a % 2].items()]
+            return [(Fraction(1) if exact else 1.0, a + self.zero_dice(b))]
+        dist = self.dists[n, a % 2] if exact else self.float_dists[n, a % 2]
+        return [(p, a + points) for points, p in dist.items()]
 
     def settle(self, x, b):
         """After the points: ('win' | 'lose' | None, next mover's score, other's score)."""
@@ -66,9 +69,9 @@ def optimal_value(game: Game) -> float:
         for n in range(11):
             extra = bonus if abs(n - pm) == 2 else 0
             v = 0.0
-            for p, x in game.outcomes(a, b, n):
+            for p, x in game.outcomes(a, b, n, exact=False):
                 end, c, d = game.settle(x + extra, b)
-                v += float(p) * (1.0 if end == "win" else 0.0 if end == "lose"
+                v += p * (1.0 if end == "win" else 0.0 if end == "lose"
                                  else 1.0 - value(c, d, po, n))
             best = max(best, v)
         return best
