@@ -19,7 +19,7 @@ from pathlib import Path
 
 import jinja2
 
-from grader import project
+from grader import handout, project
 from grader.spec import ROLES, Case, Question, SpecError, Variant
 
 PLACEHOLDER = '"*** YOUR CODE HERE ***"'
@@ -178,15 +178,18 @@ def student_folder(variant: Variant, hog_source: str) -> dict[str, str]:
 def outputs(variant: Variant) -> dict[Path, str]:
     """Every generated file of a variant, by path."""
     result: dict[Path, str] = {}
-    for folder, source in ((project.SOLUTION, solution_source(variant)),
+    solution = solution_source(variant)
+    for folder, source in ((project.SOLUTION, solution),
                            (project.SKELETON, skeleton_source(variant))):
         for name, text in student_folder(variant, source).items():
             result[folder / variant.id / name] = text
+    for name, text in handout.documents(variant, solution).items():
+        result[project.DOCS / variant.id / name] = text
     return result
 
 
 def generated_folders(variant: Variant) -> list[Path]:
-    return [project.SOLUTION / variant.id, project.SKELETON / variant.id]
+    return [project.SOLUTION / variant.id, project.SKELETON / variant.id, project.DOCS / variant.id]
 
 
 @dataclass

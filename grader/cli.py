@@ -7,6 +7,7 @@ import json
 import sys
 
 from grader import commands
+from grader.assign import OutputError
 from grader.build import BuildError
 from grader.spec import SpecError
 
@@ -33,6 +34,16 @@ def parser() -> argparse.ArgumentParser:
     cases = verbs.add_parser("cases", help="list a variant's cases")
     cases.add_argument("variant", metavar="ID")
     cases.add_argument("--json", action="store_true", help="print a JSON list")
+
+    handout = verbs.add_parser("handout", help="render a variant's handout (HTML or Markdown)")
+    handout.add_argument("variant", metavar="ID")
+    handout.add_argument("--format", choices=("html", "md"),
+                         help="html or md (default: from the --out suffix, else html)")
+    handout.add_argument("--out", metavar="PATH", help="write to this file (default: standard output)")
+
+    assign = verbs.add_parser("assign", help="write the student folder and the autograder bundle of a variant")
+    assign.add_argument("variant", metavar="ID")
+    assign.add_argument("--out", metavar="DIR", required=True, help="a new or empty folder to write into")
     return top
 
 
@@ -45,7 +56,11 @@ def main(argv: list[str] | None = None) -> int:
             return commands.build(check=args.check, variants=args.variant, out=sys.stdout)
         if args.verb == "cases":
             return commands.cases(variant=args.variant, as_json=args.json, out=sys.stdout)
-    except (SpecError, BuildError) as error:
+        if args.verb == "handout":
+            return commands.handout(variant=args.variant, fmt=args.format, path=args.out, out=sys.stdout)
+        if args.verb == "assign":
+            return commands.assign(variant=args.variant, path=args.out, out=sys.stdout)
+    except (SpecError, BuildError, OutputError) as error:
         print(f"Error: {error}", file=sys.stderr)
         return USAGE_ERROR
     raise AssertionError(f"verb {args.verb} has no handler")

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import TextIO
 
+from grader import assign as assigning
 from grader import build as building
+from grader import handout as handouts
 from grader import project
 from grader.spec import all_variants, load_variant
 
@@ -63,4 +66,30 @@ def cases(*, variant: str, as_json: bool, out: TextIO) -> int:
             if step["expected"]:
                 out.write("".join(f"    {line}\n" for line in step["expected"].splitlines()))
     out.write(f"{len(records)} cases in {spec.id}\n")
+    return 0
+
+
+def handout(*, variant: str, fmt: str | None, path: str | None, out: TextIO) -> int:
+    """``hog handout ID [--format html|md] [--out PATH]``: one handout, to a file or to standard output."""
+    spec = load_variant(variant)
+    if fmt is None:
+        fmt = "md" if path and Path(path).suffix.lower() in (".md", ".markdown") else "html"
+    text = handouts.render(spec, fmt, building.solution_source(spec))
+    if path is None:
+        out.write(text)
+        return 0
+    assigning.write_file(Path(path), text)
+    out.write(f"wrote {project.display(Path(path))}\n")
+    return 0
+
+
+def assign(*, variant: str, path: str, out: TextIO) -> int:
+    """``hog assign ID --out DIR``: DIR/student/ and DIR/autograder/ for one variant."""
+    spec = load_variant(variant)
+    folder = Path(path)
+    files = assigning.assign(spec, folder)
+    student = sum(name.startswith("student/") for name in files)
+    out.write(f"wrote {project.display(folder / 'student')}/ ({student} files: skeleton, handout, public cases)\n")
+    out.write(f"wrote {project.display(folder / 'autograder')}/ (autograder.zip for Gradescope, "
+              f".github/workflows/grade.yml for GitHub Classroom, README.md)\n")
     return 0

@@ -1,0 +1,186 @@
+"""What an instructor hands out for a variant: ``hog assign ID --out DIR``.
+
+``DIR/student/`` is the student's folder: the skeleton ``hog.py``, ``dice.py``,
+the handout, the public cases and the pytest wiring that runs them. Nothing
+hidden and no solution code goes there.
+
+``DIR/autograder/`` holds ``autograder.zip`` for Gradescope (``setup.sh``,
+``run_autograder`` and a copy of the kit built from this working tree: the
+``grader`` package, ``specs/`` and ``pyproject.toml``), the GitHub Actions
+workflow ``.github/workflows/grade.yml`` for GitHub Classroom, and a README on
+how to use both. Both grade with ``hog grade``.
+
+Output is written into a temporary sibling of ``DIR`` and renamed at the end,
+so a failure leaves nothing half-written behind.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import zipfile
+from pathlib import Path
+
+import jinja2
+
+from grader import build, handout, project
+from grader.spec import Variant
+
+SOURCES = project.SOURCES / "autograder"
+EXECUTABLE = 0o755
+ZIP_TIME = (1980, 1, 1, 0, 0, 0)   # fixed, so the same kit makes the same zip
+
+
+class OutputError(Exception):
+    """The output cannot be written where the user asked; the message says how to fix it."""
+
+
+# ------------------------------------------------------------------ contents
+
+
+def student_files(variant: Variant) -> dict[str, str]:
+    """The student's folder: skeleton, dice, handout, public cases, pytest wiring."""
+    files = build.student_folder(variant, build.skeleton_source(variant))
+    files.update(handout.documents(variant, build.solution_source(variant)))
+    return files
+
+
+def _render(name: str, variant: Variant) -> str:
+    environment = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(SOURCES), undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True, autoescape=False,
+    )
+    environment.filters["points"] = handout.points
+    return environment.get_template(name).render(variant=variant)
+
+
+def kit_files() -> dict[str, bytes]:
+    """The kit as the autograder installs it, from the working tree: path in the zip → bytes."""
+    files = {
+        "kit/pyproject.toml": (project.ROOT / "pyproject.toml").read_bytes(),
+        "kit/README.md": (SOURCES / "kit-README.md").read_bytes(),
+    }
+    for folder, prefix in ((project.PACKAGE, "kit/grader"), (project.SPECS, "kit/specs")):
+        for path in sorted(folder.rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
+                files[f"{prefix}/{path.relative_to(folder).as_posix()}"] = path.read_bytes()
+    return files
+
+
+def autograder_zip(variant: Variant) -> bytes:
+    """Gradescope's autograder.zip: setup.sh and run_autograder at the top, the kit in kit/."""
+    entries = {
+        "setup.sh": ((SOURCES / "setup.sh").read_bytes(), EXECUTABLE),
+        "run_autograder": (_render("run_autograder.j2", variant).encode(), EXECUTABLE),
+    }
+    entries.update({name: (data, 0o644) for name, data in kit_files().items()})
+    with tempfile.SpooledTemporaryFile() as buffer:
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+            for name, (data, mode) in entries.items():
+                info = zipfile.ZipInfo(name, ZIP_TIME)
+                info.external_attr = (0o100000 | mode) << 16
+                info.compress_type = zipfile.ZIP_DEFLATED
+                archive.writestr(info, data)
+        buffer.seek(0)
+        return buffer.read()
+
+
+def autograder_files(variant: Variant) -> dict[str, bytes]:
+    return {
+        "autograder.zip": autograder_zip(variant),
+        ".github/workflows/grade.yml": _render("grade.yml.j2", variant).encode(),
+        "README.md": _render("README.md.j2", variant).encode(),
+    }
+
+
+def bundle(variant: Variant) -> dict[str, bytes]:
+    """Everything ``hog assign`` writes, by path relative to DIR."""
+    files = {f"student/{name}": text.encode() for name, text in student_files(variant).items()}
+    files.update({f"autograder/{name}": data for name, data in autograder_files(variant).items()})
+    return files
+
+
+# ------------------------------------------------------------------- writing
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _parent(out: Path) -> Path:
+    """The existing folder that will hold ``out``, created if needed."""
+    parent = out.parent
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        blocking = next(path for path in (parent, *parent.parents) if path.exists() and not path.is_dir())
+        raise OutputError(f"{blocking} is a file, not a folder "
+                          f"(choose an --out inside a folder you can write to)") from None
+    except OSError as error:
+        raise OutputError(f"cannot create {parent}: {error.strerror} "
+                          f"(choose an --out inside a folder you can write to)") from None
+    return parent
+
+
+def write_folder(out: Path, files: dict[str, bytes]) -> None:
+    """Write ``files`` as the new folder ``out``, all or nothing.
+
+    ``out`` must not exist, or be an empty folder.
+    """
+    if out.exists() and not (out.is_dir() and not any(out.iterdir())):
+        raise OutputError(f"{out} already exists and is not empty "
+                          f"(choose a new folder for --out, or remove {out} first)")
+    parent = _parent(out)
+    try:
+        staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=parent))
+    except OSError as error:
+        raise OutputError(f"cannot write in {parent}: {error.strerror} "
+                          f"(choose an --out inside a folder you can write to)") from None
+    try:
+        staging.chmod(0o777 & ~_umask())
+        for name, data in files.items():
+            path = staging / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+        if out.is_dir():
+            out.rmdir()
+        staging.rename(out)
+    except OSError as error:
+        raise OutputError(f"cannot write {out}: {error.strerror} "
+                          f"(check the free space and permissions of {parent})") from None
+    finally:
+        if staging.exists():
+            shutil.rmtree(staging)
+
+
+def write_file(out: Path, text: str) -> None:
+    """Write one file, replacing ``out`` only once the new text is complete."""
+    if out.is_dir():
+        raise OutputError(f"{out} is a folder (give --out a file name, e.g. {out / 'handout.html'})")
+    parent = _parent(out)
+    try:
+        handle, staging = tempfile.mkstemp(prefix=f".{out.name}.", dir=parent)
+    except OSError as error:
+        raise OutputError(f"cannot write in {parent}: {error.strerror} "
+                          f"(choose an --out inside a folder you can write to)") from None
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+        os.chmod(staging, 0o666 & ~_umask())
+        os.replace(staging, out)
+    except OSError as error:
+        raise OutputError(f"cannot write {out}: {error.strerror} "
+                          f"(check the free space and permissions of {parent})") from None
+    finally:
+        if os.path.exists(staging):
+            os.unlink(staging)
+
+
+def assign(variant: Variant, out: Path) -> dict[str, bytes]:
+    """Write the student folder and the autograder bundle of ``variant`` into ``out``."""
+    files = bundle(variant)
+    write_folder(out, files)
+    return files

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Gradescope runs this once, as root, while it builds the autograder's image.
+# It installs bubblewrap (the sandbox student code runs in) and a Python 3.11 or
+# newer with Hog kit and its requirements in a virtual environment, so that
+# run_autograder installs nothing. AUTOGRADER_ROOT replaces /autograder.
+set -euo pipefail
+ROOT="${AUTOGRADER_ROOT:-/autograder}"
+KIT="$ROOT/source/kit"
+VENV="$ROOT/hog-venv"
+
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends bubblewrap ca-certificates
+
+python=""
+for candidate in python3.13 python3.12 python3.11 python3; do
+  if command -v "$candidate" >/dev/null 2>&1 \
+      && "$candidate" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
+    python="$candidate"
+    break
+  fi
+done
+if [ -z "$python" ]; then
+  apt-get install -y -qq --no-install-recommends python3.11 python3.11-venv
+  python=python3.11
+fi
+if ! "$python" -c 'import ensurepip' >/dev/null 2>&1; then
+  version="$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')"
+  apt-get install -y -qq --no-install-recommends "python$version-venv"
+fi
+
+"$python" -m venv "$VENV"
+"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade pip
+"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "$KIT[test]"
+# The kit runs from its folder, as run_autograder runs it.
+HOG_ROOT="$KIT" PYTHONPATH="$KIT" "$VENV/bin/python" -m grader.cli variants

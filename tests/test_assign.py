@@ -1,0 +1,279 @@
+"""`hog assign ID --out DIR`: the student folder, the autograder bundle, and bad input."""
+
+import io
+import json
+import os
+import re
+import shutil
+import stat
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+import yaml
+
+from grader import assign, build, project
+from grader.cases import hidden_cases
+from grader.cli import main
+from grader.spec import all_variants, load_variant
+
+VARIANTS = all_variants()
+IDS = [variant.id for variant in VARIANTS]
+PROBLEM = re.compile(r"^\s*# BEGIN PROBLEM (\w+)\n(?P<body>.*?)^\s*# END PROBLEM \1\n", re.S | re.M)
+
+
+def assigned(tmp_path, variant_id="sp19"):
+    out = tmp_path / "bundle"
+    assert main(["assign", variant_id, "--out", str(out)]) == 0
+    return out
+
+
+def files_under(folder):
+    return {path.relative_to(folder).as_posix(): path for path in sorted(folder.rglob("*")) if path.is_file()}
+
+
+def pytest_in(folder, *args):
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    env.pop("PYTHONPATH", None)
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", *args], cwd=folder, env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+def hog_grade_available():
+    return subprocess.run(["hog", "grade", "--help"], capture_output=True).returncode == 0
+
+
+# ------------------------------------------------------------- the student
+
+
+def test_the_bundle_holds_a_student_folder_and_an_autograder_folder(tmp_path, capsys):
+    out = assigned(tmp_path)
+    variant = load_variant("sp19")
+    tests = [f"student/tests/{question.key}.md" for question in variant.questions]
+    wiring = [f"student/{name}" for name in build.STUDENT_FILES]
+    assert "student/conftest.py" in wiring and "student/pytest.ini" in wiring
+    assert sorted(files_under(out)) == sorted([
+        "autograder/.github/workflows/grade.yml", "autograder/README.md", "autograder/autograder.zip",
+        "student/dice.py", "student/handout.html", "student/handout.md", "student/hog.py", *wiring, *tests])
+    assert (out / "student/hog.py").read_text() == build.skeleton_source(variant)
+    assert (out / "student/handout.md").read_text() == (project.DOCS / "sp19/handout.md").read_text()
+    assert capsys.readouterr().out.startswith(f"wrote {project.display(out / 'student')}/ (")
+    assert [path.name for path in tmp_path.iterdir()] == ["bundle"]
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=IDS)
+def test_the_student_folder_holds_nothing_hidden_no_solution_code_and_no_spec(variant):
+    files = assign.student_files(variant)
+    assert not [name for name in files if name.endswith((".yaml", ".yml"))]
+    texts = "\n".join(files.values())
+    assert (project.SPECS / f"{variant.id}.yaml").read_text() not in texts and "session: |" not in texts
+    hidden = hidden_cases(variant)
+    assert hidden
+    public = "".join(case.session for case in variant.cases if not case.hidden)
+    for case in hidden:
+        if case.session not in public:   # a generated call can happen to repeat a public one
+            assert case.session not in texts, f"hidden case {case.id} is in the student folder"
+    bodies = [match["body"] for match in PROBLEM.finditer(build.solution_source(variant))]
+    assert len(bodies) >= len(variant.questions) - 1   # two questions can share one problem's code
+    for body in bodies:
+        code = [line.strip() for line in body.splitlines() if line.strip() and not line.strip().startswith("#")]
+        if not code:
+            continue
+        assert "\n".join(line for line in body.splitlines() if line.strip()) not in texts
+        for line in code:
+            if len(line) >= 30:
+                assert line not in texts, f"solution line {line!r} is in the student folder"
+
+
+def test_the_student_runs_the_public_cases_with_plain_pytest(tmp_path):
+    student = assigned(tmp_path) / "student"
+    questions = len(load_variant("sp19").questions)
+    started = pytest_in(student)
+    assert started.returncode == 1 and f"{questions} failed" in started.stdout
+    assert "# Error: expected" in started.stdout and "Run only this question:  python -m pytest -k q01" \
+        in started.stdout
+    shutil.copy(project.SOLUTION / "sp19" / "hog.py", student / "hog.py")
+    solved = pytest_in(student)
+    assert solved.returncode == 0 and f"{questions} passed" in solved.stdout, solved.stdout
+    one = pytest_in(student, "-k", "q03")
+    assert one.returncode == 0 and f"1 passed, {questions - 1} deselected" in one.stdout
+
+
+# ---------------------------------------------------------- the autograder
+
+
+def test_autograder_zip_has_the_scripts_at_the_top_and_the_kit_inside(tmp_path):
+    out = assigned(tmp_path)
+    with zipfile.ZipFile(out / "autograder/autograder.zip") as archive:
+        names = archive.namelist()
+        modes = {info.filename: info.external_attr >> 16 for info in archive.infolist()}
+        run = archive.read("run_autograder").decode()
+        pyproject = archive.read("kit/pyproject.toml")
+    assert names[:2] == ["setup.sh", "run_autograder"]
+    assert modes["setup.sh"] & stat.S_IXUSR and modes["run_autograder"] & stat.S_IXUSR
+    assert pyproject == (project.ROOT / "pyproject.toml").read_bytes()
+    for name in ("kit/README.md", "kit/grader/cli.py", "kit/grader/spec.py", "kit/grader/sources/dice.py",
+                 "kit/grader/templates/handout.html.j2", *[f"kit/specs/{v}.yaml" for v in IDS]):
+        assert name in names
+    assert not [name for name in names if "__pycache__" in name or name.endswith(".pyc")]
+    assert not [name for name in names if name.startswith(("kit/solution/", "kit/tests/", "kit/docs/"))]
+    assert "grade \"$submission\" --variant sp19 --format json --output \"$RESULTS\"" in run
+    assert 'ROOT="${AUTOGRADER_ROOT:-/autograder}"' in run
+
+
+def test_the_same_kit_makes_the_same_zip():
+    variant = load_variant("sp19")
+    assert assign.autograder_zip(variant) == assign.autograder_zip(variant)
+
+
+@pytest.mark.parametrize("script", ["setup.sh", "run_autograder"])
+def test_the_scripts_are_valid_bash(script):
+    with zipfile.ZipFile(io.BytesIO(assign.autograder_zip(load_variant("sp19")))) as archive:
+        text = archive.read(script).decode()
+    assert text.startswith("#!/usr/bin/env bash\n")
+    result = subprocess.run(["bash", "-n"], input=text, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+
+
+def test_setup_installs_bubblewrap_and_the_kit_and_run_autograder_installs_nothing():
+    with zipfile.ZipFile(io.BytesIO(assign.autograder_zip(load_variant("sp19")))) as archive:
+        setup, run = archive.read("setup.sh").decode(), archive.read("run_autograder").decode()
+    assert "apt-get install -y -qq --no-install-recommends bubblewrap" in setup
+    assert 'pip install --quiet --disable-pip-version-check "$KIT[test]"' in setup
+    for installer in ("apt-get ", "pip ", "ensurepip", "-m venv"):
+        assert installer not in run
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=IDS)
+def test_the_github_workflow_grades_the_variant_on_push(variant):
+    workflow = yaml.safe_load(assign.autograder_files(variant)[".github/workflows/grade.yml"])
+    assert "push" in workflow[True]          # YAML 1.1 reads the key `on` as true
+    assert workflow["env"] == {"HOG_VARIANT": variant.id}
+    steps = workflow["jobs"]["grade"]["steps"]
+    runs = "\n".join(step.get("run", "") for step in steps)
+    assert ('python -m grader.cli grade submission --variant "$HOG_VARIANT" --format json '
+            '--output results.json') in runs
+    assert "bubblewrap" in runs
+    kit = next(step for step in steps if step.get("name") == "Check out Hog kit")
+    assert kit["with"]["token"] == "${{ secrets.HOG_KIT_TOKEN }}"
+    assert steps[-1]["uses"] == "classroom-resources/autograding-grading-reporter@v1"
+
+
+def fake_autograder(tmp_path, variant_id, hog_folder):
+    """A copy of Gradescope's /autograder tree: the zip unpacked in source/, a submission."""
+    root = tmp_path / "autograder"
+    with zipfile.ZipFile(io.BytesIO(assign.autograder_zip(load_variant(variant_id)))) as archive:
+        archive.extractall(root / "source")
+    (root / "source/run_autograder").chmod(0o755)
+    (root / "submission").mkdir()
+    for name in ("hog.py", "dice.py"):
+        shutil.copy(hog_folder / name, root / "submission" / name)
+    return root
+
+
+def run_autograder(root):
+    env = {**os.environ, "AUTOGRADER_ROOT": str(root), "HOG_KIT_PYTHON": sys.executable,
+           "PYTHONDONTWRITEBYTECODE": "1"}
+    env.pop("HOG_ROOT", None)
+    result = subprocess.run([str(root / "source/run_autograder")], env=env, capture_output=True, text=True,
+                            timeout=600)
+    results = json.loads((root / "results/results.json").read_text())
+    return result, results
+
+
+@pytest.mark.skipif(not hog_grade_available(), reason="hog grade not available yet")
+def test_run_autograder_gives_the_solution_full_marks_and_the_skeleton_none(tmp_path):
+    variant = load_variant("sp19")
+    result, results = run_autograder(fake_autograder(tmp_path / "solved", "sp19", project.SOLUTION / "sp19"))
+    assert result.returncode == 0, result.stderr
+    by_name = {test["name"]: test for test in results["tests"]}
+    assert len(by_name) == len(variant.questions)
+    for question in variant.questions:
+        test = next(test for name, test in by_name.items() if name.startswith(f"Question {question.label}:"))
+        assert test["max_score"] == question.points
+        if not question.thresholds:   # the final strategy earns what its win rate earns
+            assert test["score"] == question.points, test["output"]
+    direct = tmp_path / "direct.json"
+    subprocess.run(["hog", "grade", str(project.SOLUTION / "sp19"), "--variant", "sp19", "--format", "json",
+                    "--output", str(direct)], check=True, capture_output=True)
+    assert results["score"] == json.loads(direct.read_text())["score"]
+    result, results = run_autograder(fake_autograder(tmp_path / "started", "sp19", project.SKELETON / "sp19"))
+    assert result.returncode == 0, result.stderr
+    assert results["score"] == 0 and len(results["tests"]) == len(variant.questions)
+
+
+def test_run_autograder_tells_the_student_when_grading_cannot_complete(tmp_path):
+    root = fake_autograder(tmp_path, "sp19", project.SOLUTION / "sp19")
+    (root / "source/kit/specs/sp19.yaml").unlink()
+    result, results = run_autograder(root)
+    assert result.returncode == 2
+    assert results["score"] == 0 and results["tests"] == []
+    assert results["output"].startswith("The autograder could not grade this submission:\n\n")
+    assert "Error: " in results["output"]
+    assert results["output"].endswith("Check that you submitted hog.py. If you did, tell your instructor.")
+
+
+# ------------------------------------------------------------- bad input
+
+
+def test_an_unknown_variant_writes_nothing(tmp_path, capsys):
+    assert main(["assign", "sp91", "--out", str(tmp_path / "bundle")]) == 2
+    assert capsys.readouterr().err == "Error: specs: no variant 'sp91' (did you mean 'sp19'?)\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_existing_folder_that_is_not_empty_is_left_alone(tmp_path, capsys):
+    out = tmp_path / "bundle"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine")
+    assert main(["assign", "sp19", "--out", str(out)]) == 2
+    assert capsys.readouterr().err == (f"Error: {out} already exists and is not empty "
+                                       f"(choose a new folder for --out, or remove {out} first)\n")
+    assert [path.name for path in tmp_path.iterdir()] == ["bundle"]
+    assert [path.name for path in out.iterdir()] == ["notes.txt"]
+
+
+def test_an_existing_empty_folder_is_filled(tmp_path):
+    (tmp_path / "bundle").mkdir()
+    out = assigned(tmp_path)
+    assert (out / "student/hog.py").exists() and (out / "autograder/autograder.zip").exists()
+
+
+def test_a_folder_inside_a_file_cannot_be_written(tmp_path, capsys):
+    (tmp_path / "notes").write_text("mine")
+    assert main(["assign", "sp19", "--out", str(tmp_path / "notes" / "bundle")]) == 2
+    assert capsys.readouterr().err == (f"Error: {tmp_path / 'notes'} is a file, not a folder "
+                                       f"(choose an --out inside a folder you can write to)\n")
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root can write in any folder")
+def test_a_folder_without_write_permission_cannot_be_written(tmp_path, capsys):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o555)
+    try:
+        assert main(["assign", "sp19", "--out", str(locked / "bundle")]) == 2
+    finally:
+        locked.chmod(0o755)
+    assert capsys.readouterr().err == (f"Error: cannot write in {locked}: Permission denied "
+                                       f"(choose an --out inside a folder you can write to)\n")
+    assert list(locked.iterdir()) == []
+
+
+def test_a_failure_while_writing_leaves_nothing_half_written(tmp_path, capsys, monkeypatch):
+    written = []
+
+    def write_bytes(path, data):
+        if len(written) == 5:
+            raise OSError(28, "No space left on device")
+        written.append(path)
+        with open(path, "wb") as file:
+            file.write(data)
+
+    monkeypatch.setattr(Path, "write_bytes", write_bytes)
+    assert main(["assign", "sp19", "--out", str(tmp_path / "bundle")]) == 2
+    assert capsys.readouterr().err == (f"Error: cannot write {tmp_path / 'bundle'}: No space left on device "
+                                       f"(check the free space and permissions of {tmp_path})\n")
+    assert len(written) == 5 and list(tmp_path.iterdir()) == []
