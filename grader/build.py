@@ -24,7 +24,7 @@ from grader.spec import ROLES, Case, Question, SpecError, Variant
 
 PLACEHOLDER = '"*** YOUR CODE HERE ***"'
 MARKER = re.compile(r"^(?P<indent>\s*)# (?P<kind>BEGIN|END) PROBLEM (?P<role>\w+)\s*$")
-STUDENT_FILES = ("conftest.py", "pytest.ini")
+STUDENT_FILES = ("conftest.py", "case_report.py", "pytest.ini")
 
 
 class BuildError(Exception):
@@ -42,6 +42,42 @@ def _environment() -> jinja2.Environment:
     )
 
 
+def final_table_path(variant: Variant) -> Path:
+    return project.SOURCES / "hog" / "final" / f"{variant.id}.txt"
+
+
+def final_rows(variant: Variant) -> list[str]:
+    """The optimal dice counts the reference's final_strategy rolls, one hex digit each."""
+    path = final_table_path(variant)
+    try:
+        rows = path.read_text(encoding="utf-8").split()
+    except FileNotFoundError:
+        raise BuildError(f"{project.display(path)} is missing (run 'hog build --solve' to compute it)") from None
+    if len(rows) != variant.goal or any(len(row) != variant.goal or not re.fullmatch(r"[0-9a]+", row)
+                                        for row in rows):
+        raise BuildError(f"{project.display(path)}: expected {variant.goal} rows of {variant.goal} digits "
+                         f"0-9 or 'a' (run 'hog build --solve' to recompute it)")
+    return rows
+
+
+def solve_final_tables(variants: list[Variant]) -> list[Path]:
+    """Recompute each variant's optimal table with the exact engine and store it."""
+    from grader.strategy import optimal
+    written = []
+    for variant in variants:
+        path = final_table_path(variant)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if not path.exists():  # the engine reads only the rules; start from always_roll(baseline)
+            _write_table(path, [[variant.baseline] * variant.goal] * variant.goal)
+        _write_table(path, optimal.solve(variant.id, variant.goal).table)
+        written.append(path)
+    return written
+
+
+def _write_table(path: Path, table: list[list[int]]) -> None:
+    path.write_text("".join("".join(f"{count:x}" for count in row) + "\n" for row in table), encoding="utf-8")
+
+
 def marked_source(variant: Variant) -> str:
     """The reference hog.py with symbolic ``# BEGIN PROBLEM <role>`` markers."""
     labels = {question.role: question.label for question in variant.questions}
@@ -52,6 +88,9 @@ def marked_source(variant: Variant) -> str:
             title=variant.title,
             fn=variant.functions,
             problem_label=lambda role: labels[role],
+            final_rows=final_rows(variant),
+            final_goal=variant.goal,
+            baseline_rolls=variant.baseline,
         )
     except jinja2.TemplateNotFound as error:
         raise BuildError(f"grader/sources/hog/{error.name}: no such source template "

@@ -9,6 +9,7 @@ import sys
 from grader import commands
 from grader.assign import OutputError
 from grader.build import BuildError
+from grader.commands import UsageError
 from grader.spec import SpecError
 
 USAGE_ERROR = 2
@@ -30,6 +31,8 @@ def parser() -> argparse.ArgumentParser:
     build = verbs.add_parser("build", help="generate solution/, skeleton/ (and docs/) from specs and sources")
     build.add_argument("--check", action="store_true", help="only report generated files that are stale; exit 1 if any")
     build.add_argument("--variant", action="append", help="only this variant (repeatable)")
+    build.add_argument("--solve", action="store_true",
+                       help="first recompute the optimal tables of the reference final_strategy (slow)")
 
     cases = verbs.add_parser("cases", help="list a variant's cases")
     cases.add_argument("variant", metavar="ID")
@@ -40,6 +43,23 @@ def parser() -> argparse.ArgumentParser:
     handout.add_argument("--format", choices=("html", "md"),
                          help="html or md (default: from the --out suffix, else html)")
     handout.add_argument("--out", metavar="PATH", help="write to this file (default: standard output)")
+
+    grade = verbs.add_parser("grade", help="grade a submission (a hog.py or a folder holding one)")
+    grade.add_argument("submission", metavar="SUBMISSION")
+    grade.add_argument("--variant", required=True, metavar="ID")
+    grade.add_argument("--format", choices=("text", "json", "junit"), default="text")
+    grade.add_argument("--output", metavar="FILE", help="write the report here (default: standard output)")
+
+    test = verbs.add_parser("test", help="run the public cases against your hog.py (all questions, or -q N)")
+    test.add_argument("-q", "--question", metavar="N", help="only this question, e.g. 3 or 05")
+    test.add_argument("--variant", metavar="ID", help="the variant (default: read from hog.py)")
+    test.add_argument("path", nargs="?", default=".", metavar="PATH", help="hog.py or its folder (default: .)")
+
+    batch = verbs.add_parser("grade-batch", help="grade every submission in a folder, in parallel, resumably")
+    batch.add_argument("folder", metavar="DIR")
+    batch.add_argument("--variant", required=True, metavar="ID")
+    batch.add_argument("--jobs", type=int, default=2, metavar="N", help="submissions graded at once (default 2)")
+    batch.add_argument("--out", required=True, metavar="OUTDIR", help="where results and gradebook.csv go")
 
     assign = verbs.add_parser("assign", help="write the student folder and the autograder bundle of a variant")
     assign.add_argument("variant", metavar="ID")
@@ -53,14 +73,22 @@ def main(argv: list[str] | None = None) -> int:
         if args.verb == "variants":
             return commands.variants(out=sys.stdout)
         if args.verb == "build":
-            return commands.build(check=args.check, variants=args.variant, out=sys.stdout)
+            return commands.build(check=args.check, variants=args.variant, solve=args.solve, out=sys.stdout)
         if args.verb == "cases":
             return commands.cases(variant=args.variant, as_json=args.json, out=sys.stdout)
         if args.verb == "handout":
             return commands.handout(variant=args.variant, fmt=args.format, path=args.out, out=sys.stdout)
+        if args.verb == "grade":
+            return commands.grade(submission=args.submission, variant=args.variant, fmt=args.format,
+                                  output=args.output, out=sys.stdout)
+        if args.verb == "test":
+            return commands.test(path=args.path, variant=args.variant, question=args.question, out=sys.stdout)
+        if args.verb == "grade-batch":
+            return commands.grade_batch(folder=args.folder, variant=args.variant, jobs=args.jobs,
+                                        out_dir=args.out, out=sys.stdout)
         if args.verb == "assign":
             return commands.assign(variant=args.variant, path=args.out, out=sys.stdout)
-    except (SpecError, BuildError, OutputError) as error:
+    except (SpecError, BuildError, OutputError, UsageError) as error:
         print(f"Error: {error}", file=sys.stderr)
         return USAGE_ERROR
     raise AssertionError(f"verb {args.verb} has no handler")

@@ -22,9 +22,14 @@ def variants(*, out: TextIO) -> int:
     return 0
 
 
-def build(*, check: bool, variants: list[str] | None, out: TextIO) -> int:
-    """``hog build [--check]``: regenerate (or check) every generated file."""
+def build(*, check: bool, variants: list[str] | None, out: TextIO, solve: bool = False) -> int:
+    """``hog build [--check] [--solve]``: regenerate (or check) every generated file."""
     chosen = [load_variant(v) for v in variants] if variants else all_variants()
+    if solve:
+        if check:
+            raise UsageError("--solve writes the optimal tables; it cannot go with --check")
+        for path in building.solve_final_tables(chosen):
+            out.write(f"solved {project.display(path)}\n")
     result = building.build(chosen, check=check)
     if check:
         for path in result.stale:
@@ -93,3 +98,124 @@ def assign(*, variant: str, path: str, out: TextIO) -> int:
     out.write(f"wrote {project.display(folder / 'autograder')}/ (autograder.zip for Gradescope, "
               f".github/workflows/grade.yml for GitHub Classroom, README.md)\n")
     return 0
+
+
+# ------------------------------------------------------------------ grading
+
+
+class UsageError(Exception):
+    """The command was given something it cannot use; the message names the fix."""
+
+
+GRADER_FAULT = 1
+
+
+def _submission(path: str) -> Path:
+    submission = Path(path)
+    if not submission.exists():
+        raise UsageError(f"no submission at {path} (give a hog.py or a folder holding one)")
+    if submission.is_dir() and not (submission / "hog.py").is_file():
+        raise UsageError(f"{path} holds no hog.py (give a hog.py or a folder holding one)")
+    if submission.is_file() and submission.suffix != ".py":
+        raise UsageError(f"{path} is not a Python file (give a hog.py or a folder holding one)")
+    return submission
+
+
+def _grade_safely(submission: Path, variant, **options):
+    """A GradeResult, and whether the kit itself failed (then a visible 'grader failed' result)."""
+    from grader.grade import GradeResult, grade
+    try:
+        return grade(submission, variant, **options), False
+    except Exception as error:  # a fault of the kit: reported, never a silent score
+        return GradeResult(variant, str(submission), [], "unknown", 0.0,
+                           grader_error=f"{type(error).__name__}: {error}"), True
+
+
+def grade(*, submission: str, variant: str, fmt: str, output: str | None, out: TextIO) -> int:
+    """``hog grade``: exit 0 whenever grading completed, 1 for a fault of the grader."""
+    from grader.batch import write_atomically
+    from grader.report import FORMATS
+    spec = load_variant(variant)
+    path = _submission(submission)
+    rerun = "python -m pytest -k q{number}"  # what students have in their folder
+    result, fault = _grade_safely(path, spec)
+    text = FORMATS[fmt](result, rerun=rerun)
+    if output:
+        target = Path(output)
+        if not target.parent.is_dir():
+            raise UsageError(f"cannot write {output}: folder {target.parent} does not exist")
+        write_atomically(target, text)
+    else:
+        out.write(text)
+    return GRADER_FAULT if fault else 0
+
+
+def detect_variant(hog: Path) -> str:
+    """The variant a student's hog.py was handed out for, from its first line."""
+    try:
+        first = hog.read_text(encoding="utf-8", errors="replace").split("\n", 1)[0]
+    except OSError as error:
+        raise UsageError(f"cannot read {hog}: {error.strerror}") from None
+    for spec in all_variants():
+        if f"({spec.title})" in first:
+            return spec.id
+    raise UsageError(f"cannot tell the variant from {hog} (add --variant, one of: "
+                     f"{', '.join(v.id for v in all_variants())})")
+
+
+def test(*, path: str, variant: str | None, question: str | None, out: TextIO) -> int:
+    """``hog test``: the public cases against a student's hog.py; exit 1 if any fails."""
+    from grader.report import text
+    submission = _submission(path)
+    hog = submission / "hog.py" if submission.is_dir() else submission
+    spec = load_variant(variant or detect_variant(hog))
+    questions = None
+    if question:
+        try:
+            questions = [spec.question(question)]
+        except KeyError:
+            raise UsageError(f"no question {question} in {spec.id} (questions: "
+                             f"{', '.join(q.label for q in spec.questions)})") from None
+    result, fault = _grade_safely(submission, spec, questions=questions, hidden=False)
+    shown = f"hog test -q {{number}}" + ("" if variant is None else f" --variant {spec.id}") + \
+            ("" if path == "." else f" {path}")
+    out.write(text.render(result, rerun=shown))
+    if fault:
+        return GRADER_FAULT
+    return 0 if all(q.passed for q in result.questions) and not result.import_error else 1
+
+
+def grade_batch(*, folder: str, variant: str, jobs: int, out_dir: str, out: TextIO) -> int:
+    """``hog grade-batch``: every submission of a folder, results written as they come."""
+    from grader import batch
+    from grader.cases import grading_cases
+    spec = load_variant(variant)
+    source = Path(folder)
+    if not source.is_dir():
+        raise UsageError(f"{folder} is not a folder of submissions")
+    if jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    grading_cases(spec)  # generate the hidden cases once, before the workers start
+
+    def grade_one(submission: Path):
+        if submission.is_dir() and not (submission / "hog.py").is_file():
+            from grader.grade import GradeResult
+            result = GradeResult(spec, str(submission), [], "none", 0.0,
+                                 import_error="the submission holds no hog.py")
+            return batch.results_json(_empty(result, spec)), False
+        result, fault = _grade_safely(submission, spec)
+        return batch.results_json(result), fault
+    summary = batch.grade_batch(source, spec, Path(out_dir), jobs=jobs, grade_one=grade_one)
+    out.write(f"graded {summary.graded}, skipped {summary.skipped} already graded, "
+              f"{summary.failed} grader faults; gradebook: {Path(out_dir) / 'gradebook.csv'}\n")
+    if summary.interrupted:
+        out.write("Interrupted: run the same command again to grade the rest.\n")
+        return 130
+    return GRADER_FAULT if summary.failed else 0
+
+
+def _empty(result, spec):
+    """A result with every question at 0 points, for a submission with nothing to grade."""
+    from grader.grade import QuestionResult
+    result.questions = [QuestionResult(question, 0.0) for question in spec.questions]
+    return result

@@ -72,6 +72,8 @@ class GradeResult:
 
     @property
     def max_score(self) -> float:
+        if not self.questions:
+            return self.variant.points
         return sum(q.max_score for q in self.questions)
 
 

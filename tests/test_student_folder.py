@@ -1,6 +1,7 @@
 """What a student sees: `python -m pytest` in their folder, with okpy-style failures."""
 
 import os
+import shutil
 import subprocess
 import sys
 
@@ -48,12 +49,10 @@ Run only this question:  python -m pytest -k q02""" in result.stdout
 
 def test_a_crash_shows_the_error_the_student_caused(tmp_path):
     folder = tmp_path / "student"
-    (folder / "tests").mkdir(parents=True)
-    for name in ("dice.py", "conftest.py", "pytest.ini", "tests/q01.md"):
-        (folder / name).write_text((project.SKELETON / "sp19" / name).read_text())
+    shutil.copytree(project.SKELETON / "sp19", folder)
     hog = (project.SOLUTION / "sp19" / "hog.py").read_text()
     (folder / "hog.py").write_text(hog.replace("total += outcome", "total += outcome / 0"))
-    result = pytest_in(folder)
+    result = pytest_in(folder, "-k", "q01")
     assert "1 failed" in result.stdout
     assert "# but got\n#     Traceback (most recent call last):\n#       ...\n#     ZeroDivisionError: " \
            "division by zero" in result.stdout

@@ -288,11 +288,12 @@ def swap_strategy(score, opponent_score, margin=8, num_rolls=4):
 
 
 def final_strategy(score, opponent_score):
-    """Write a brief description of your final strategy.
+    """Roll the number of dice that gives the best chance of winning.
 
-    Roll 0 dice when the zero-dice rule alone reaches the goal (unless that
-    hands the opponent the win by a swap); otherwise play swap_strategy
-    with a cut-off of 7 points and 5 dice.
+    The table below was computed exactly by the kit's strategy engine for these
+    rules and a goal of 100: row SCORE, column OPPONENT_SCORE holds the
+    number of dice as one hexadecimal digit ('a' is 10). Outside the table (a
+    higher goal) it rolls 4 dice.
     """
     # BEGIN PROBLEM 12
     "*** YOUR CODE HERE ***"

@@ -232,11 +232,12 @@ def swine_strategy(score, opponent_score, threshold=8, num_rolls=6):
 
 
 def final_strategy(score, opponent_score):
-    """Write a brief description of your final strategy.
+    """Roll the number of dice that gives the best chance of winning.
 
-    Roll 0 dice when the zero-dice rule alone reaches the goal (unless that
-    hands the opponent the win by a swap); otherwise play swine_strategy
-    with a cut-off of 8 points and 6 dice.
+    The table below was computed exactly by the kit's strategy engine for these
+    rules and a goal of 100: row SCORE, column OPPONENT_SCORE holds the
+    number of dice as one hexadecimal digit ('a' is 10). Outside the table (a
+    higher goal) it rolls 6 dice.
     """
     # BEGIN PROBLEM 12
     "*** YOUR CODE HERE ***"

@@ -18,8 +18,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.dont_write_bytecode = True
 
+from case_report import failure  # noqa: E402  (ships beside this file)
+
 CASE_MARK = re.compile(r"<!-- case (?P<id>\S+) \| (?P<origin>.*?) \| (?P<where>\S+) -->")
-RULE = "-" * 69
 
 
 def _failures(error):
@@ -30,12 +31,7 @@ def _failures(error):
         kind, value, _ = error.exc_info
         return [(error.test, error.example, "Traceback (most recent call last):\n  ...\n"
                  + "".join(f"{kind.__name__}: {value}".splitlines(True)) + "\n")]
-    return [failure for inner in getattr(error, "failures", ()) for failure in _failures(inner)]
-
-
-def _commented(text):
-    lines = text.rstrip("\n").splitlines() or ["Nothing: the line returned None and printed nothing"]
-    return "\n".join("#     " + line for line in lines)
+    return [found for inner in getattr(error, "failures", ()) for found in _failures(inner)]
 
 
 def okpy_failure(path, test, example, got):
@@ -53,14 +49,8 @@ def okpy_failure(path, test, example, got):
                if line.strip() and not line.startswith(("```", "**Case"))]
     question = Path(path).stem
     heading = f"{question} > Case {mark['id']}" if mark else question
-    where = f"({mark['origin']}; {mark['where']})\n" if mark else ""
-    return "\n".join([
-        RULE, heading, where,
-        *session, "",
-        "# Error: expected", _commented(example.want), "# but got", _commented(got), "",
-        f"Run only this question:  python -m pytest -k {question}",
-        RULE,
-    ])
+    where = f"({mark['origin']}; {mark['where']})" if mark else ""
+    return failure(heading, where, session, example.want, got, f"python -m pytest -k {question}")
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -71,4 +61,4 @@ def pytest_runtest_makereport(item, call):
         return
     failures = _failures(call.excinfo.value)
     if failures:
-        report.longrepr = "\n".join(okpy_failure(item.path, *failure) for failure in failures)
+        report.longrepr = "\n".join(okpy_failure(item.path, *found) for found in failures)

@@ -1,0 +1,158 @@
+"""Grading: the solution earns everything but nothing is given away; student bugs lose points where they belong."""
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from grader import grade, project
+from grader.sandbox import Limits
+from grader.spec import load_variant
+
+FAST = Limits(case_seconds=2.0, total_seconds=60.0)
+
+
+def submit(tmp_path: Path, variant_id: str, old: str = "", new: str = "", *, source: str | None = None) -> Path:
+    text = source if source is not None else (project.SOLUTION / variant_id / "hog.py").read_text()
+    if old:
+        assert text.count(old) >= 1, f"the solution no longer contains {old!r}"
+        text = text.replace(old, new)
+    folder = tmp_path / "submission"
+    folder.mkdir(exist_ok=True)
+    (folder / "hog.py").write_text(text)
+    return folder
+
+
+def graded(tmp_path, variant_id, old="", new="", **kwargs):
+    return grade.grade(submit(tmp_path, variant_id, old, new, **kwargs), load_variant(variant_id), limits=FAST)
+
+
+def scores(result):
+    return {q.question.number: q.score for q in result.questions}
+
+
+@pytest.mark.parametrize("variant_id", ["sp19", "nju24", "nju21", "fa19", "fa18"])
+def test_the_solution_earns_every_case_and_the_skeleton_none(variant_id):
+    variant = load_variant(variant_id)
+    solved = grade.grade(project.SOLUTION / variant_id, variant, limits=FAST)
+    assert solved.import_error is None and solved.grader_error is None
+    for question in solved.questions:
+        assert question.first_failure is None, (question.question.number, question.first_failure)
+    started = grade.grade(project.SKELETON / variant_id, variant, limits=FAST)
+    assert started.score == 0 and all(q.first_failure for q in started.questions)
+
+
+BUGS = [
+    ("sp19", "01", "keeps rolling only until the first 1",
+     "            pig_out = True\n", "            pig_out = True\n            break\n"),
+    ("sp19", "01", "forgets Pig Out", "    points = 1 if pig_out else total\n", "    points = total\n"),
+    ("sp19", "02", "takes the larger digit", "    return 1 + min(tens, ones)", "    return 1 + max(tens, ones)"),
+    ("sp19", "03", "rolls zero dice instead of Free Bacon",
+     "        return free_bacon(opponent_score)", "        return 0"),
+    ("sp19", "04", "compares the ones digit with the tens digit",
+     "        if player_score % 10 == opponent_score % 10:",
+     "        if player_score % 10 == opponent_score // 10 % 10:"),
+    ("sp19", "05", "never swaps", "        if is_swap(score, opponent_score):", "        if False:"),
+    ("sp19", "05", "stops one turn late", "    while score0 < goal and score1 < goal:",
+     "    while score0 <= goal and score1 <= goal:"),
+    ("sp19", "06", "keeps the first commentary function", "        say = say(score0, score1)",
+     "        say(score0, score1)"),
+    ("sp19", "07", "announces equal gains too", "        if gain > previous_high:", "        if gain >= previous_high:"),
+    ("sp19", "08", "calls the function once too often", "        for _ in range(num_samples):",
+     "        for _ in range(num_samples + 1):"),
+    ("sp19", "09", "prefers more dice on a tie", "        if average > best_average:",
+     "        if average >= best_average:"),
+    ("sp19", "10", "needs more than the margin", "    if free_bacon(opponent_score) >= margin:",
+     "    if free_bacon(opponent_score) > margin:"),
+    ("sp19", "11", "ignores harmful swaps", "        if opponent_score < new_score:\n            return num_rolls\n",
+     ""),
+    ("fa19", "05", "counts the bonus against the opponent's previous dice",
+     "        if feral_hogs and abs(num_rolls - previous_rolls[who]) == 2:",
+     "        if feral_hogs and abs(num_rolls - previous_rolls[1 - who]) == 2:"),
+    ("nju21", "01", "matches parity with the number of dice",
+     "        if outcome % 2 == current_score % 2:", "        if outcome % 2 == num_rolls % 2:"),
+    ("nju21", "02", "counts digits from 0", "    for _ in range(score):", "    for _ in range(score + 1):"),
+    ("nju24", "04", "does not count 0 as a square", "    root = 0\n", "    root = 1\n"),
+    ("fa18", "04", "takes the difference of the first and last digit",
+     "        return abs(score // 10 % 10 - score % 10)", "        return abs(int(str(score)[0]) - score % 10)"),
+]
+
+
+@pytest.mark.parametrize("variant_id, question, bug, old, new", BUGS, ids=[f"{b[0]}-q{b[1]}-{b[2]}" for b in BUGS])
+def test_a_plausible_bug_loses_the_points_of_its_question(tmp_path, variant_id, question, bug, old, new):
+    result = graded(tmp_path, variant_id, old, new)
+    earned = scores(result)
+    assert earned[question] == 0, f"a submission that {bug} keeps question {question}"
+    assert result.score < result.max_score
+
+
+LIAR = '''
+class Anything(int):
+    def __eq__(self, other):
+        return True
+    __hash__ = int.__hash__
+    def __repr__(self):
+        return "4"
+
+def _lie(*args, **kwargs):
+    return Anything(4)
+
+import builtins, doctest
+doctest.OutputChecker.check_output = lambda *args: True
+builtins.print("26/26 points. All tests passed!")
+for _name in ["roll_dice", "free_bacon", "take_turn", "is_swap", "play", "announce_highest", "make_averaged",
+              "max_scoring_num_rolls", "bacon_strategy", "swap_strategy", "final_strategy"]:
+    globals()[_name] = _lie
+'''
+
+
+def test_lying_objects_and_patched_checkers_earn_nothing(tmp_path):
+    result = graded(tmp_path, "sp19", source=LIAR)
+    assert result.score == 0
+    assert "not a plain value" in result.questions[1].first_failure.got
+
+
+def test_reading_the_kit_files_from_inside_finds_nothing(tmp_path):
+    spy = (project.SOLUTION / "sp19" / "hog.py").read_text() + f'''
+def free_bacon(score):
+    import glob
+    for pattern in ["{project.ROOT}/solution/*/hog.py", "{project.ROOT}/specs/*.yaml", "/work/**/hog.py"]:
+        if glob.glob(pattern, recursive=True):
+            return "found " + pattern
+    return 1 + min(score // 10 % 10, score % 10)
+'''
+    result = graded(tmp_path, "sp19", source=spy)
+    if result.isolation != "bubblewrap":
+        pytest.skip(f"file isolation is off on this machine: {result.isolation}")
+    assert scores(result)["02"] == 1
+
+
+@pytest.mark.parametrize("ending", ["import sys\nsys.exit(0)\n", "import os\nos._exit(0)\n",
+                                    "while True:\n    pass\n", "raise SystemExit('done')\n",
+                                    "def broken(:\n"])
+def test_a_submission_that_does_not_import_gets_zero_and_a_clear_reason(tmp_path, ending):
+    result = graded(tmp_path, "sp19", source=(project.SOLUTION / "sp19" / "hog.py").read_text() + ending)
+    assert result.score == 0 and result.import_error
+    assert len(result.questions) == 12
+
+
+def test_an_endless_play_loses_only_the_questions_that_play(tmp_path):
+    result = graded(tmp_path, "sp19", "    # BEGIN PROBLEM 5\n", "    # BEGIN PROBLEM 5\n    while True:\n        pass\n")
+    earned = scores(result)
+    assert earned["05"] == earned["06"] == 0
+    assert earned["01"] == 2 and earned["04"] == 2 and earned["10"] == 1
+    assert "Timeout" in result.questions[4].first_failure.got
+
+
+def test_the_final_strategy_is_graded_by_its_exact_win_rate(tmp_path):
+    result = graded(tmp_path, "sp19", "    return int(table[score][opponent_score], 16)", "    return 4")
+    final = result.questions[-1]
+    assert final.score == 0 and "exact average win rate against always_roll(4): 0.500000" in final.message
+
+
+def test_a_final_strategy_that_rolls_eleven_dice_is_told_so(tmp_path):
+    result = graded(tmp_path, "sp19", "    return int(table[score][opponent_score], 16)",
+                    "    return 11 if score == 50 else 4")
+    final = result.questions[-1]
+    assert final.score == 0 and "table[50][0] = 11" in final.message
