@@ -27,6 +27,7 @@ A strategy of ``(score, opponent_score)`` cannot see the previous counts, so
 from __future__ import annotations
 
 import time
+from array import array
 from dataclasses import dataclass, field
 from itertools import repeat
 from operator import add, mul
@@ -86,28 +87,22 @@ def _solve_full(rules: Rules) -> tuple[float, list[list[bytes]]]:
     goal = rules.goal
     span = goal + rules.max_points
     zero, swaps = rules.zero_points, rules.swaps
-    rolls = [[_split(lo, probs) for lo, probs in rules.rolls[parity][1:]] for parity in (0, 1)]
+    rolls = [[(n, *_split(*rules.rolls[parity][n])) for n in range(1, COUNTS)] for parity in (0, 1)]
     bonus_for = [_bonus_counts(pm) for pm in range(COUNTS)]
     # after[b][po][n][x]: the mover's value when the mover, who rolled n, ends the
     # turn's points at x against b, whose previous count is po.
     after = []
     for b in range(goal):
-        template = [0.0] * goal + [0.0 if swaps[b][x] else 1.0 for x in range(goal, span)]
-        after.append([[template[:] for _ in range(COUNTS)] for _ in range(COUNTS)])
+        template = array("d", [0.0] * goal + [0.0 if swaps[b][x] else 1.0 for x in range(goal, span)])
+        after.append([[array("d", template) for _ in range(COUNTS)] for _ in range(COUNTS)])
     plain = {}   # (a, b) -> [po] -> [n] -> value of rolling n without the bonus
 
     def plain_values(a, b):
-        # Pig Out (1 point) apart, then the outcomes without a 1 (2n..6n points).
-        rows_b, z = after[b], zero[b]
-        parts = rolls[a & 1]
-        result = []
-        for rows in rows_b:
-            values = [rows[0][a + z]]
-            for (pig, lo, probs, length), row in zip(parts, rows[1:]):
-                start = a + lo
-                values.append(pig * row[a + 1] + sum(map(mul, probs, row[start:start + length])))
-            result.append(values)
-        return result
+        # Per po, per n: Pig Out (1 point) apart, then the outcomes without a 1.
+        parts, at_zero, one = rolls[a & 1], a + zero[b], a + 1
+        return [[rows[0][at_zero]] + [pig * rows[n][one] + sum(map(mul, probs, rows[n][a + lo:a + lo + length]))
+                                      for n, pig, lo, probs, length in parts]
+                for rows in after[b]]
 
     for a in range(goal, goal + FERAL_BONUS):
         for b in range(goal):
@@ -123,23 +118,19 @@ def _solve_full(rules: Rules) -> tuple[float, list[list[bytes]]]:
             without = plain_values(a, b)
             plain[a, b] = without
             boosted = plain[a + FERAL_BONUS, b]
-            values = [0.0] * (COUNTS * COUNTS)
-            choices = bytearray(COUNTS * COUNTS)
-            for po in range(COUNTS):
-                scored = list(map(add, without[po], penalty))
-                lifted = list(map(add, boosted[po], penalty))
-                # Counts by decreasing value (stable: fewer dice first among equals).
-                first, second, third = sorted(counts, key=scored.__getitem__, reverse=True)[:3]
-                for pm in counts:
-                    lucky = bonus_for[pm]
-                    n = first if first not in lucky else second if second not in lucky else third
-                    best = scored[n]
-                    for m in lucky:
-                        v = lifted[m]
-                        if v > best or (v == best and m < n):
-                            best, n = v, m
-                    values[pm * COUNTS + po] = (boosted if n in lucky else without)[po][n]
-                    choices[pm * COUNTS + po] = n
+            # Columns: [n] -> values over po, with the bias towards fewer dice.
+            exact = list(zip(*without))
+            exact_lifted = list(zip(*boosted))
+            scored = [list(map(add, column, repeat(pen))) for column, pen in zip(exact, penalty)]
+            lifted = [list(map(add, column, repeat(pen))) for column, pen in zip(exact_lifted, penalty)]
+            values, choices = [], bytearray()
+            for pm in counts:  # index pm * 11 + po
+                options, options_exact = scored[:], exact[:]
+                for m in bonus_for[pm]:
+                    options[m], options_exact[m] = lifted[m], exact_lifted[m]
+                picks = [option.index(max(option)) for option in zip(*options)]
+                choices += bytes(picks)
+                values += [options_exact[n][po] for po, n in enumerate(picks)]
             value[a, b] = values
             full_table[a][b] = bytes(choices)
         for b in range(low, high + 1):
@@ -218,10 +209,14 @@ def _occupancy(rules: Rules, full_table) -> dict[tuple[int, int], dict[int, floa
                     continue
                 reach[a, b] = mass
             choices, sent = full_table[a][b], arrivals[b]
+            # Previous counts that lead to the same turn travel together.
+            groups: dict[tuple[int, int, int], float] = {}
             for index, weight in reach[a, b].items():
                 pm, po = divmod(index, COUNTS)
                 n = choices[index]
-                bonus = FERAL_BONUS if n in bonus_for[pm] else 0
+                key = (po, n, FERAL_BONUS if n in bonus_for[pm] else 0)
+                groups[key] = groups.get(key, 0.0) + weight
+            for (po, n, bonus), weight in groups.items():
                 row = sent.get((po, n))
                 if row is None:
                     row = sent[po, n] = [0.0] * span

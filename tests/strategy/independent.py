@@ -72,7 +72,7 @@ def optimal_value(game: Game) -> float:
             for p, x in game.outcomes(a, b, n, exact=False):
                 end, c, d = game.settle(x + extra, b)
                 v += p * (1.0 if end == "win" else 0.0 if end == "lose"
-                                 else 1.0 - value(c, d, po, n))
+                                 else 1.0 - (value(c, d, po, n) if game.feral else value(c, d, 0, 0)))
             best = max(best, v)
         return best
 
@@ -92,7 +92,8 @@ def match_by_recursion(game: Game, strategy0, strategy1) -> Fraction:
         for p, x in game.outcomes(a, b, n):
             end, c, d = game.settle(x + extra, b)
             if end is None:
-                total += p * first_wins(1 - who, c, d, po, n)
+                total += p * (first_wins(1 - who, c, d, po, n) if game.feral
+                              else first_wins(1 - who, c, d, 0, 0))
             elif (end == "win") == (who == 0):
                 total += p
         return total

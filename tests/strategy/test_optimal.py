@@ -10,10 +10,12 @@ from .conftest import load_reference
 from .independent import game_for, optimal_value
 
 
-@pytest.mark.parametrize("goal", [10, 14])
+@pytest.mark.parametrize("goal", [10, 20])
 def test_small_goals_match_a_plain_recursion(variant, goal):
     if variant == "nju21":
         pytest.skip("nju21 has zero-point turns; see the cycle tests below")
+    if variant == "fa19":
+        goal = min(goal, 13)  # the plain recursion over the full fa19 state is slow
     hog = load_reference(variant)
     expected = optimal_value(game_for(hog, variant, goal))
     assert solve(variant, goal).first_player_value == pytest.approx(expected, abs=1e-12)
