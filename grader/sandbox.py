@@ -330,7 +330,8 @@ def _copy_regular(source: Path, target: Path) -> None:
 
 
 def _remove(scratch: Path) -> None:
-    def retry(function, path, _info):
+    """Delete the scratch directory, even where the submission changed permissions inside."""
+    def retry(function, path, _error):
         try:
             os.chmod(os.path.dirname(path), 0o700)
             os.chmod(path, 0o700)
@@ -338,7 +339,10 @@ def _remove(scratch: Path) -> None:
         except OSError:
             pass
 
-    shutil.rmtree(scratch, onerror=retry)
+    if sys.version_info >= (3, 12):
+        shutil.rmtree(scratch, onexc=retry)
+    else:
+        shutil.rmtree(scratch, onerror=retry)
 
 
 def _check_arguments(cases, setup, support_files, limits, names) -> tuple[list[list[str]], list[str], list[str] | None]:
