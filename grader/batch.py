@@ -15,7 +15,8 @@ import os
 import sys
 import tempfile
 import threading
-from concurrent.futures import ThreadPoolExecutor, as_completed
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, TextIO
@@ -112,9 +113,28 @@ def write_gradebook(variant: Variant, out: Path) -> Path:
     return target
 
 
+def grade_one(variant_id: str, submission: Path) -> tuple[dict, bool]:
+    """One submission's results.json, and whether the kit itself failed on it.
+
+    Runs in a worker process; the hidden cases were computed before the workers
+    were forked, so each worker starts with them.
+    """
+    from grader.commands import grade_safely
+    from grader.grade import GradeResult, QuestionResult
+    from grader.spec import load_variant
+    variant = load_variant(variant_id)
+    if submission.is_dir() and not (submission / "hog.py").is_file():
+        result = GradeResult(variant, str(submission), [QuestionResult(q, 0.0) for q in variant.questions],
+                             "none", 0.0, import_error="the submission holds no hog.py")
+        return gradescope.results(result), False
+    result, fault = grade_safely(submission, variant)
+    return gradescope.results(result), fault
+
+
 def grade_batch(folder: Path, variant: Variant, out: Path, *, jobs: int,
-                grade_one: Callable[[Path], tuple[dict, bool]], progress: TextIO = sys.stderr) -> BatchSummary:
-    """Grade each submission with ``grade_one`` (→ results.json dict, grader fault?)."""
+                grade: Callable[[str, Path], tuple[dict, bool]] = grade_one,
+                progress: TextIO = sys.stderr) -> BatchSummary:
+    """Grade each submission in worker processes; ``grade`` gives (results.json dict, grader fault?)."""
     out.mkdir(parents=True, exist_ok=True)
     todo, skipped = [], 0
     for submission in submissions(folder):
@@ -125,9 +145,11 @@ def grade_batch(folder: Path, variant: Variant, out: Path, *, jobs: int,
     bar = Progress(len(todo), progress)
     graded = failed = 0
     interrupted = False
-    pool = ThreadPoolExecutor(max_workers=max(1, jobs))
+    from grader.cases import grading_cases
+    grading_cases(variant)  # computed once here; forked workers inherit it
+    pool = ProcessPoolExecutor(max_workers=max(1, jobs), mp_context=multiprocessing.get_context("fork"))
     try:
-        futures = {pool.submit(grade_one, submission): submission for submission in todo}
+        futures = {pool.submit(grade, variant.id, submission): submission for submission in todo}
         for future in as_completed(futures):
             submission = futures[future]
             data, fault = future.result()
@@ -144,6 +166,3 @@ def grade_batch(folder: Path, variant: Variant, out: Path, *, jobs: int,
         write_gradebook(variant, out)
     return BatchSummary(graded, skipped, failed, interrupted)
 
-
-def results_json(result) -> dict:
-    return gradescope.results(result)

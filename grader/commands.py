@@ -121,7 +121,7 @@ def _submission(path: str) -> Path:
     return submission
 
 
-def _grade_safely(submission: Path, variant, **options):
+def grade_safely(submission: Path, variant, **options):
     """A GradeResult, and whether the kit itself failed (then a visible 'grader failed' result)."""
     from grader.grade import GradeResult, grade
     try:
@@ -138,7 +138,7 @@ def grade(*, submission: str, variant: str, fmt: str, output: str | None, out: T
     spec = load_variant(variant)
     path = _submission(submission)
     rerun = "python -m pytest -k q{number}"  # what students have in their folder
-    result, fault = _grade_safely(path, spec)
+    result, fault = grade_safely(path, spec)
     text = FORMATS[fmt](result, rerun=rerun)
     if output:
         target = Path(output)
@@ -176,7 +176,7 @@ def test(*, path: str, variant: str | None, question: str | None, out: TextIO) -
         except KeyError:
             raise UsageError(f"no question {question} in {spec.id} (questions: "
                              f"{', '.join(q.label for q in spec.questions)})") from None
-    result, fault = _grade_safely(submission, spec, questions=questions, hidden=False)
+    result, fault = grade_safely(submission, spec, questions=questions, hidden=False)
     shown = f"hog test -q {{number}}" + ("" if variant is None else f" --variant {spec.id}") + \
             ("" if path == "." else f" {path}")
     out.write(text.render(result, rerun=shown))
@@ -188,24 +188,13 @@ def test(*, path: str, variant: str | None, question: str | None, out: TextIO) -
 def grade_batch(*, folder: str, variant: str, jobs: int, out_dir: str, out: TextIO) -> int:
     """``hog grade-batch``: every submission of a folder, results written as they come."""
     from grader import batch
-    from grader.cases import grading_cases
     spec = load_variant(variant)
     source = Path(folder)
     if not source.is_dir():
         raise UsageError(f"{folder} is not a folder of submissions")
     if jobs < 1:
         raise UsageError("--jobs must be at least 1")
-    grading_cases(spec)  # generate the hidden cases once, before the workers start
-
-    def grade_one(submission: Path):
-        if submission.is_dir() and not (submission / "hog.py").is_file():
-            from grader.grade import GradeResult
-            result = GradeResult(spec, str(submission), [], "none", 0.0,
-                                 import_error="the submission holds no hog.py")
-            return batch.results_json(_empty(result, spec)), False
-        result, fault = _grade_safely(submission, spec)
-        return batch.results_json(result), fault
-    summary = batch.grade_batch(source, spec, Path(out_dir), jobs=jobs, grade_one=grade_one)
+    summary = batch.grade_batch(source, spec, Path(out_dir), jobs=jobs)
     out.write(f"graded {summary.graded}, skipped {summary.skipped} already graded, "
               f"{summary.failed} grader faults; gradebook: {Path(out_dir) / 'gradebook.csv'}\n")
     if summary.interrupted:
@@ -213,9 +202,3 @@ def grade_batch(*, folder: str, variant: str, jobs: int, out_dir: str, out: Text
         return 130
     return GRADER_FAULT if summary.failed else 0
 
-
-def _empty(result, spec):
-    """A result with every question at 0 points, for a submission with nothing to grade."""
-    from grader.grade import QuestionResult
-    result.questions = [QuestionResult(question, 0.0) for question in spec.questions]
-    return result

@@ -32,7 +32,8 @@ Messages to the grader are single lines of ASCII JSON on RESULT_FD:
     ["end", case]
 
 ``value`` is null (nothing to show) or tagged data: null, true, false, a JSON
-string, ["i", hex], ["f", repr], ["l", ...items], ["t", ...items],
+string, a JSON integer (below 2**53 in size), ["i", hex] (larger integers),
+["f", repr], ["l", ...items], ["t", ...items],
 ["d", key, value, ...] or ["fn", name].
 """
 
@@ -75,6 +76,7 @@ def main(argv):
     _memoryview = memoryview
     _int_repr = int.__repr__
     _float_repr = float.__repr__
+    _int_repr = int.__repr__
     _str_join = str.join
     _str_encode = str.encode
     _str_startswith = str.startswith
@@ -109,6 +111,7 @@ def main(argv):
     ctrl_fd = int(argv[0])
     result_fd = int(argv[1])
 
+    SMALL_INT = 1 << 53  # integers below this travel as JSON numbers
     MAX_NODES = 100_000
     MAX_DEPTH = 100
     MAX_CHARS = 1_000_000
@@ -174,7 +177,10 @@ def main(argv):
                                "1000000 characters of text)")
             _list_append(out, _esc(value))
         elif kind is _int:
-            _list_append(out, '["i","' + _hex(value) + '"]')
+            if -SMALL_INT < value < SMALL_INT:
+                _list_append(out, _int_repr(value))
+            else:
+                _list_append(out, '["i","' + _hex(value) + '"]')
         elif kind is _float:
             _list_append(out, '["f","' + _float_repr(value) + '"]')
         elif kind is _tuple or (kind is _list and not key):

@@ -659,6 +659,10 @@ class _Function:
         return hash(("function", self.name))
 
 
+SMALL_INT = 1 << 53  # the harness sends integers below this as JSON numbers
+_SCALARS = (int, bool, str, type(None))
+
+
 def _rebuild(data, depth: int = 0, key: bool = False, count: list[int] | None = None):
     """Plain Python data from the tagged form; _Tampered if it is not well formed.
 
@@ -670,6 +674,10 @@ def _rebuild(data, depth: int = 0, key: bool = False, count: list[int] | None = 
     if depth > 110 or count[0] > 110_000:
         raise _Tampered("a value larger than the harness ever sends")
     if data is None or type(data) is bool or type(data) is str:
+        return data
+    if type(data) is int:
+        if not -SMALL_INT < data < SMALL_INT:
+            raise _Tampered("a large integer outside its tagged form")
         return data
     if type(data) is not list or not data or type(data[0]) is not str:
         raise _Tampered("a value in an unknown form")
@@ -684,6 +692,12 @@ def _rebuild(data, depth: int = 0, key: bool = False, count: list[int] | None = 
     if key:
         raise _Tampered("a dictionary key that is not hashable plain data")
     if tag == "l":
+        if all(type(item) in _SCALARS for item in items):  # the common case: a table of numbers
+            count[0] += len(items)
+            if count[0] > 110_000 or any(type(item) is int and not -SMALL_INT < item < SMALL_INT
+                                         for item in items):
+                raise _Tampered("a value larger than the harness ever sends")
+            return items
         return [_rebuild(item, depth + 1, False, count) for item in items]
     if tag == "d" and len(items) % 2 == 0:
         return {_rebuild(items[i], depth + 1, True, count): _rebuild(items[i + 1], depth + 1, False, count)

@@ -441,7 +441,8 @@ def test_rebuilt_values_reject_malformed_data():
         (-42, float("inf"), "s", None, True)
     assert repr(sandbox._rebuild(["d", ["t", ["i", "0x1"]], ["fn", "strategy"]])) == \
         "{(1,): <function strategy>}"
-    for bad in (["i", "42"], ["f", "1+1"], ["d", ["l"], None], ["x"], 3, ["d", ["i", "0x1"]],
+    assert sandbox._rebuild(["l", 3, -7, True, None, "s"]) == [3, -7, True, None, "s"]
+    for bad in (["i", "42"], ["f", "1+1"], ["d", ["l"], None], ["x"], 1 << 60, ["l", 1 << 60], ["d", ["i", "0x1"]],
                 ["l", ["i"]], {"i": 1}, ["l"] + [None] * 200_000):
         with pytest.raises(sandbox._Tampered):
             sandbox._rebuild(bad)

@@ -1,0 +1,127 @@
+"""Grading speed: one submission per variant, a batch with 1 and 2 jobs, and the cost of isolation.
+
+Run: python benchmarks/grading.py [--batch 200]
+Every figure is measured in this run; ratios compare figures of this run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from grader import batch, cases, commands, grade, project
+from grader.sandbox import run_cases
+from grader.spec import all_variants, load_variant
+
+VARIANTS = ["sp19", "nju24", "nju21", "fa19", "fa18"]
+
+
+def timed(function, repeat: int = 3) -> float:
+    """The median wall time of a few calls."""
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def in_process(variant, folder: Path, sessions: list[list[str]]) -> None:
+    """Run the same sessions inside this process, as a client without isolation would."""
+    sys.path.insert(0, str(folder))
+    for name in ("hog", "dice"):
+        sys.modules.pop(name, None)
+    try:
+        import hog  # noqa: F401  (the submission, imported into the grader: what isolation avoids)
+        for steps in sessions:
+            namespace: dict = {}
+            exec("from hog import *", namespace)
+            for source in steps:
+                with contextlib.redirect_stdout(io.StringIO()):
+                    try:
+                        code = compile(source, "<case>", "eval")
+                    except SyntaxError:
+                        exec(compile(source, "<case>", "exec"), namespace)
+                    else:
+                        repr(eval(code, namespace))
+    finally:
+        sys.path.remove(str(folder))
+        for name in ("hog", "dice"):
+            sys.modules.pop(name, None)
+
+
+def single(args) -> None:
+    print("One submission: the reference solution of each variant, all questions, isolated")
+    print(f"{'variant':8} {'cases':>6} {'cold hog grade':>15} {'warm grade()':>13} {'sandbox only':>13} "
+          f"{'in-process':>11} {'isolation x':>12}")
+    for variant_id in VARIANTS:
+        variant = load_variant(variant_id)
+        folder = project.SOLUTION / variant_id
+        cold = timed(lambda: subprocess.run([sys.executable, "-m", "grader.cli", "grade", str(folder),
+                                             "--variant", variant_id, "--format", "json"],
+                                            check=True, capture_output=True))
+        grade.grade(folder, variant)  # hidden cases and the engine are ready from here on
+        warm = timed(lambda: grade.grade(folder, variant))
+        graded = cases.grading_cases(variant)
+        sessions = [[step.source for step in case.steps] for case in graded] + [[grade.table_call(variant)]]
+        dice = (project.SOURCES / "dice.py").read_text()
+        sandboxed = timed(lambda: run_cases(folder, sessions, support_files={"dice.py": dice}))
+        inside = timed(lambda: in_process(variant, folder, sessions))
+        print(f"{variant_id:8} {len(sessions):6d} {cold:14.2f}s {warm:12.2f}s {sandboxed:12.2f}s "
+              f"{inside:10.2f}s {sandboxed / inside:11.1f}x")
+    print(f"isolation: {run_cases(project.SOLUTION / 'sp19', [['1']]).isolation}")
+
+
+def make_batch(folder: Path, size: int) -> None:
+    """A class of submissions: solutions, skeletons and solutions with a bug, in turn."""
+    solution = (project.SOLUTION / "sp19" / "hog.py").read_text()
+    kinds = [solution, (project.SKELETON / "sp19" / "hog.py").read_text(),
+             solution.replace("    return 1 + min(tens, ones)", "    return 1 + max(tens, ones)"),
+             solution.replace("        if is_swap(score, opponent_score):", "        if False:")]
+    for number in range(size):
+        student = folder / f"student{number:03d}"
+        student.mkdir()
+        (student / "hog.py").write_text(kinds[number % len(kinds)])
+
+
+def batch_throughput(size: int) -> None:
+    variant = load_variant("sp19")
+    cases.grading_cases(variant)
+    print(f"\nA batch of {size} sp19 submissions (hog grade-batch), {os.cpu_count()} cores")
+    rates = {}
+    with tempfile.TemporaryDirectory() as scratch:
+        source = Path(scratch) / "in"
+        source.mkdir()
+        make_batch(source, size)
+        for jobs in (1, 2):
+            out = Path(scratch) / f"out{jobs}"
+            started = time.perf_counter()
+            with contextlib.redirect_stdout(io.StringIO()):
+                commands.grade_batch(folder=str(source), variant="sp19", jobs=jobs, out_dir=str(out),
+                                     out=io.StringIO())
+            seconds = time.perf_counter() - started
+            rates[jobs] = size / seconds
+            print(f"--jobs {jobs}: {seconds:6.1f} s, {rates[jobs]:5.2f} submissions/s")
+    print(f"--jobs 2 / --jobs 1 throughput: {rates[2] / rates[1]:.2f}x")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--batch", type=int, default=200, help="submissions in the batch (default 200)")
+    args = parser.parse_args()
+    print(f"$ python benchmarks/grading.py --batch {args.batch}\n")
+    single(args)
+    batch_throughput(args.batch)
+
+
+if __name__ == "__main__":
+    main()
