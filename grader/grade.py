@@ -158,9 +158,10 @@ def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
     if final:
         sessions.append([table_call(variant)])
     dice = (project.SOURCES / "dice.py").read_text(encoding="utf-8")
+    groups = [case.question for case in graded] + ([final.number] if final else [])
     report = run_cases(Path(submission), sessions, setup=_setup_lines(variant),
                        support_files={"dice.py": dice}, limits=limits or Limits(),
-                       names=_api_names(variant))
+                       names=_api_names(variant), groups=groups)
     verdicts: dict[str, list[CaseVerdict]] = {q.number: [] for q in questions}
     for case, run in zip(graded, report.cases):
         verdicts[case.question].append(judge(case, run))

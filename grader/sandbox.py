@@ -659,6 +659,7 @@ class _Function:
         return hash(("function", self.name))
 
 
+SKIPPED_AFTER_TIMEOUT = "not run: an earlier case of the same question ran out of time"
 SMALL_INT = 1 << 53  # the harness sends integers below this as JSON numbers
 _SCALARS = (int, bool, str, type(None))
 
@@ -753,8 +754,9 @@ def _failed(message: str, error_type: str | None = None, seconds: float = 0.0,
 
 class _Batch:
     def __init__(self, scratch: Path, bwrap: str | None, isolation: str, cases: list[list[str]],
-                 setup: list[str], names: list[str] | None, limits: Limits):
+                 setup: list[str], names: list[str] | None, limits: Limits, groups: Sequence[str] | None = None):
         self.cases, self.limits, self.isolation = cases, limits, isolation
+        self.groups, self.timed_out = groups, set()
         python = _interpreter()
         # -S -s -P and a clean environment give what -I would, while keeping
         # PYTHONHASHSEED=0 (which -I, through -E, would ignore).
@@ -807,6 +809,10 @@ class _Batch:
                 while index < len(self.cases):
                     if time.monotonic() >= self.total_deadline:
                         break
+                    if self.groups and self.groups[index] in self.timed_out:
+                        results[index] = _failed(SKIPPED_AFTER_TIMEOUT)
+                        index += 1
+                        continue
                     run, keep, earlier = self._case(child, index)
                     for number in earlier:
                         results[number] = _failed(f"{TAMPERED}: a message about this case came "
@@ -817,6 +823,8 @@ class _Batch:
                         restart = True
                         break
                     results[index] = run
+                    if self.groups and run.steps and (run.steps[-1].error or "").startswith("Timeout"):
+                        self.timed_out.add(self.groups[index])
                     index += 1
                     if not keep:
                         restart = True
@@ -927,21 +935,27 @@ class _Batch:
 def run_cases(submission: Path, cases: Sequence[Sequence[str]], *,
               setup: Sequence[str] = ("from hog import *",),
               support_files: Mapping[str, str] = {}, limits: Limits = Limits(),
-              names: Sequence[str] | None = None) -> SandboxReport:
+              names: Sequence[str] | None = None, groups: Sequence[str] | None = None) -> SandboxReport:
     """Run each case (a list of steps typed at the >>> prompt) against a submission.
 
     ``submission`` is a hog.py file or a folder holding one (then the student's
     other top-level *.py files come along, except names in ``support_files``).
     Every case gets a CaseRun, in order, whatever happened.  Bad arguments
     raise TypeError, ValueError or FileNotFoundError with a message for the user.
+
+    ``groups`` labels each case (e.g. with its question); once a case runs out
+    of time, the later cases of its group are not run, so one endless loop costs
+    one case's time limit per group rather than per case.
     """
     checked, setup_steps, name_list = _check_arguments(cases, setup, support_files, limits, names)
+    if groups is not None and (len(groups) != len(checked) or not all(type(g) is str for g in groups)):
+        raise ValueError("groups must give one text label per case")
     hog, others = _submission_files(Path(submission))
     bwrap, isolation = _isolation()
     scratch = Path(tempfile.mkdtemp(prefix="hog-sandbox-"))
     try:
         _prepare(scratch, hog, others, support_files)
-        batch = _Batch(scratch, bwrap, isolation, checked, setup_steps, name_list, limits)
+        batch = _Batch(scratch, bwrap, isolation, checked, setup_steps, name_list, limits, groups)
         return batch.run()
     finally:
         _remove(scratch)

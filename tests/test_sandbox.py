@@ -13,6 +13,7 @@ import os
 import sys
 import tempfile
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -480,3 +481,16 @@ def test_harness_uses_only_builtins_captured_before_the_import():
                 if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)
                 and node.id not in bound and hasattr(builtins, node.id)]
     assert problems == []
+
+
+def test_after_a_timeout_the_rest_of_its_group_is_not_run(tmp_path):
+    hog = tmp_path / "hog.py"
+    hog.write_text("def spin():\n    while True:\n        pass\n\ndef two():\n    return 2\n")
+    cases = [["spin()"], ["spin()"], ["two()"], ["spin()"], ["two()"]]
+    started = time.monotonic()
+    report = run_cases(hog, cases, limits=Limits(case_seconds=1.0), groups=["a", "a", "b", "a", "c"])
+    assert time.monotonic() - started < 4
+    errors = [case.steps[0].error for case in report.cases]
+    assert errors[0].startswith("Timeout")
+    assert errors[1] == errors[3] == sandbox.SKIPPED_AFTER_TIMEOUT
+    assert [report.cases[i].steps[0].output for i in (2, 4)] == ["2\n", "2\n"]
