@@ -95,8 +95,10 @@ def main(argv=None) -> None:
               f"{row['extrapolated'] / row['rate']:8.0f}x", flush=True)
     print("rules: tabulating the reference zero-dice and swap rules (once per variant and goal); "
           "solve: optimal strategy (fa19 includes its projection, shown apart); match: one exact "
-          "game between always_roll tables; win rate: optimal vs baseline, going first and second; "
-          "ratio: extrapolated sampling time / exact win-rate time.")
+          "game between always_roll tables; win rate: the optimal (score, opponent_score) table vs the "
+          "baseline, going first and second (fa19: the projection of its full-state optimum); "
+          "exact/sampled: that win rate, exact and from the games played; ratio: extrapolated "
+          "sampling time / exact win-rate time.")
 
 
 if __name__ == "__main__":

@@ -43,11 +43,14 @@ def expected_payoff(rules: Rules, form0, form1, payoff: tuple[float, float, floa
     if rules.has_zero_point_turns:
         raise ValueError("the Feral Hogs engine needs every turn to score at least one point")
     goal = rules.goal
-    span = goal + rules.max_points + FERAL_BONUS
     zero, swaps, rolls = rules.zero_points, rules.swaps, rules.rolls
     forms = (form0, form1)
     used = [sorted({n for row in form for cell in row for n in cell}) for form in forms]
-    previous = [sorted({0, *counts}) for counts in used]
+    # Previous counts a mover can have. Player 0 has no previous roll only at the
+    # start (handled apart below); player 1 on its first turn (count 0); and the
+    # opponent has always moved, except for player 0 at the start.
+    mine_for = (used[0], sorted({0, *used[1]}))
+    theirs_for = (used[1], used[0])
     bonus = [[abs(n - pm) == FERAL_DISTANCE for pm in range(COUNTS)] for n in range(COUNTS)]
     # after[p][b][po, n][x]: payoff once player p, having rolled n against b
     # whose previous count is po, ends the turn's points at x.
@@ -57,13 +60,13 @@ def expected_payoff(rules: Rules, form0, form1, payoff: tuple[float, float, floa
         for b in range(goal):
             template = [payoff[1 - p] if swaps[b][x] else payoff[p] for x in range(goal + rules.max_points)]
             template += [0.0] * FERAL_BONUS
-            rows_p.append({(po, n): template[:] for po in previous[1 - p] for n in used[p]})
+            rows_p.append({(po, n): template[:] for po in theirs_for[p] for n in used[p]})
         after.append(rows_p)
     value = [dict(), dict()]
-    for total in range(2 * goal - 2, -1, -1):
+    for total in range(2 * goal - 2, sum(start) - 1, -1):
         low, high = max(0, total - goal + 1), min(total, goal - 1)
         for p in (0, 1):
-            form, mine, theirs, rows_p = forms[p], previous[p], previous[1 - p], after[p]
+            form, mine, theirs, rows_p = forms[p], mine_for[p], theirs_for[p], after[p]
             for a in range(low, high + 1):
                 b = total - a
                 choices, rows_b, z = form[a][b], rows_p[b], zero[b]
@@ -94,4 +97,24 @@ def expected_payoff(rules: Rules, form0, form1, payoff: tuple[float, float, floa
                 source = value[1 - p][(x, b) if swapped else (b, x)]
                 for (po, n), row in after[p][b].items():
                     row[x] = source[po * COUNTS + n]
-    return value[0][start][0]
+    return _first_turn(rules, form0[start[0]][start[1]][0], start, value[1], payoff)
+
+
+def _first_turn(rules: Rules, n: int, start: tuple[int, int], second: dict, payoff) -> float:
+    """Player 0's first turn from ``start``: previous counts 0 for both players."""
+    goal, (a, b) = rules.goal, start
+    bonus = FERAL_BONUS if abs(n) == FERAL_DISTANCE else 0
+    if n == 0:
+        outcomes = [(1.0, rules.zero_points[b])]
+    else:
+        lo, probs = rules.rolls[a & 1][n]
+        outcomes = [(p, lo + i) for i, p in enumerate(probs)]
+    total = 0.0
+    for probability, points in outcomes:
+        x = a + points + bonus
+        if rules.swaps[b][x]:
+            worth = payoff[1] if x >= goal else second[x, b][n]   # player 1: previous 0, opponent's n
+        else:
+            worth = payoff[0] if x >= goal else second[b, x][n]
+        total += probability * worth
+    return total

@@ -4,8 +4,10 @@ The value of a state (mover's score a, other's score b) is the mover's chance
 of winning when both players play optimally, with a game that never ends
 counted as half a win for each player; the other player's value is one minus
 it. States are solved by decreasing score sum (a turn adds points, a swap keeps
-the sum). Ties between dice counts go to fewer dice: a count is chosen over a
-smaller one only if its value is higher by more than ``TIE``.
+the sum). Ties between dice counts go to fewer dice: among the moves that
+score, a count is chosen over a smaller one only if its value is higher by more
+than ``BIAS`` per extra die (floating-point sums of equal values can differ in
+the last bit); a zero-point pass is compared with a tolerance of ``TIE``.
 
 Zero-point turns (nju21: rolling 0 dice against a score whose Picky Piggy digit
 is 0) keep the sum, and a zero-dice turn is deterministic, so a state ``s``
@@ -35,8 +37,8 @@ from operator import add, mul
 from grader.strategy.distributions import MAX_DICE, SIDES, die_points, pig_out_counts
 from grader.strategy.rules import Rules, rules_for
 
-TIE = 1e-12
-BIAS = 1e-13
+TIE = 1e-12   # tolerance when a zero-point pass is compared with a move that scores
+BIAS = 1e-13  # a dice count must beat fewer dice by more than this per extra die
 
 
 @dataclass(frozen=True)
