@@ -7,6 +7,7 @@ Only the kit's code runs in this process; student code never does.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import sys
 import threading
@@ -15,23 +16,30 @@ import types
 from grader import build, project
 from grader.spec import load_variant
 
-_lock = threading.Lock()
+_lock = threading.RLock()
 
 
-def _module(name: str, source: str, filename: str, imports: dict[str, types.ModuleType]) -> types.ModuleType:
-    module = types.ModuleType(name)
-    module.__file__ = filename
+@contextlib.contextmanager
+def modules_as(imports: dict[str, types.ModuleType]):
+    """Within the block, ``import NAME`` finds the given modules; afterwards all is as before."""
     saved = {key: sys.modules.get(key) for key in imports}
     with _lock:
         sys.modules.update(imports)
         try:
-            exec(compile(source, filename, "exec"), module.__dict__)
+            yield
         finally:
             for key, value in saved.items():
                 if value is None:
                     sys.modules.pop(key, None)
                 else:
                     sys.modules[key] = value
+
+
+def _module(name: str, source: str, filename: str, imports: dict[str, types.ModuleType]) -> types.ModuleType:
+    module = types.ModuleType(name)
+    module.__file__ = filename
+    with modules_as(imports):
+        exec(compile(source, filename, "exec"), module.__dict__)
     return module
 
 

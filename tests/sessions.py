@@ -9,30 +9,22 @@ from __future__ import annotations
 import doctest
 import importlib.util
 import io
-import sys
 from contextlib import redirect_stdout
 from pathlib import Path
 
+from grader.reference import modules_as
 from grader.spec import Case, Variant
 
 
 def load_folder(folder: Path) -> dict[str, object]:
     """Fresh ``hog`` and ``dice`` modules from a folder, keyed by module name."""
-    modules = {}
-    saved = {name: sys.modules.get(name) for name in ("hog", "dice")}
-    try:
-        for name in ("dice", "hog"):
-            spec = importlib.util.spec_from_file_location(name, folder / f"{name}.py")
-            module = importlib.util.module_from_spec(spec)
-            sys.modules[name] = module
+    modules: dict[str, object] = {}
+    for name in ("dice", "hog"):
+        spec = importlib.util.spec_from_file_location(name, folder / f"{name}.py")
+        module = importlib.util.module_from_spec(spec)
+        with modules_as({**modules, name: module}):
             spec.loader.exec_module(module)
-            modules[name] = module
-    finally:
-        for name, module in saved.items():
-            if module is None:
-                sys.modules.pop(name, None)
-            else:
-                sys.modules[name] = module
+        modules[name] = module
     return modules
 
 
@@ -42,15 +34,6 @@ def run_case(variant: Variant, case: Case, modules: dict[str, object]) -> str:
     test = doctest.DocTestParser().get_doctest(text, {}, case.id, case.path, case.line)
     runner = doctest.DocTestRunner(optionflags=doctest.REPORT_ONLY_FIRST_FAILURE)
     output = io.StringIO()
-    saved = {name: sys.modules.get(name) for name in modules}
-    sys.modules.update(modules)
-    try:
-        with redirect_stdout(io.StringIO()):
-            runner.run(test, out=output.write)
-    finally:
-        for name, module in saved.items():
-            if module is None:
-                sys.modules.pop(name, None)
-            else:
-                sys.modules[name] = module
+    with modules_as(modules), redirect_stdout(io.StringIO()):
+        runner.run(test, out=output.write)
     return output.getvalue()
