@@ -115,9 +115,10 @@ def test_a_pair_of_states_passing_to_each_other_where_both_pass():
     assert [optimal.table[a][b] for a, b in ((1, 1), (0, 1), (1, 0), (0, 0))] == [0] * 4
 
 
-def test_nju21_optimal_values_satisfy_the_optimality_equations():
-    """Every state's value is the best of its moves' values, the passes included."""
-    goal = 25
+@pytest.mark.parametrize("goal", [25, 100])
+def test_nju21_optimal_values_satisfy_the_optimality_equations(goal):
+    """Every state's value is the best of its moves' values, the passes included,
+    and the chosen dice count is worth that value."""
     rules = rules_for("nju21", goal)
     optimal = solve(rules)
     V = optimal.values
@@ -137,7 +138,5 @@ def test_nju21_optimal_values_satisfy_the_optimality_equations():
                         x, y = y, x
                     total += p * (1.0 if x >= goal else 0.0 if y >= goal else 1.0 - V[y][x])
                 options.append(total)
-            best = max(options)
-            assert V[a][b] == pytest.approx(best, abs=1e-12) or (
-                V[a][b] == 0.5 and options[0] == pytest.approx(0.5, abs=1e-12)), (a, b)
-            assert options[optimal.table[a][b]] == pytest.approx(V[a][b], abs=1e-12) or V[a][b] == 0.5
+            assert V[a][b] == pytest.approx(max(options), abs=1e-12), (a, b)
+            assert options[optimal.table[a][b]] == pytest.approx(V[a][b], abs=1e-12), (a, b)
