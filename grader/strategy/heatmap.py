@@ -36,9 +36,12 @@ def heatmap_svg(table: list[list[int]], title: str) -> str:
         start = 0
         for opponent in range(1, goal + 1):
             if opponent == goal or row[opponent] != row[start]:
+                n = row[start]
+                scores = f"{start}" if opponent - start == 1 else f"{start}-{opponent - 1}"
                 out.append(f'<rect x="{MARGIN_LEFT + start * CELL}" y="{y}" '
-                           f'width="{(opponent - start) * CELL}" height="{CELL}" '
-                           f'fill="{PALETTE[row[start]]}"><title>{row[start]} dice</title></rect>')
+                           f'width="{(opponent - start) * CELL}" height="{CELL}" fill="{PALETTE[n]}">'
+                           f'<title>score {score}, opponent {scores}: {n} {"die" if n == 1 else "dice"}'
+                           f'</title></rect>')
                 start = opponent
     bottom = MARGIN_TOP + size
     out.append(f'<rect x="{MARGIN_LEFT}" y="{MARGIN_TOP}" width="{size}" height="{size}" '
