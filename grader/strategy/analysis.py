@@ -27,7 +27,8 @@ class Analysis:
     ``optimal_vs_baseline``: the optimal strategy against always_roll(baseline_rolls),
     going first, going second and the average. For fa19 the optimal strategy plays
     with the previous dice counts; ``projected_vs_baseline`` is the same for its
-    (score, opponent_score) table (``None`` for the other variants).
+    (score, opponent_score) table and ``projected_vs_optimal`` that table against
+    the full-state optimum (both ``None`` for the other variants).
     ``solve_seconds``: time of the optimal solve; ``seconds``: the whole analysis.
     """
 
@@ -40,6 +41,7 @@ class Analysis:
     always_roll_never_ending: list[list[float]] | None
     optimal_vs_baseline: dict
     projected_vs_baseline: dict | None
+    projected_vs_optimal: dict | None
     optimal_table: list[list[int]]
     solve_seconds: float
     seconds: float
@@ -71,9 +73,10 @@ def analyze(variant_id: str, goal: int = 100, baseline: int | None = None) -> An
         rates.append([expected_payoff(rules, first, second, FIRST_WINS) for second in tables])
         loops.append([expected_payoff(rules, first, second, NEVER_ENDS)
                       if can_loop(rules, first, second) else 0.0 for second in tables])
-    projected = None
+    projected = projected_vs_optimal = None
     if rules.feral_hogs:
         projected = win_rate(rules, optimal.table, baseline_table).to_dict()
+        projected_vs_optimal = win_rate(rules, optimal.table, optimal).to_dict()
     return Analysis(
         variant_id=variant_id, goal=goal, baseline_rolls=rolls,
         optimal_first_player_win_rate=optimal.first_player_value,
@@ -82,6 +85,7 @@ def analyze(variant_id: str, goal: int = 100, baseline: int | None = None) -> An
         always_roll_never_ending=loops if rules.has_zero_point_turns else None,
         optimal_vs_baseline=win_rate(rules, optimal, baseline_table).to_dict(),
         projected_vs_baseline=projected,
+        projected_vs_optimal=projected_vs_optimal,
         optimal_table=optimal.table,
         solve_seconds=optimal.solve_seconds,
         seconds=time.perf_counter() - started)
@@ -102,6 +106,8 @@ def report(analysis: Analysis) -> str:
         pv = a.projected_vs_baseline
         lines.append(f"  its (score, opponent_score) table vs always_roll({a.baseline_rolls}): "
                      f"{pv['average']:.6f} (first {pv['as_first']:.6f}, second {pv['as_second']:.6f})")
+        lines.append(f"  its (score, opponent_score) table vs the full-state optimum: "
+                     f"{a.projected_vs_optimal['average']:.6f}")
     best = max(range(MAX_DICE + 1), key=lambda n: _average(a, n))
     lines.append(f"  best always_roll against always_roll({a.baseline_rolls}): always_roll({best}) "
                  f"{_average(a, best):.6f}")

@@ -33,6 +33,9 @@ def test_analysis_json_has_the_documented_fields(variant_id):
     assert all(0.0 <= rate <= 1.0 for row in rates for rate in row)
     assert (data["never_ending_probability"] is None) == (variant_id != "nju21")
     assert (data["projected_vs_baseline"] is None) == (variant_id != "fa19")
+    assert (data["projected_vs_optimal"] is None) == (variant_id != "fa19")
+    if variant_id == "fa19":
+        assert data["projected_vs_optimal"]["average"] <= 0.5 + 1e-12
     assert data["optimal_vs_baseline"]["average"] >= 0.5
     assert data["solve_seconds"] > 0
     text = report(analysis)
