@@ -42,7 +42,9 @@ class OutputError(Exception):
 def student_files(variant: Variant) -> dict[str, str]:
     """The student's folder: skeleton, dice, handout, public cases, pytest wiring."""
     files = build.student_folder(variant, build.skeleton_source(variant))
-    files.update(handout.documents(variant, build.solution_source(variant)))
+    heatmap = build.optimal_heatmap(variant)
+    files[build.HEATMAP] = heatmap
+    files.update(handout.documents(variant, build.solution_source(variant), heatmap))
     return files
 
 

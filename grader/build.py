@@ -222,9 +222,21 @@ def outputs(variant: Variant) -> dict[Path, str]:
                            (project.SKELETON, skeleton_source(variant))):
         for name, text in student_folder(variant, source).items():
             result[folder / variant.id / name] = text
-    for name, text in handout.documents(variant, solution).items():
+    heatmap = optimal_heatmap(variant)
+    result[project.DOCS / variant.id / HEATMAP] = heatmap
+    for name, text in handout.documents(variant, solution, heatmap).items():
         result[project.DOCS / variant.id / name] = text
     return result
+
+
+HEATMAP = "optimal-strategy.svg"
+
+
+def optimal_heatmap(variant: Variant) -> str:
+    """The dice the optimal strategy rolls at each pair of scores, as an SVG picture."""
+    from grader.strategy.heatmap import heatmap_svg
+    table = [[int(digit, 16) for digit in row] for row in final_rows(variant)]
+    return heatmap_svg(table, f"Optimal strategy, {variant.title}")
 
 
 def generated_folders(variant: Variant) -> list[Path]:

@@ -61,6 +61,11 @@ def parser() -> argparse.ArgumentParser:
     batch.add_argument("--jobs", type=int, default=2, metavar="N", help="submissions graded at once (default 2)")
     batch.add_argument("--out", required=True, metavar="OUTDIR", help="where results and gradebook.csv go")
 
+    analyze = verbs.add_parser("analyze", help="exact win rates and optimal play of a variant")
+    analyze.add_argument("variant", metavar="ID")
+    analyze.add_argument("--json", action="store_true", help="print a JSON object")
+    analyze.add_argument("--goal", type=int, metavar="N", help="the goal score (default: the spec's)")
+
     assign = verbs.add_parser("assign", help="write the student folder and the autograder bundle of a variant")
     assign.add_argument("variant", metavar="ID")
     assign.add_argument("--out", metavar="DIR", required=True, help="a new or empty folder to write into")
@@ -86,6 +91,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.verb == "grade-batch":
             return commands.grade_batch(folder=args.folder, variant=args.variant, jobs=args.jobs,
                                         out_dir=args.out, out=sys.stdout)
+        if args.verb == "analyze":
+            return commands.analyze(variant=args.variant, as_json=args.json, goal=args.goal, out=sys.stdout)
         if args.verb == "assign":
             return commands.assign(variant=args.variant, path=args.out, out=sys.stdout)
     except (SpecError, BuildError, OutputError, UsageError) as error:

@@ -79,7 +79,7 @@ def handout(*, variant: str, fmt: str | None, path: str | None, out: TextIO) -> 
     spec = load_variant(variant)
     if fmt is None:
         fmt = "md" if path and Path(path).suffix.lower() in (".md", ".markdown") else "html"
-    text = handouts.render(spec, fmt, building.solution_source(spec))
+    text = handouts.render(spec, fmt, building.solution_source(spec), building.optimal_heatmap(spec))
     if path is None:
         out.write(text)
         return 0
@@ -202,3 +202,15 @@ def grade_batch(*, folder: str, variant: str, jobs: int, out_dir: str, out: Text
         return 130
     return GRADER_FAULT if summary.failed else 0
 
+
+
+def analyze(*, variant: str, as_json: bool, goal: int | None, out: TextIO) -> int:
+    """``hog analyze``: the variant's exact figures, as a report or a JSON object."""
+    from grader.strategy import analysis
+    spec = load_variant(variant)
+    goal = spec.goal if goal is None else goal
+    if not 1 <= goal <= 200:
+        raise UsageError("--goal must be from 1 to 200")
+    result = analysis.analyze(spec.id, goal=goal, baseline=spec.baseline)
+    out.write(result.to_json() + "\n" if as_json else analysis.report(result) + "\n")
+    return 0

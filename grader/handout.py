@@ -162,8 +162,17 @@ def _environment() -> jinja2.Environment:
     return environment
 
 
-def render(variant: Variant, fmt: str, hog_source: str) -> str:
-    """The handout in ``fmt`` ("html" or "md"); ``hog_source`` is the reference hog.py."""
+def picture(svg: str) -> str:
+    """The heatmap as the handout shows it: without the tooltip of each cell, so the
+    handout carries no machine-readable table of the optimal strategy."""
+    body = re.sub(r"<title>score [^<]*</title>", "", svg)
+    body = body.replace(' xmlns="http://www.w3.org/2000/svg"', "", 1)  # inline in HTML, the parser knows
+    return re.sub(r"^<svg ", '<svg role="img" aria-label="optimal strategy heatmap" ', body, count=1)
+
+
+def render(variant: Variant, fmt: str, hog_source: str, heatmap: str) -> str:
+    """The handout in ``fmt`` ("html" or "md"); ``hog_source`` is the reference hog.py,
+    ``heatmap`` the SVG picture of the optimal strategy."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown handout format {fmt!r}")
     template = _environment().get_template(f"handout.{fmt}.j2")
@@ -177,10 +186,12 @@ def render(variant: Variant, fmt: str, hog_source: str) -> str:
         strategy_questions=[q for q in variant.questions if q.thresholds],
         partial_questions=[q for q in variant.questions if q.partial and not q.thresholds],
         case_files=[section.question.key for section in questions if section.public],
+        heatmap=picture(heatmap),
+        heatmap_file="optimal-strategy.svg",
     )
     return re.sub(r"\n{3,}", "\n\n", text)
 
 
-def documents(variant: Variant, hog_source: str) -> dict[str, str]:
+def documents(variant: Variant, hog_source: str, heatmap: str) -> dict[str, str]:
     """File name → text of both handouts, as ``docs/<id>/`` holds them."""
-    return {FILES[fmt]: render(variant, fmt, hog_source) for fmt in FORMATS}
+    return {FILES[fmt]: render(variant, fmt, hog_source, heatmap) for fmt in FORMATS}

@@ -27,7 +27,7 @@ FENCE = re.compile(r"^```pycon\n(?P<body>.*?)^```$", re.S | re.M)
 
 @functools.cache
 def rendered(variant, fmt):
-    return handout.render(variant, fmt, build.solution_source(variant))
+    return handout.render(variant, fmt, build.solution_source(variant), build.optimal_heatmap(variant))
 
 
 def seed_examples(variant):
@@ -183,7 +183,7 @@ def test_a_question_whose_function_the_solution_lacks_points_at_the_spec():
     variant = load_variant("sp19")
     source = build.solution_source(variant).replace("def free_bacon(", "def free_bacon_points(")
     with pytest.raises(SpecError) as error:
-        handout.render(variant, "md", source)
+        handout.render(variant, "md", source, build.optimal_heatmap(variant))
     line = variant.question("02").line
     assert str(error.value) == (f"specs/sp19.yaml:{line}: question 02 names function 'free_bacon', "
                                 f"which the reference hog.py does not define (did you mean 'free_bacon_points'?)")

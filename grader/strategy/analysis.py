@@ -57,7 +57,7 @@ def analyze(variant_id: str, goal: int = 100, baseline: int | None = None) -> An
     """Solve ``variant_id`` at ``goal`` and compute its exact figures.
 
     ``baseline`` is the baseline's dice count (default: the variant's, see
-    ``grader.strategy.rules.BASELINE_ROLLS``).
+    the spec's ``baseline``).
     """
     started = time.perf_counter()
     rules = rules_for(variant_id, goal)

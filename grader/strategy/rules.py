@@ -17,7 +17,6 @@ from typing import Callable
 from grader.strategy.distributions import MAX_DICE, roll_distribution
 
 # The baseline each course graded ``final_strategy`` against: always_roll(n).
-BASELINE_ROLLS = {"sp19": 4, "fa19": 4, "fa18": 4, "nju21": 6, "nju24": 6}
 
 # fa19 Feral Hogs: this many extra points when the dice count is exactly
 # FERAL_DISTANCE away from the same player's previous dice count.
@@ -108,9 +107,6 @@ def rules_for(variant_id: str, goal: int = 100, feral_hogs: bool = True) -> Rule
 
 
 def baseline_rolls(variant_id: str) -> int:
-    """The dice count of the variant's baseline ``always_roll(n)``."""
-    try:
-        return BASELINE_ROLLS[variant_id]
-    except KeyError:
-        raise ValueError(f"no baseline known for variant '{variant_id}' "
-                         f"(known: {', '.join(BASELINE_ROLLS)})") from None
+    """The dice count of the variant's baseline ``always_roll(n)``, from its spec."""
+    from grader.spec import load_variant
+    return load_variant(variant_id).baseline
