@@ -350,7 +350,20 @@ def parse(text: str, path: str | Path) -> Variant:
         for threshold_node in _get(item, "thresholds", []):
             entry = _mapping(threshold_node, path, {"win_rate": (float, True), "points": (float, True)},
                              "a threshold")
-            thresholds.append(Threshold(float(_get(entry, "win_rate")), float(_get(entry, "points"))))
+            threshold = Threshold(float(_get(entry, "win_rate")), float(_get(entry, "points")))
+            if not 0 <= threshold.win_rate <= 1:
+                raise SpecError(path, entry["win_rate"].line, f"win_rate {threshold.win_rate:g} is not a "
+                                "probability", "write it as a number from 0 to 1, e.g. 0.55")
+            if not 0 <= threshold.points <= points:
+                raise SpecError(path, entry["points"].line, f"a threshold gives {threshold.points:g} points, "
+                                f"but the question is worth {points:g}", "keep each threshold within the question's points")
+            if thresholds and threshold.win_rate <= thresholds[-1].win_rate:
+                raise SpecError(path, entry["win_rate"].line, "thresholds must rise", "list them from the lowest "
+                                "win rate to the highest")
+            thresholds.append(threshold)
+        if thresholds and role != "final_strategy":
+            raise SpecError(path, item["thresholds"].line, f"only the final strategy is graded by win rate, "
+                            f"not '{role}'", "remove 'thresholds' from this question")
         cases = []
         for index, case_node in enumerate(_get(item, "cases"), start=1):
             case_item = _mapping(case_node, path, {

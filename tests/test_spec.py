@@ -125,3 +125,22 @@ def test_every_shipped_spec_is_valid():
     assert spec.variant_ids() == ["fa18", "fa19", "nju21", "nju24", "sp19"]
     for variant in spec.all_variants():
         assert variant.questions and all(question.cases for question in variant.questions)
+
+
+FINAL = GOOD.replace("    role: zero_dice\n", "    role: final_strategy\n").replace(
+    "    points: 1\n", "    points: 3\n    thresholds:\n      - win_rate: 0.55\n        points: 1\n"
+    "      - win_rate: 0.6\n        points: 3\n")
+
+
+@pytest.mark.parametrize("old, new, expected", [
+    ("win_rate: 0.55", "win_rate: 55", "specs/demo.yaml:19: win_rate 55 is not a probability"
+                                        " (write it as a number from 0 to 1, e.g. 0.55)"),
+    ("        points: 3\n", "        points: 4\n", "specs/demo.yaml:22: a threshold gives 4 points, but the "
+                                                   "question is worth 3"),
+    ("win_rate: 0.6", "win_rate: 0.5", "specs/demo.yaml:21: thresholds must rise"),
+    ("role: final_strategy", "role: zero_strategy", "specs/demo.yaml:19: only the final strategy is graded by "
+                                                    "win rate, not 'zero_strategy'"),
+])
+def test_thresholds_are_checked(old, new, expected):
+    assert spec.parse(FINAL, "specs/demo.yaml").questions[0].thresholds[1].points == 3
+    assert message(FINAL.replace(old, new, 1)).startswith(expected)
