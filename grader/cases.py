@@ -10,13 +10,17 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
 import inspect
 import io
+import json
+import os
 import random
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
 
-from grader import reference
+from grader import project, reference
 from grader.spec import Case, Step, Variant
 
 GENERATED = "generated from the reference solution"
@@ -234,21 +238,65 @@ def run_reference(api: Api, sources: list[str]) -> list[str]:
     return shown
 
 
-@functools.cache
-def hidden_cases(variant: Variant) -> tuple[Case, ...]:
-    """The spec's hidden cases, then the generated ones, question by question."""
+def _generate(variant: Variant) -> dict[str, list[list[list[str]]]]:
+    """Question number → its generated sessions, each a list of [source, expected output]."""
     api = Api(variant)
-    cases = []
+    generated = {}
     for question in variant.questions:
-        cases += [case for case in question.cases if case.hidden]
         generate = GENERATORS.get(question.role)
         if generate is None:
             continue
         rng = random.Random(f"{variant.id}/{question.role}")
-        for index, sources in enumerate(generate(api, rng), start=1):
+        sessions = []
+        for sources in generate(api, rng):
             sources = [source if source.endswith("\n") else source + "\n" for source in sources]
-            wants = run_reference(api, sources)
-            steps = tuple(Step(source, want) for source, want in zip(sources, wants))
+            sessions.append([list(pair) for pair in zip(sources, run_reference(api, sources))])
+        generated[question.number] = sessions
+    return generated
+
+
+def _cache_key(variant: Variant) -> str:
+    """Changes whenever anything the generated cases come from changes."""
+    from grader import build
+    digest = hashlib.sha256()
+    for part in (Path(__file__).read_text(encoding="utf-8"), build.solution_source(variant),
+                 (project.SOURCES / "dice.py").read_text(encoding="utf-8"), repr(variant.questions)):
+        digest.update(part.encode("utf-8"))
+    return digest.hexdigest()[:24]
+
+
+def _cached_generation(variant: Variant) -> dict[str, list[list[list[str]]]]:
+    """The generated sessions, from the grader's private cache when it holds them.
+
+    The cache lives in the grader user's own cache folder (mode 0700), which the
+    sandbox never mounts; a cache that cannot be read or written is skipped.
+    """
+    folder = project.CACHE / "hidden"
+    path = folder / f"{variant.id}-{_cache_key(variant)}.json"
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        pass
+    generated = _generate(variant)
+    try:
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        temporary = path.with_suffix(f".{os.getpid()}.tmp")
+        temporary.write_text(json.dumps(generated), encoding="utf-8")
+        os.replace(temporary, path)
+    except OSError:
+        pass
+    return generated
+
+
+@functools.cache
+def hidden_cases(variant: Variant) -> tuple[Case, ...]:
+    """The spec's hidden cases, then the generated ones, question by question."""
+    generated = _cached_generation(variant)
+    cases = []
+    for question in variant.questions:
+        cases += [case for case in question.cases if case.hidden]
+        for index, pairs in enumerate(generated.get(question.number, []), start=1):
+            steps = tuple(Step(source, want) for source, want in pairs)
             session = "".join(">>> " + s.source.replace("\n", "\n... ").removesuffix("... ") + s.want
                               for s in steps)
             cases.append(Case(id=f"{variant.id}-q{question.number}-hidden-{index}", question=question.number,

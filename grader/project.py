@@ -13,6 +13,7 @@ SKELETON = ROOT / "skeleton"
 DOCS = ROOT / "docs"
 SOURCES = PACKAGE / "sources"
 TEMPLATES = PACKAGE / "templates"
+CACHE = Path(os.environ.get("HOG_CACHE") or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "hog-kit")
 SEEDS = Path(os.environ.get("HOG_SEEDS", ROOT.parent / "shared" / "seeds")).resolve()
 
 

@@ -1,0 +1,46 @@
+"""Hidden cases: generated per question from the reference, fixed by their seeds, cached privately."""
+
+import json
+
+from grader import cases, project
+from grader.spec import load_variant
+
+
+def test_every_question_but_the_final_strategy_gets_hidden_cases():
+    for variant_id in ("sp19", "nju24", "nju21", "fa19", "fa18"):
+        variant = load_variant(variant_id)
+        hidden = {case.question for case in cases.hidden_cases(variant)}
+        expected = {q.number for q in variant.questions if q.role != "final_strategy"}
+        assert hidden == expected
+
+
+def test_generation_is_fixed_by_its_seeds():
+    variant = load_variant("fa19")
+    assert cases._generate(variant) == cases._generate(variant)
+
+
+def test_the_cache_is_reused_and_a_broken_one_is_regenerated(tmp_path, monkeypatch):
+    monkeypatch.setattr(project, "CACHE", tmp_path)
+    variant = load_variant("sp19")
+    first = cases._cached_generation(variant)
+    stored, = (tmp_path / "hidden").iterdir()
+    assert stored.name.startswith("sp19-") and json.loads(stored.read_text()) == first
+    assert oct((tmp_path / "hidden").stat().st_mode & 0o777) == "0o700"
+    stored.write_text("{ broken")
+    assert cases._cached_generation(variant) == first
+    assert json.loads(stored.read_text()) == first
+
+
+def test_the_cache_key_follows_what_the_cases_come_from(monkeypatch):
+    variant = load_variant("sp19")
+    key = cases._cache_key(variant)
+    assert cases._cache_key(load_variant("sp19")) == key
+    monkeypatch.setattr("grader.build.solution_source", lambda v: "changed\n")
+    assert cases._cache_key(variant) != key
+
+
+def test_an_unwritable_cache_only_costs_time(tmp_path, monkeypatch):
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    monkeypatch.setattr(project, "CACHE", blocked)
+    assert cases._cached_generation(load_variant("nju24"))["02"]
