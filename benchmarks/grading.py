@@ -61,14 +61,19 @@ def in_process(variant, folder: Path, sessions: list[list[str]]) -> None:
 
 def single(args) -> None:
     print("One submission: the reference solution of each variant, all questions, isolated")
-    print(f"{'variant':8} {'cases':>6} {'cold hog grade':>15} {'warm grade()':>13} {'sandbox only':>13} "
-          f"{'in-process':>11} {'isolation x':>12}")
+    print("(cold: a new `hog grade` process; 'empty cache' also generates the hidden cases,")
+    print(" 'cached' finds them in the grader's cache; warm: grade() in a process that has graded before)")
+    print(f"{'variant':8} {'cases':>6} {'cold, empty cache':>18} {'cold, cached':>13} {'warm grade()':>13} "
+          f"{'sandbox only':>13} {'in-process':>11} {'isolation x':>12}")
+    scratch_cache = tempfile.mkdtemp(prefix="hog-bench-cache-")
     for variant_id in VARIANTS:
         variant = load_variant(variant_id)
         folder = project.SOLUTION / variant_id
-        cold = timed(lambda: subprocess.run([sys.executable, "-m", "grader.cli", "grade", str(folder),
-                                             "--variant", variant_id, "--format", "json"],
-                                            check=True, capture_output=True))
+        command = [sys.executable, "-m", "grader.cli", "grade", str(folder), "--variant", variant_id,
+                   "--format", "json"]
+        environment = {**os.environ, "HOG_CACHE": os.path.join(scratch_cache, variant_id)}
+        empty = timed(lambda: subprocess.run(command, check=True, capture_output=True, env=environment), repeat=1)
+        cold = timed(lambda: subprocess.run(command, check=True, capture_output=True, env=environment))
         grade.grade(folder, variant)  # hidden cases and the engine are ready from here on
         warm = timed(lambda: grade.grade(folder, variant))
         graded = cases.grading_cases(variant)
@@ -76,8 +81,9 @@ def single(args) -> None:
         dice = (project.SOURCES / "dice.py").read_text()
         sandboxed = timed(lambda: run_cases(folder, sessions, support_files={"dice.py": dice}))
         inside = timed(lambda: in_process(variant, folder, sessions))
-        print(f"{variant_id:8} {len(sessions):6d} {cold:14.2f}s {warm:12.2f}s {sandboxed:12.2f}s "
+        print(f"{variant_id:8} {len(sessions):6d} {empty:17.2f}s {cold:12.2f}s {warm:12.2f}s {sandboxed:12.2f}s "
               f"{inside:10.2f}s {sandboxed / inside:11.1f}x")
+    shutil.rmtree(scratch_cache, ignore_errors=True)
     print(f"isolation: {run_cases(project.SOLUTION / 'sp19', [['1']]).isolation}")
 
 
