@@ -14,9 +14,12 @@ fa19's Feral Hogs needs the previous dice counts in the state;
 
 from __future__ import annotations
 
+import functools
 from dataclasses import asdict, dataclass
-from operator import mul
 
+import numpy as np
+
+from grader.strategy.distributions import MAX_DICE
 from grader.strategy.rules import Rules, rules_for
 from grader.strategy.tables import Strategy, Table, always_roll_table, as_table
 
@@ -24,6 +27,7 @@ from grader.strategy.tables import Strategy, Table, always_roll_table, as_table
 FIRST_WINS = (1.0, 0.0, 0.0)
 SECOND_WINS = (0.0, 1.0, 0.0)
 NEVER_ENDS = (0.0, 0.0, 1.0)
+COUNTS = MAX_DICE + 1
 
 
 @dataclass(frozen=True)
@@ -79,58 +83,100 @@ def expected_payoff(rules: Rules, table0: Table, table1: Table,
         from grader.strategy import feral_match
         return feral_match.expected_payoff(rules, feral_match.strategy_form(table0, rules.goal),
                                            feral_match.strategy_form(table1, rules.goal), payoff, start)
+    return float(payoff_values(rules, table0, table1, [payoff])[0, start[0], start[1], 0])
+
+
+@functools.lru_cache(maxsize=32)
+def roll_arrays(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+    """``(lo, probs)``: ``lo[parity, n]`` the lowest points of rolling ``n`` dice and
+    ``probs[parity, n, k]`` the probability of ``lo + k`` points (zero-padded);
+    ``n = 0`` is a single outcome at offset 0 (its points are the zero-dice rule's)."""
+    width = max(len(probs) for table in rules.rolls for _, probs in table)
+    lo = np.zeros((2, COUNTS), dtype=np.intp)
+    probs = np.zeros((2, COUNTS, width))
+    for parity in (0, 1):
+        probs[parity, 0, 0] = 1.0
+        for n in range(1, COUNTS):
+            low, distribution = rules.rolls[parity][n]
+            lo[parity, n] = low
+            probs[parity, n, :len(distribution)] = distribution
+    lo.flags.writeable = probs.flags.writeable = False
+    return lo, probs
+
+
+def payoff_values(rules: Rules, table0: Table, table1: Table, payoffs) -> np.ndarray:
+    """``values[p, a, b, i]``: expected ``payoffs[i]`` with player ``p`` to move, the
+    mover at ``a`` and the other player at ``b`` (player 0 plays ``table0``).
+
+    One pass over the score sums, from the highest down. ``after[p, b, x, i]`` is
+    the payoff once player ``p``, against ``b``, ends the turn's points at ``x``
+    (swap check and the other player's turn included); a state's value is the
+    dot product of a window of its ``after`` row with its dice distribution,
+    and a whole score sum is one gather and one ``einsum``.
+    """
     goal = rules.goal
+    payoffs = np.asarray(payoffs, dtype=float).reshape(-1, 3)
+    count = len(payoffs)
+    lo, probs = roll_arrays(rules)
+    width = probs.shape[2]
     top = goal + rules.max_points
-    zero, swaps, rolls = rules.zero_points, rules.swaps, rules.rolls
-    tables = (table0, table1)
-    # after[p][b][x]: payoff once player p, opponent at b, ends the turn's points at x.
-    after = [[[payoff[1 - p] if swaps[b][x] else payoff[p] for x in range(top)]
-              for b in range(goal)] for p in (0, 1)]
-    value = [[0.0] * (goal * goal) for _ in (0, 1)]
+    swaps = np.array(rules.swaps, dtype=bool)                      # [b, x], x < top
+    zero = np.array(rules.zero_points, dtype=np.intp)
+    choice = np.array([table0, table1], dtype=np.intp)             # [p, a, b]
+    after = np.zeros((2, goal, top + width, count))
+    for p in (0, 1):
+        after[p, :, goal:top] = np.where(swaps[:, goal:, None], payoffs[:, 1 - p], payoffs[:, p])
+    windows = np.lib.stride_tricks.sliding_window_view(after, width, axis=2)  # [p, b, x, i, k]
+    values = np.zeros((2, goal, goal, count))
+    # Every state, ordered by decreasing score sum.
+    player, mover, other = (axis.ravel() for axis in np.indices((2, goal, goal)))
+    order = np.argsort(-(mover + other), kind="stable")
+    player, mover, other = player[order], mover[order], other[order]
+    n = choice[player, mover, other]
+    parity = mover & 1
+    start = mover + np.where(n == 0, zero[other], lo[parity, n])
+    rows = parity * COUNTS + n
+    flat_probs = probs.reshape(2 * COUNTS, width)
+    sums = mover + other
+    bounds = np.searchsorted(-sums, np.arange(-(2 * goal - 2), 1), side="left").tolist() + [len(sums)]
+    passing = (n == 0) & (zero[other] == 0)
+    passes_at = {}
+    for index in np.flatnonzero(passing).tolist():
+        passes_at.setdefault(int(sums[index]), []).append(
+            (int(player[index]), int(mover[index]), int(other[index])))
+    never = payoffs[:, 2]
     for total in range(2 * goal - 2, -1, -1):
-        low, high = max(0, total - goal + 1), min(total, goal - 1)
-        passing = []
-        for p in (0, 1):
-            table, values, rows = tables[p], value[p], after[p]
-            for a in range(low, high + 1):
-                b = total - a
-                n = table[a][b]
-                row = rows[b]
-                if n:
-                    lo, probs = rolls[a & 1][n]
-                    at = a + lo
-                    values[a * goal + b] = sum(map(mul, probs, row[at:at + len(probs)]))
-                elif zero[b]:
-                    values[a * goal + b] = row[a + zero[b]]
-                else:
-                    passing.append((p, a, b))
-        for state in passing:
-            _follow_zero_point_turns(state, tables, zero, swaps, value, goal, payoff[2])
-        for b in range(low, high + 1):
-            x = total - b
-            swapped = swaps[b][x]
-            for p in (0, 1):
-                other = value[1 - p]
-                after[p][b][x] = other[x * goal + b] if swapped else other[b * goal + x]
-    return value[0][start[0] * goal + start[1]]
+        first, last = bounds[2 * goal - 2 - total], bounds[2 * goal - 1 - total]
+        p, a, b = player[first:last], mover[first:last], other[first:last]
+        gathered = windows[p, b, start[first:last]]                  # [state, i, k]
+        values[p, a, b] = np.einsum("sik,sk->si", gathered, flat_probs[rows[first:last]])
+        for state in passes_at.get(total, ()):
+            _follow_zero_point_turns(state, choice, zero, swaps, values, never)
+        bs = np.arange(max(0, total - goal + 1), min(total, goal - 1) + 1)
+        xs = total - bs
+        swapped = swaps[bs, xs][:, None]
+        for q in (0, 1):
+            other_values = values[1 - q]
+            after[q, bs, xs] = np.where(swapped, other_values[xs, bs], other_values[bs, xs])
+    return values
 
 
-def _follow_zero_point_turns(state, tables, zero, swaps, value, goal, never) -> None:
+def _follow_zero_point_turns(state, choice, zero, swaps, values, never) -> None:
     """Give a state that rolls 0 dice for 0 points the value of where that leads."""
     chain = []
     p, a, b = state
     while True:
         chain.append((p, a, b))
         # The mover keeps a and the opponent b; a swap trades them, then the other moves.
-        p, a, b = (1 - p, a, b) if swaps[b][a] else (1 - p, b, a)
-        if tables[p][a][b] != 0 or zero[b] != 0:
-            result = value[p][a * goal + b]
+        p, a, b = (1 - p, a, b) if swaps[b, a] else (1 - p, b, a)
+        if choice[p, a, b] != 0 or zero[b] != 0:
+            result = values[p, a, b].copy()
             break
         if (p, a, b) in chain:
             result = never
             break
     for p, a, b in chain:
-        value[p][a * goal + b] = result
+        values[p, a, b] = result
 
 
 def exact_match(variant: str | Rules, first: Strategy, second: Strategy,
@@ -141,9 +187,17 @@ def exact_match(variant: str | Rules, first: Strategy, second: Strategy,
     rules = _rules(variant, goal)
     table0, table1 = _strategy_tables(rules, first, second)
     start = (score0, score1)
-    first_wins = expected_payoff(rules, table0, table1, FIRST_WINS, start)
-    never = (expected_payoff(rules, table0, table1, NEVER_ENDS, start)
-             if can_loop(rules, table0, table1) else 0.0)
+    if not all(0 <= score < rules.goal for score in start):
+        raise ValueError(f"starting scores must be below the goal {rules.goal}, got {start}")
+    if rules.feral_hogs:
+        first_wins = expected_payoff(rules, table0, table1, FIRST_WINS, start)
+        never = 0.0
+    elif can_loop(rules, table0, table1):
+        values = payoff_values(rules, table0, table1, [FIRST_WINS, NEVER_ENDS])[0, score0, score1]
+        first_wins, never = float(values[0]), float(values[1])
+    else:
+        first_wins = float(payoff_values(rules, table0, table1, [FIRST_WINS])[0, score0, score1, 0])
+        never = 0.0
     return MatchResult(rules.variant_id, rules.goal, first_wins, 1.0 - first_wins - never, never)
 
 
@@ -177,6 +231,11 @@ def win_rate(variant: str | Rules, strategy: Strategy, baseline: Strategy | None
         baseline = always_roll_table(baseline_rolls(rules.variant_id), rules.goal)
     mine, theirs = _strategy_tables(rules, strategy, baseline)
     half = (1.0, 0.0, 0.5)
-    as_first = expected_payoff(rules, mine, theirs, half)
-    as_second = 1.0 - expected_payoff(rules, theirs, mine, half)
+    if rules.feral_hogs:
+        as_first = expected_payoff(rules, mine, theirs, half)
+        as_second = 1.0 - expected_payoff(rules, theirs, mine, half)
+    else:
+        # One pass gives both: with ``theirs`` to move first from 0-0 (player 1 at 0-0).
+        values = payoff_values(rules, mine, theirs, [half])
+        as_first, as_second = float(values[0, 0, 0, 0]), float(values[1, 0, 0, 0])
     return WinRate(rules.variant_id, rules.goal, as_first, as_second)

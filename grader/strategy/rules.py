@@ -106,7 +106,8 @@ def rules_for(variant_id: str, goal: int = 100, feral_hogs: bool = True) -> Rule
                        parity_bonus=parity_bonus, feral_hogs=has_feral and feral_hogs)
 
 
+@functools.cache
 def baseline_rolls(variant_id: str) -> int:
-    """The dice count of the variant's baseline ``always_roll(n)``, from its spec."""
+    """The dice count of the variant's baseline ``always_roll(n)``, from its spec (cached)."""
     from grader.spec import load_variant
     return load_variant(variant_id).baseline
