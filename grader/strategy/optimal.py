@@ -31,10 +31,10 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from itertools import repeat
-from operator import add, mul
 
-from grader.strategy.distributions import MAX_DICE, SIDES, die_points, pig_out_counts
+import numpy as np
+
+from grader.strategy.distributions import MAX_DICE
 from grader.strategy.rules import Rules, rules_for
 
 TIE = 1e-12   # tolerance when a zero-point pass is compared with a move that scores
@@ -73,90 +73,61 @@ def solve(variant: str | Rules, goal: int = 100) -> OptimalStrategy:
         return feral_solve.solve(rules)
     started = time.perf_counter()
     value, choice = _solve_values(rules)
-    seconds = time.perf_counter() - started
-    g = rules.goal
-    return OptimalStrategy(
-        rules.variant_id, g,
-        [choice[a * g:(a + 1) * g] for a in range(g)],
-        [value[a * g:(a + 1) * g] for a in range(g)],
-        seconds)
+    table, values = choice.tolist(), value.tolist()
+    return OptimalStrategy(rules.variant_id, rules.goal, table, values, time.perf_counter() - started)
 
 
-def _solve_values(rules: Rules) -> tuple[list[float], list[int]]:
-    """Values and choices of every state, flat: index ``score * goal + opponent_score``.
+def _solve_values(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+    """Values and choices of every state: ``value[score, opponent_score]``.
 
-    Work is organised by diagonals: ``after[s][b]`` is the mover's value once the
-    turn's points bring the mover to ``x = s - b`` with the opponent at ``b``
-    (swap check and the other player's turn included), so a whole score sum is
-    one list and the arithmetic runs in ``map`` over lists. Rolling ``n`` dice
-    without a 1 is ``n`` steps of "add one die showing 2..6": ``clean[c][m][s][b]``
-    sums ``after`` over the 5**m such outcomes of ``m`` dice from ``x``.
+    Work is organised by score sums, from the highest down: ``after[b, x]`` is
+    the mover's value once the turn's points bring the mover to ``x`` against
+    ``b`` (swap check and the other player's turn included). Every count that
+    rolls dice scores at least one point, so the states of one sum read the
+    windows ``after[b, a + 1:]`` only, and the values of all ten dice counts
+    for the whole sum are one matrix product of those windows with the
+    distributions.
     """
     goal = rules.goal
-    span = goal + rules.max_points            # the mover's score after a turn is below span
-    last = goal - 1 + span - 1                # highest diagonal with a value
-    diagonals = last + 1 + 2 * SIDES          # room to read a few diagonals past the last
-    zero, swaps = rules.zero_points, rules.swaps
-    classes = (0, 1) if rules.parity_bonus else (None,)
-    after = [[0.0] * goal for _ in range(diagonals)]
-    for s in range(goal, last + 1):
-        for b in range(max(0, s - span + 1), min(goal - 1, s - goal) + 1):
-            after[s][b] = 0.0 if swaps[b][s - b] else 1.0
-    clean, pig = {}, {}
-    for c in classes:
-        clean[c] = [after] + [[[0.0] * goal for _ in range(diagonals)] for _ in range(MAX_DICE)]
-        pig[c] = [None] + [[(points, count / SIDES ** n) for points, count in
-                            sorted(pig_out_counts(n, c).items())] for n in range(1, MAX_DICE + 1)]
-    steps = {c: die_points(c) for c in classes}
-    scale = [None] + [1.0 / SIDES ** n for n in range(1, MAX_DICE + 1)]
-    value_d = [[0.0] * goal for _ in range(2 * goal - 1)]
-    choice_d = [[0] * goal for _ in range(2 * goal - 1)]
-    for s in range(last, -1, -1):
-        lo, hi = max(0, s - span + 1), min(goal - 1, s)
-        for c in classes:
-            levels, step = clean[c], steps[c]
-            for m in range(1, MAX_DICE + 1):
-                below = levels[m - 1]
-                total = below[s + step[0]][lo:hi + 1]
-                for points in step[1:]:
-                    total = map(add, total, below[s + points][lo:hi + 1])
-                levels[m][s][lo:hi + 1] = total
-        if s > 2 * goal - 2:
-            continue
-        real_lo, real_hi = max(0, s - goal + 1), min(s, goal - 1)
-        values, choices = value_d[s], choice_d[s]
-        passing = []
-        for c in classes:
-            first = real_lo if c is None or (s - real_lo) % 2 == c else real_lo + 1
-            stride = 1 if c is None else 2
-            cut = slice(first, real_hi + 1, stride)
-            opponents = range(first, real_hi + 1, stride)
-            exact = [[after[s + zero[b]][b] if zero[b] else -1.0 for b in opponents]]
-            for n in range(1, MAX_DICE + 1):
-                total = map(mul, clean[c][n][s][cut], repeat(scale[n]))
-                for points, probability in pig[c][n]:
-                    total = map(add, total, map(mul, after[s + points][cut], repeat(probability)))
-                exact.append(list(total))
-            # A dice count must beat fewer dice by more than BIAS per extra die.
-            biased = [exact[0]] + [list(map(add, exact[n], repeat(-n * BIAS)))
-                                   for n in range(1, MAX_DICE + 1)]
-            for i, (b, option) in enumerate(zip(opponents, zip(*biased))):
-                n = option.index(max(option))
-                values[b] = exact[n][i]
-                choices[b] = n
-                if not zero[b]:
-                    passing.append(s - b)
-        if passing:
-            _resolve_passes(passing, s, zero, swaps, values, choices)
-        row = after[s]
-        for b in range(real_lo, real_hi + 1):
-            row[b] = 1.0 - (values[b] if swaps[b][s - b] else values[s - b])
-    value = [0.0] * (goal * goal)
-    choice = [0] * (goal * goal)
-    for a in range(goal):
-        for b in range(goal):
-            value[a * goal + b] = value_d[a + b][b]
-            choice[a * goal + b] = choice_d[a + b][b]
+    zero = np.array(rules.zero_points, dtype=np.intp)
+    swaps = np.array(rules.swaps, dtype=bool)
+    top = goal + rules.max_points
+    classes = 2 if rules.parity_bonus else 1
+    # by_points[j, c * 10 + n - 1]: probability that n dice score 1 + j points for parity c.
+    width = max(low + len(probs) - 1 for table in rules.rolls for low, probs in table[1:])
+    by_points = np.zeros((width, classes * MAX_DICE))
+    for c in range(classes):
+        for n in range(1, MAX_DICE + 1):
+            low, probs = rules.rolls[c][n]
+            by_points[low - 1:low - 1 + len(probs), c * MAX_DICE + n - 1] = probs
+    after = np.zeros((goal, top + width))
+    after[:, goal:top] = np.where(swaps[:, goal:], 0.0, 1.0)
+    windows = np.lib.stride_tricks.sliding_window_view(after, width, axis=1)
+    penalty = -BIAS * np.arange(MAX_DICE + 1)
+    value = np.zeros((goal, goal))
+    choice = np.zeros((goal, goal), dtype=np.intp)
+    layer_values = np.zeros(goal)
+    layer_choices = np.zeros(goal, dtype=np.intp)
+    scoreless = zero == 0
+    for total in range(2 * goal - 2, -1, -1):
+        bs = np.arange(max(0, total - goal + 1), min(total, goal - 1) + 1)
+        scores = total - bs
+        exact = np.empty((len(bs), MAX_DICE + 1))
+        exact[:, 0] = np.where(scoreless[bs], -1.0, after[bs, np.minimum(scores + zero[bs], top - 1)])
+        rolled = windows[bs, scores + 1] @ by_points
+        if classes == 2:
+            rolled = rolled.reshape(len(bs), 2, MAX_DICE)[np.arange(len(bs)), scores & 1]
+        exact[:, 1:] = rolled
+        picks = np.argmax(exact + penalty, axis=1)
+        best = exact[np.arange(len(bs)), picks]
+        passing = scoreless[bs]
+        if passing.any():
+            layer_values[bs], layer_choices[bs] = best, picks
+            _resolve_passes(scores[passing].tolist(), total, rules.zero_points, rules.swaps,
+                            layer_values, layer_choices)
+            best, picks = layer_values[bs], layer_choices[bs]
+        value[scores, bs], choice[scores, bs] = best, picks
+        after[bs, scores] = 1.0 - np.where(swaps[bs, scores], value[scores, bs], value[bs, scores])
     return value, choice
 
 
