@@ -116,52 +116,54 @@ def payoff_values(rules: Rules, table0: Table, table1: Table, payoffs) -> np.nda
     """
     goal = rules.goal
     payoffs = np.asarray(payoffs, dtype=float).reshape(-1, 3)
-    count = len(payoffs)
     lo, probs = roll_arrays(rules)
     width = probs.shape[2]
     top = goal + rules.max_points
+    row = top + width                                              # after's x axis
     swaps = np.array(rules.swaps, dtype=bool)                      # [b, x], x < top
     zero = np.array(rules.zero_points, dtype=np.intp)
     choice = np.array([table0, table1], dtype=np.intp)             # [p, a, b]
-    after = np.zeros((2, goal, top + width, count))
+    after = np.zeros((2, goal, row, len(payoffs)))
     for p in (0, 1):
         after[p, :, goal:top] = np.where(swaps[:, goal:, None], payoffs[:, 1 - p], payoffs[:, p])
-    windows = np.lib.stride_tricks.sliding_window_view(after, width, axis=2)  # [p, b, x, i, k]
-    values = np.zeros((2, goal, goal, count))
-    # Every state, ordered by decreasing score sum.
+    after = after.reshape(2 * goal * row, len(payoffs))
+    windows = np.lib.stride_tricks.sliding_window_view(after, width, axis=0)  # [(p, b, x), i, k]
+    # Every state, ordered by decreasing score sum; ``position[p, a, b]`` is its place.
     player, mover, other = (axis.ravel() for axis in np.indices((2, goal, goal)))
-    order = np.argsort(-(mover + other), kind="stable")
-    player, mover, other = player[order], mover[order], other[order]
+    sums = mover + other
+    order = np.argsort(-sums, kind="stable")
+    player, mover, other, sums = player[order], mover[order], other[order], sums[order]
+    position = np.empty(2 * goal * goal, dtype=np.intp)
+    position[order] = np.arange(len(order))
+    position = position.reshape(2, goal, goal)
     n = choice[player, mover, other]
     parity = mover & 1
-    start = mover + np.where(n == 0, zero[other], lo[parity, n])
+    start = (player * goal + other) * row + mover + np.where(n == 0, zero[other], lo[parity, n])
     rows = parity * COUNTS + n
     flat_probs = probs.reshape(2 * COUNTS, width)
-    sums = mover + other
+    # The entries of ``after`` one score sum fills: (p, b, x) for each state (q, x, b)
+    # of that sum, from the other player's state after the swap check.
+    swapped = swaps[other, mover]
+    filled = (player * goal + other) * row + mover
+    source = np.where(swapped, position[1 - player, mover, other], position[1 - player, other, mover])
     bounds = np.searchsorted(-sums, np.arange(-(2 * goal - 2), 1), side="left").tolist() + [len(sums)]
-    passing = (n == 0) & (zero[other] == 0)
     passes_at = {}
-    for index in np.flatnonzero(passing).tolist():
+    for index in np.flatnonzero((n == 0) & (zero[other] == 0)).tolist():
         passes_at.setdefault(int(sums[index]), []).append(
             (int(player[index]), int(mover[index]), int(other[index])))
+    values = np.zeros((len(order), len(payoffs)))
     never = payoffs[:, 2]
     for total in range(2 * goal - 2, -1, -1):
         first, last = bounds[2 * goal - 2 - total], bounds[2 * goal - 1 - total]
-        p, a, b = player[first:last], mover[first:last], other[first:last]
-        gathered = windows[p, b, start[first:last]]                  # [state, i, k]
-        values[p, a, b] = np.einsum("sik,sk->si", gathered, flat_probs[rows[first:last]])
+        values[first:last] = np.einsum("sik,sk->si", windows[start[first:last]],
+                                       flat_probs[rows[first:last]])
         for state in passes_at.get(total, ()):
-            _follow_zero_point_turns(state, choice, zero, swaps, values, never)
-        bs = np.arange(max(0, total - goal + 1), min(total, goal - 1) + 1)
-        xs = total - bs
-        swapped = swaps[bs, xs][:, None]
-        for q in (0, 1):
-            other_values = values[1 - q]
-            after[q, bs, xs] = np.where(swapped, other_values[xs, bs], other_values[bs, xs])
-    return values
+            _follow_zero_point_turns(state, choice, zero, swaps, values, position, never)
+        after[filled[first:last]] = values[source[first:last]]
+    return values[position]
 
 
-def _follow_zero_point_turns(state, choice, zero, swaps, values, never) -> None:
+def _follow_zero_point_turns(state, choice, zero, swaps, values, position, never) -> None:
     """Give a state that rolls 0 dice for 0 points the value of where that leads."""
     chain = []
     p, a, b = state
@@ -170,13 +172,13 @@ def _follow_zero_point_turns(state, choice, zero, swaps, values, never) -> None:
         # The mover keeps a and the opponent b; a swap trades them, then the other moves.
         p, a, b = (1 - p, a, b) if swaps[b, a] else (1 - p, b, a)
         if choice[p, a, b] != 0 or zero[b] != 0:
-            result = values[p, a, b].copy()
+            result = values[position[p, a, b]].copy()
             break
         if (p, a, b) in chain:
             result = never
             break
     for p, a, b in chain:
-        values[p, a, b] = result
+        values[position[p, a, b]] = result
 
 
 def exact_match(variant: str | Rules, first: Strategy, second: Strategy,

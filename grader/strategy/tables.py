@@ -40,7 +40,7 @@ def validate_table(table, goal: int) -> Table:
         if len(row) != goal:
             raise StrategyTableError(f"row {score} must have {goal} entries (one per opponent "
                                      f"score 0..{goal - 1}), got {len(row)}")
-        if all(type(value) is int for value in row) and 0 <= min(row) and max(row) <= MAX_DICE:
+        if set(map(type, row)) == {int} and 0 <= min(row) and max(row) <= MAX_DICE:
             rows.append(list(row))
             continue
         for opponent_score, value in enumerate(row):
