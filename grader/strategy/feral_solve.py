@@ -27,10 +27,9 @@ A strategy of ``(score, opponent_score)`` cannot see the previous counts, so
 from __future__ import annotations
 
 import time
-from array import array
 from dataclasses import dataclass, field
-from itertools import repeat
-from operator import add, mul
+
+import numpy as np
 
 from grader.strategy.distributions import MAX_DICE
 from grader.strategy.rules import FERAL_BONUS, FERAL_DISTANCE, Rules
@@ -63,17 +62,6 @@ class FeralOptimalStrategy:
         return self.table[score][opponent_score]
 
 
-def _bonus_counts(previous: int) -> tuple[int, ...]:
-    return tuple(n for n in (previous - FERAL_DISTANCE, previous + FERAL_DISTANCE) if 0 <= n <= MAX_DICE)
-
-
-def _split(lo: int, probs: tuple[float, ...]) -> tuple[float, int, tuple[float, ...], int]:
-    """(probability of 1 point, first other points, their probabilities, how many)."""
-    assert lo == 1, "fa19 has no parity bonus: a roll's lowest score is Pig Out's 1"
-    start = next(i for i in range(1, len(probs)) if probs[i])
-    return probs[0], lo + start, probs[start:], len(probs) - start
-
-
 def solve(rules: Rules) -> FeralOptimalStrategy:
     started = time.perf_counter()
     first_value, full_table = _solve_full(rules)
@@ -84,147 +72,137 @@ def solve(rules: Rules) -> FeralOptimalStrategy:
 
 
 def _solve_full(rules: Rules) -> tuple[float, list[list[bytes]]]:
+    """The full-state optimum: (first player's value from 0-0, ``full_table``).
+
+    Work goes by score sums, from the highest down. ``after[b, po, n, x]`` is
+    the mover's value once the mover, who rolled ``n`` against ``b`` whose
+    previous count is ``po``, ends the turn's points at ``x`` (swap check and
+    the other player's turn included). The values without the bonus of all
+    (a, b, po, n) of one sum are one gather of windows of ``after`` and one
+    ``einsum`` with the distributions; ``plain`` keeps them for the state three
+    points lower, where they are the values with the bonus.
+    """
     goal = rules.goal
-    span = goal + rules.max_points
-    zero, swaps = rules.zero_points, rules.swaps
-    rolls = [[(n, *_split(*rules.rolls[parity][n])) for n in range(1, COUNTS)] for parity in (0, 1)]
-    bonus_for = [_bonus_counts(pm) for pm in range(COUNTS)]
-    # after[b][po][n][x]: the mover's value when the mover, who rolled n, ends the
-    # turn's points at x against b, whose previous count is po.
-    after = []
-    for b in range(goal):
-        template = array("d", [0.0] * goal + [0.0 if swaps[b][x] else 1.0 for x in range(goal, span)])
-        after.append([[array("d", template) for _ in range(COUNTS)] for _ in range(COUNTS)])
-    plain = {}   # (a, b) -> [po] -> [n] -> value of rolling n without the bonus
+    lo, probs, width = _roll_arrays(rules)
+    top = goal + rules.max_points
+    swaps = np.array(rules.swaps, dtype=bool)
+    zero = np.array(rules.zero_points, dtype=np.intp)
+    after = np.zeros((goal, COUNTS, COUNTS, top + width))
+    after[..., goal:top] = np.where(swaps[:, None, None, goal:], 0.0, 1.0)
+    windows = np.lib.stride_tricks.sliding_window_view(after, width, axis=3)
+    bonus = _bonus_mask()                                    # [pm, n]
+    penalty = -BIAS * np.arange(COUNTS)
+    plain = np.zeros((goal + FERAL_BONUS, goal, COUNTS, COUNTS))   # [a, b, po, n]
 
-    def plain_values(a, b):
-        # Per po, per n: Pig Out (1 point) apart, then the outcomes without a 1.
-        parts, at_zero, one = rolls[a & 1], a + zero[b], a + 1
-        return [[rows[0][at_zero]] + [pig * rows[n][one] + sum(map(mul, probs, rows[n][a + lo:a + lo + length]))
-                                      for n, pig, lo, probs, length in parts]
-                for rows in after[b]]
+    def plain_values(scores, opponents):
+        values = np.einsum("lpnk,nk->lpn", windows[opponents, :, :, scores + lo], probs)
+        values[:, :, 0] = after[opponents, :, 0, scores + zero[opponents]]
+        return values
 
-    for a in range(goal, goal + FERAL_BONUS):
-        for b in range(goal):
-            plain[a, b] = plain_values(a, b)
-    penalty = [-n * BIAS for n in range(COUNTS)]
-    counts = range(COUNTS)
-    full_table = [[b""] * goal for _ in range(goal)]
-    value = {}
+    high = np.repeat(np.arange(goal, goal + FERAL_BONUS), goal)
+    opponents = np.tile(np.arange(goal), FERAL_BONUS)
+    plain[high, opponents] = plain_values(high, opponents)
+    value = np.zeros((goal, goal, COUNTS, COUNTS))           # [a, b, pm, po]
+    choice = np.zeros((goal, goal, COUNTS, COUNTS), dtype=np.uint8)
     for total in range(2 * goal - 2, -1, -1):
-        low, high = max(0, total - goal + 1), min(total, goal - 1)
-        for a in range(low, high + 1):
-            b = total - a
-            without = plain_values(a, b)
-            plain[a, b] = without
-            boosted = plain[a + FERAL_BONUS, b]
-            # Columns: [n] -> values over po, with the bias towards fewer dice.
-            exact = list(zip(*without))
-            exact_lifted = list(zip(*boosted))
-            scored = [list(map(add, column, repeat(pen))) for column, pen in zip(exact, penalty)]
-            lifted = [list(map(add, column, repeat(pen))) for column, pen in zip(exact_lifted, penalty)]
-            values, choices = [], bytearray()
-            for pm in counts:  # index pm * 11 + po
-                options, options_exact = scored[:], exact[:]
-                for m in bonus_for[pm]:
-                    options[m], options_exact[m] = lifted[m], exact_lifted[m]
-                picks = [option.index(max(option)) for option in zip(*options)]
-                choices += bytes(picks)
-                values += [options_exact[n][po] for po, n in enumerate(picks)]
-            value[a, b] = values
-            full_table[a][b] = bytes(choices)
-        for b in range(low, high + 1):
-            x = total - b
-            source = value[x, b] if swaps[b][x] else value[b, x]
-            rows_b = after[b]
-            for po in range(COUNTS):
-                rows, base = rows_b[po], po * COUNTS
-                for n in range(COUNTS):
-                    rows[n][x] = 1.0 - source[base + n]
-        for a in range(max(0, total + FERAL_BONUS - goal + 1), min(total + FERAL_BONUS, goal + FERAL_BONUS - 1) + 1):
-            plain.pop((a, total + FERAL_BONUS - a), None)
-        if total + 1 <= 2 * goal - 2:
-            for a in range(max(0, total + 1 - goal + 1), min(total + 1, goal - 1) + 1):
-                if (a, total + 1 - a) != (0, 0):
-                    value.pop((a, total + 1 - a), None)
-    return value[0, 0][0], full_table
+        bs = np.arange(max(0, total - goal + 1), min(total, goal - 1) + 1)
+        scores = total - bs
+        without = plain[scores, bs] = plain_values(scores, bs)
+        exact = np.where(bonus[None, :, None, :], plain[scores + FERAL_BONUS, bs][:, None],
+                         without[:, None])                   # [l, pm, po, n]
+        picks = np.argmax(exact + penalty, axis=3)
+        value[scores, bs] = np.take_along_axis(exact, picks[..., None], axis=3)[..., 0]
+        choice[scores, bs] = picks
+        # after[b, po, n, x] for x + b == total: the other player's state after the swap check.
+        xs = scores
+        swapped = swaps[bs, xs]
+        after[bs, :, :, xs] = 1.0 - value[np.where(swapped, xs, bs), np.where(swapped, bs, xs)]
+    full_table = [[choice[a, b].tobytes() for b in range(goal)] for a in range(goal)]
+    return float(value[0, 0, 0, 0]), full_table
+
+
+def _roll_arrays(rules: Rules) -> tuple[int, np.ndarray, int]:
+    """``(lo, probs, width)``: ``probs[n, k]`` the chance that ``n`` dice score ``lo + k``
+    points (row 0 unused: 0 dice score the zero-dice rule's points)."""
+    assert not rules.parity_bonus, "fa19 has no parity bonus"
+    lows = {low for low, _ in rules.rolls[0][1:]}
+    assert lows == {1}, "fa19 has no parity bonus: a roll's lowest score is Pig Out's 1"
+    width = max(len(distribution) for _, distribution in rules.rolls[0][1:])
+    probs = np.zeros((COUNTS, width))
+    for n in range(1, COUNTS):
+        distribution = rules.rolls[0][n][1]
+        probs[n, :len(distribution)] = distribution
+    return 1, probs, width
+
+
+def _bonus_mask() -> np.ndarray:
+    """``mask[pm, n]``: rolling ``n`` after ``pm`` earns the Feral Hogs bonus."""
+    counts = np.arange(COUNTS)
+    return np.abs(counts[None, :] - counts[:, None]) == FERAL_DISTANCE
 
 
 def project(rules: Rules, full_table: list[list[bytes]]) -> list[list[int]]:
     """The (score, opponent_score) table: the most probable full-state choice there
     under optimal self-play from 0-0 (equal weights where never reached)."""
     goal = rules.goal
-    reach = _occupancy(rules, full_table)
-    table = []
-    for a in range(goal):
-        row = []
-        for b in range(goal):
-            choices = full_table[a][b]
-            weights = reach.get((a, b))
-            votes = [0.0] * COUNTS
-            if weights:
-                for index, weight in weights.items():
-                    votes[choices[index]] += weight
-            else:
-                for n in choices:
-                    votes[n] += 1.0
-            row.append(votes.index(max(votes)))
-        table.append(row)
-    return table
+    choice = _choices(full_table, goal)
+    reach = _occupancy(rules, choice).reshape(goal * goal, COUNTS * COUNTS)
+    choice = choice.reshape(goal * goal, COUNTS * COUNTS).astype(np.intp)
+    cell = np.arange(goal * goal)[:, None] * COUNTS + choice
+    votes = np.bincount(cell.ravel(), reach.ravel(), goal * goal * COUNTS).reshape(goal * goal, COUNTS)
+    counts = np.bincount(cell.ravel(), minlength=goal * goal * COUNTS).reshape(goal * goal, COUNTS)
+    reached = reach.sum(axis=1) > 0
+    votes = np.where(reached[:, None], votes, counts)
+    return np.argmax(votes, axis=1).reshape(goal, goal).tolist()
 
 
-def _occupancy(rules: Rules, full_table) -> dict[tuple[int, int], dict[int, float]]:
-    """Probability of reaching each (a, b, pm, po) when both play ``full_table`` from 0-0.
+def _choices(full_table: list[list[bytes]], goal: int) -> np.ndarray:
+    return np.frombuffer(b"".join(b"".join(row) for row in full_table), dtype=np.uint8) \
+        .reshape(goal, goal, COUNTS, COUNTS)
 
-    Result: (a, b) -> {pm * 11 + po: probability}. Forward by increasing score sum;
-    the mass a state sends is spread over the mover's score after the turn
-    with slice arithmetic, then split by the swap check.
+
+def _occupancy(rules: Rules, choice: np.ndarray) -> np.ndarray:
+    """``reach[a, b, pm, po]``: the probability of reaching that state (mover at a,
+    other at b, previous counts pm and po) when both play ``choice`` from 0-0.
+
+    Forward by increasing score sum. ``arrivals[b, po, n, x]`` is the probability
+    that a turn rolled n dice against an opponent at b whose previous count is
+    po, and ended the turn's points at x; one sum's states send their mass
+    (grouped by po, n and whether the bonus applies) into it at once.
     """
     goal = rules.goal
-    span = goal + rules.max_points
-    zero, swaps = rules.zero_points, rules.swaps
-    rolls = rules.rolls
-    bonus_for = [_bonus_counts(pm) for pm in range(COUNTS)]
-    # arrivals[b][po, n][x]: probability that a turn rolled n dice against an
-    # opponent at b whose previous count is po, and ended the turn's points at x.
-    arrivals: list[dict[tuple[int, int], list[float]]] = [{} for _ in range(goal)]
-    reach: dict[tuple[int, int], dict[int, float]] = {(0, 0): {0: 1.0}}
+    lo, probs, width = _roll_arrays(rules)
+    top = goal + rules.max_points
+    swaps = np.array(rules.swaps, dtype=bool)
+    zero = np.array(rules.zero_points, dtype=np.intp)
+    bonus = _bonus_mask()
+    arrivals = np.zeros((goal, COUNTS, COUNTS, top + width))
+    windows = np.lib.stride_tricks.sliding_window_view(arrivals, width, axis=3, writeable=True)
+    reach = np.zeros((goal, goal, COUNTS, COUNTS))
+    reach[0, 0, 0, 0] = 1.0
+    counts = np.arange(COUNTS)
+    states = counts[None, :, None], counts[None, None, :]            # (pm, po) of [l, pm, po]
     for total in range(0, 2 * goal - 1):
-        low, high = max(0, total - goal + 1), min(total, goal - 1)
-        for a in range(low, high + 1):
-            b = total - a
-            if total:
-                # (a, b) to move: the last turn ended at a against b and swapped,
-                # or ended at b against a and did not swap.
-                mass: dict[int, float] = {}
-                if swaps[b][a]:
-                    for (po, n), row in arrivals[b].items():
-                        if row[a]:
-                            mass[po * COUNTS + n] = mass.get(po * COUNTS + n, 0.0) + row[a]
-                if not swaps[a][b]:
-                    for (po, n), row in arrivals[a].items():
-                        if row[b]:
-                            mass[po * COUNTS + n] = mass.get(po * COUNTS + n, 0.0) + row[b]
-                if not mass:
-                    continue
-                reach[a, b] = mass
-            choices, sent = full_table[a][b], arrivals[b]
-            # Previous counts that lead to the same turn travel together.
-            groups: dict[tuple[int, int, int], float] = {}
-            for index, weight in reach[a, b].items():
-                pm, po = divmod(index, COUNTS)
-                n = choices[index]
-                key = (po, n, FERAL_BONUS if n in bonus_for[pm] else 0)
-                groups[key] = groups.get(key, 0.0) + weight
-            for (po, n, bonus), weight in groups.items():
-                row = sent.get((po, n))
-                if row is None:
-                    row = sent[po, n] = [0.0] * span
-                if n == 0:
-                    row[a + zero[b] + bonus] += weight
-                else:
-                    lo, probs = rolls[a & 1][n]
-                    start = a + lo + bonus
-                    end = start + len(probs)
-                    row[start:end] = map(add, row[start:end], map(mul, probs, repeat(weight)))
+        bs = np.arange(max(0, total - goal + 1), min(total, goal - 1) + 1)
+        scores = total - bs
+        if total:
+            # (a, b) to move: the last turn ended at a against b and swapped,
+            # or ended at b against a and did not swap.
+            reach[scores, bs] = (np.where(swaps[bs, scores][:, None, None], arrivals[bs, :, :, scores], 0.0)
+                                 + np.where(swaps[scores, bs][:, None, None], 0.0, arrivals[scores, :, :, bs]))
+        mass = reach[scores, bs]                                    # [l, pm, po]
+        n = choice[scores, bs].astype(np.intp)                      # [l, pm, po]
+        lucky = bonus[states[0], n]
+        # grouped[l, po, n, lucky]: mass of the previous counts that lead to the same turn.
+        key = ((np.arange(len(bs))[:, None, None] * COUNTS + states[1]) * COUNTS + n) * 2 + lucky
+        grouped = np.bincount(key.ravel(), mass.ravel(), len(bs) * COUNTS * COUNTS * 2) \
+            .reshape(len(bs), COUNTS, COUNTS, 2)
+        for extra in (0, 1):
+            # Only the turns some mass takes; one per (b, po, n), so the windows written never overlap.
+            l, po, rolled = np.nonzero(grouped[..., extra])
+            weight = grouped[l, po, rolled, extra]
+            shift = scores[l] + FERAL_BONUS * extra
+            windows[bs[l], po, rolled, shift + lo] += weight[:, None] * probs[rolled]
+            passed = rolled == 0
+            arrivals[bs[l[passed]], po[passed], 0, shift[passed] + zero[bs[l[passed]]]] += weight[passed]
     return reach
