@@ -37,6 +37,8 @@ def parser() -> argparse.ArgumentParser:
     cases = verbs.add_parser("cases", help="list a variant's cases")
     cases.add_argument("variant", metavar="ID")
     cases.add_argument("--json", action="store_true", help="print a JSON list")
+    cases.add_argument("--hidden", action="store_true",
+                       help="also list the hidden cases the grader generates (for instructors only)")
 
     handout = verbs.add_parser("handout", help="render a variant's handout (HTML or Markdown)")
     handout.add_argument("variant", metavar="ID")
@@ -80,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.verb == "build":
             return commands.build(check=args.check, variants=args.variant, solve=args.solve, out=sys.stdout)
         if args.verb == "cases":
-            return commands.cases(variant=args.variant, as_json=args.json, out=sys.stdout)
+            return commands.cases(variant=args.variant, as_json=args.json, hidden=args.hidden, out=sys.stdout)
         if args.verb == "handout":
             return commands.handout(variant=args.variant, fmt=args.format, path=args.out, out=sys.stdout)
         if args.verb == "grade":

@@ -10,6 +10,7 @@ from grader import assign as assigning
 from grader import build as building
 from grader import handout as handouts
 from grader import project
+from grader.cases import grading_cases
 from grader.spec import all_variants, load_variant
 
 
@@ -50,14 +51,16 @@ def build(*, check: bool, variants: list[str] | None, out: TextIO, solve: bool =
     return 0
 
 
-def cases(*, variant: str, as_json: bool, out: TextIO) -> int:
-    """``hog cases ID [--json]``: every case with its origin and its session."""
+def cases(*, variant: str, as_json: bool, hidden: bool = False, out: TextIO) -> int:
+    """``hog cases ID [--json] [--hidden]``: every case of the spec with its origin and its session;
+    with ``--hidden`` also the hidden cases the grader generates from the reference."""
     spec = load_variant(variant)
+    listed = grading_cases(spec) if hidden else spec.cases
     records = [{
         "id": case.id, "question": case.question, "visibility": "hidden" if case.hidden else "public",
         "origin": case.origin, "spec": case.where, "note": case.note,
         "steps": [{"call": step.source.rstrip("\n"), "expected": step.want.rstrip("\n")} for step in case.steps],
-    } for case in spec.cases]
+    } for case in listed]
     if as_json:
         json.dump(records, out, indent=2)
         out.write("\n")
@@ -71,6 +74,9 @@ def cases(*, variant: str, as_json: bool, out: TextIO) -> int:
             if step["expected"]:
                 out.write("".join(f"    {line}\n" for line in step["expected"].splitlines()))
     out.write(f"{len(records)} cases in {spec.id}\n")
+    if not hidden:
+        out.write(f"The grader also generates hidden cases from the reference solution; "
+                  f"`hog cases {spec.id} --hidden` lists them too.\n")
     return 0
 
 

@@ -1,0 +1,45 @@
+"""`hog cases ID [--json] [--hidden]`: what an instructor and other tools read."""
+
+import json
+import subprocess
+import sys
+
+from grader.cases import GENERATED
+from grader.spec import load_variant
+
+
+def hog(*args):
+    result = subprocess.run([sys.executable, "-m", "grader.cli", *args], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_json_lists_every_spec_case_with_its_origin_and_calls():
+    spec = load_variant("fa19")
+    records = json.loads(hog("cases", "fa19", "--json"))
+    assert [r["id"] for r in records] == [case.id for case in spec.cases]
+    assert {r["visibility"] for r in records} == {"public"}
+    feral = [r for r in records if r["origin"] == "003_aa1da60b508e5a76.txt: Feral Hogs, example 1"]
+    assert {r["question"] for r in feral} == {"05", "06"}   # the game loop, then with commentary
+    first = records[0]
+    assert first["spec"].startswith("specs/fa19.yaml:")
+    assert first["steps"] and {"call", "expected"} <= first["steps"][0].keys()
+
+
+def test_text_names_each_case_and_points_to_the_hidden_ones():
+    out = hog("cases", "sp19")
+    assert "sp19-q01-1  question 01  public  " in out
+    assert "    >>> " in out
+    assert out.endswith("42 cases in sp19\nThe grader also generates hidden cases from the reference "
+                        "solution; `hog cases sp19 --hidden` lists them too.\n")
+
+
+def test_hidden_adds_the_generated_cases_question_by_question():
+    public = json.loads(hog("cases", "nju24", "--json"))
+    every = json.loads(hog("cases", "nju24", "--json", "--hidden"))
+    assert every[:len(public)] == public
+    generated = every[len(public):]
+    assert generated and all(r["visibility"] == "hidden" and r["origin"] == GENERATED for r in generated)
+    # final_strategy is graded by the exact engine, not by cases
+    questions = {q.number for q in load_variant("nju24").questions if q.points and q.role != "final_strategy"}
+    assert {r["question"] for r in generated} == questions
