@@ -108,7 +108,8 @@ def main(argv=None) -> None:
     print("targets: " + ("missed: " + ", ".join(missed) if missed else "all met"))
     print("rules: tabulating the reference zero-dice and swap rules (once per variant and goal); "
           "solve: optimal strategy (fa19: the full-state optimum; its projection to a "
-          "(score, opponent_score) table is timed apart); peak: memory of a solve with its projection; match: one exact "
+          "(score, opponent_score) table is timed apart); peak: memory of a solve with its projection; "
+          "match: one exact "
           "game between always_roll tables; win rate: the optimal (score, opponent_score) table vs the "
           "baseline, going first and second (fa19: the projection of its full-state optimum); "
           "exact/sampled: that win rate, exact and from the games played; ratio: extrapolated "

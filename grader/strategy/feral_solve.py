@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from grader.strategy.distributions import MAX_DICE
+from grader.strategy.match import roll_arrays
 from grader.strategy.rules import FERAL_BONUS, FERAL_DISTANCE, Rules
 
 COUNTS = MAX_DICE + 1
@@ -83,7 +84,7 @@ def _solve_full(rules: Rules) -> tuple[float, list[list[bytes]]]:
     points lower, where they are the values with the bonus.
     """
     goal = rules.goal
-    lo, probs, width = _roll_arrays(rules)
+    lo, probs, width = _rolls(rules)
     top = goal + rules.max_points
     swaps = np.array(rules.swaps, dtype=bool)
     zero = np.array(rules.zero_points, dtype=np.intp)
@@ -121,18 +122,14 @@ def _solve_full(rules: Rules) -> tuple[float, list[list[bytes]]]:
     return float(value[0, 0, 0, 0]), full_table
 
 
-def _roll_arrays(rules: Rules) -> tuple[int, np.ndarray, int]:
-    """``(lo, probs, width)``: ``probs[n, k]`` the chance that ``n`` dice score ``lo + k``
-    points (row 0 unused: 0 dice score the zero-dice rule's points)."""
-    assert not rules.parity_bonus, "fa19 has no parity bonus"
-    lows = {low for low, _ in rules.rolls[0][1:]}
-    assert lows == {1}, "fa19 has no parity bonus: a roll's lowest score is Pig Out's 1"
-    width = max(len(distribution) for _, distribution in rules.rolls[0][1:])
-    probs = np.zeros((COUNTS, width))
-    for n in range(1, COUNTS):
-        distribution = rules.rolls[0][n][1]
-        probs[n, :len(distribution)] = distribution
-    return 1, probs, width
+def _rolls(rules: Rules) -> tuple[int, np.ndarray, int]:
+    """``(lo, probs, width)`` of ``match.roll_arrays``: fa19 has no parity bonus, so one
+    table serves both parities, and every roll's lowest score is Pig Out's 1.
+    ``probs[n, k]`` is the chance that ``n`` dice score ``lo + k``; row 0 (no dice,
+    the zero-dice rule's points) is handled apart by the callers."""
+    lows, probs = roll_arrays(rules)
+    assert not rules.parity_bonus and set(lows[0, 1:].tolist()) == {1}, "fa19 rolls score 1 at least"
+    return 1, probs[0], probs.shape[2]
 
 
 def _bonus_mask() -> np.ndarray:
@@ -171,7 +168,7 @@ def _occupancy(rules: Rules, choice: np.ndarray) -> np.ndarray:
     (grouped by po, n and whether the bonus applies) into it at once.
     """
     goal = rules.goal
-    lo, probs, width = _roll_arrays(rules)
+    lo, probs, width = _rolls(rules)
     top = goal + rules.max_points
     swaps = np.array(rules.swaps, dtype=bool)
     zero = np.array(rules.zero_points, dtype=np.intp)
@@ -188,8 +185,9 @@ def _occupancy(rules: Rules, choice: np.ndarray) -> np.ndarray:
         if total:
             # (a, b) to move: the last turn ended at a against b and swapped,
             # or ended at b against a and did not swap.
-            reach[scores, bs] = (np.where(swaps[bs, scores][:, None, None], arrivals[bs, :, :, scores], 0.0)
-                                 + np.where(swaps[scores, bs][:, None, None], 0.0, arrivals[scores, :, :, bs]))
+            swapped = np.where(swaps[bs, scores][:, None, None], arrivals[bs, :, :, scores], 0.0)
+            kept = np.where(swaps[scores, bs][:, None, None], 0.0, arrivals[scores, :, :, bs])
+            reach[scores, bs] = swapped + kept
         mass = reach[scores, bs]                                    # [l, pm, po]
         n = choice[scores, bs].astype(np.intp)                      # [l, pm, po]
         lucky = bonus[states[0], n]
@@ -202,7 +200,9 @@ def _occupancy(rules: Rules, choice: np.ndarray) -> np.ndarray:
             l, po, rolled = np.nonzero(grouped[..., extra])
             weight = grouped[l, po, rolled, extra]
             shift = scores[l] + FERAL_BONUS * extra
-            windows[bs[l], po, rolled, shift + lo] += weight[:, None] * probs[rolled]
             passed = rolled == 0
+            dice = ~passed
+            windows[bs[l[dice]], po[dice], rolled[dice], shift[dice] + lo] += \
+                weight[dice, None] * probs[rolled[dice]]
             arrivals[bs[l[passed]], po[passed], 0, shift[passed] + zero[bs[l[passed]]]] += weight[passed]
     return reach
