@@ -63,6 +63,41 @@ def test_fa19_full_state_choices_are_reachable_through_choose():
     assert {optimal.choose(5, 7, pm, po) for pm in range(11) for po in range(11)} <= set(range(11))
 
 
+def test_fa19_table_rolls_what_optimal_self_play_rolls_most_often_at_each_score_pair():
+    """The (score, opponent_score) table of fa19 weighs each full-state choice by the
+    chance of reaching it in optimal self-play from 0-0, recomputed here game-forward."""
+    goal = 20
+    optimal = solve("fa19", goal)
+    game = game_for(load_reference("fa19"), "fa19", goal)
+    by_sum = [dict() for _ in range(2 * goal - 1)]  # score sum -> {(a, b, pm, po): probability}
+    by_sum[0][0, 0, 0, 0] = 1.0
+    for states in by_sum:
+        for (a, b, pm, po), mass in states.items():
+            n = optimal.choose(a, b, pm, po)
+            bonus = 3 if abs(n - pm) == 2 else 0
+            for p, x in game.outcomes(a, b, n, exact=False):
+                ended, mover, other = game.settle(x + bonus, b)
+                if not ended:
+                    key = mover, other, po, n
+                    by_sum[mover + other][key] = by_sum[mover + other].get(key, 0.0) + mass * p
+    reached = {key: mass for states in by_sum for key, mass in states.items()}
+    expected = []
+    for a in range(goal):
+        row = []
+        for b in range(goal):
+            votes = [0.0] * 11
+            weights = {(pm, po): reached[a, b, pm, po] for pm in range(11) for po in range(11)
+                       if (a, b, pm, po) in reached}
+            for pm in range(11):
+                for po in range(11):
+                    # a score pair never reached: every full-state choice counts once
+                    votes[optimal.choose(a, b, pm, po)] += weights.get((pm, po), 0.0) if weights else 1.0
+            row.append(votes.index(max(votes)))
+        expected.append(row)
+    assert len(reached) > 100
+    assert optimal.table == expected
+
+
 # Tiny made-up games (goal 1 or 2, zero dice score nothing) whose values are worked out by hand.
 
 def _game(goal, swap):
