@@ -40,11 +40,10 @@ class OutputError(Exception):
 
 
 def student_files(variant: Variant) -> dict[str, str]:
-    """The student's folder: skeleton, dice, handout, public cases, pytest wiring."""
+    """The student's folder: skeleton, dice, handout, public cases, pytest wiring.
+    No picture of the optimal strategy: it would be the answer to the final strategy question."""
     files = build.student_folder(variant, build.skeleton_source(variant))
-    heatmap = build.optimal_heatmap(variant)
-    files[build.HEATMAP] = heatmap
-    files.update(handout.documents(variant, build.solution_source(variant), heatmap))
+    files.update(handout.documents(variant, build.solution_source(variant)))
     return files
 
 

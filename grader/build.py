@@ -222,14 +222,10 @@ def outputs(variant: Variant) -> dict[Path, str]:
                            (project.SKELETON, skeleton_source(variant))):
         for name, text in student_folder(variant, source).items():
             result[folder / variant.id / name] = text
-    heatmap = optimal_heatmap(variant)
-    result[project.DOCS / variant.id / HEATMAP] = heatmap
-    for name, text in handout.documents(variant, solution, heatmap).items():
+    result[project.DOCS / variant.id / handout.HEATMAP_FILE] = optimal_heatmap(variant)
+    for name, text in handout.documents(variant, solution).items():
         result[project.DOCS / variant.id / name] = text
     return result
-
-
-HEATMAP = "optimal-strategy.svg"
 
 
 def optimal_heatmap(variant: Variant) -> str:

@@ -45,6 +45,9 @@ def parser() -> argparse.ArgumentParser:
     handout.add_argument("--format", choices=("html", "md"),
                          help="html or md (default: from the --out suffix, else html)")
     handout.add_argument("--out", metavar="PATH", help="write to this file (default: standard output)")
+    handout.add_argument("--with-strategy", action="store_true",
+                         help="instructor's edition: add the picture of the optimal strategy (it gives away "
+                              "the final strategy question; the Markdown edition writes it beside --out)")
 
     grade = verbs.add_parser("grade", help="grade a submission (a hog.py or a folder holding one)")
     grade.add_argument("submission", metavar="SUBMISSION")
@@ -84,7 +87,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.verb == "cases":
             return commands.cases(variant=args.variant, as_json=args.json, hidden=args.hidden, out=sys.stdout)
         if args.verb == "handout":
-            return commands.handout(variant=args.variant, fmt=args.format, path=args.out, out=sys.stdout)
+            return commands.handout(variant=args.variant, fmt=args.format, path=args.out,
+                                    with_strategy=args.with_strategy, out=sys.stdout)
         if args.verb == "grade":
             return commands.grade(submission=args.submission, variant=args.variant, fmt=args.format,
                                   output=args.output, out=sys.stdout)

@@ -80,17 +80,27 @@ def cases(*, variant: str, as_json: bool, hidden: bool = False, out: TextIO) -> 
     return 0
 
 
-def handout(*, variant: str, fmt: str | None, path: str | None, out: TextIO) -> int:
-    """``hog handout ID [--format html|md] [--out PATH]``: one handout, to a file or to standard output."""
+def handout(*, variant: str, fmt: str | None, path: str | None, out: TextIO,
+            with_strategy: bool = False) -> int:
+    """``hog handout ID [--format html|md] [--out PATH] [--with-strategy]``: one handout, to a
+    file or to standard output; the students' edition unless ``--with-strategy``."""
     spec = load_variant(variant)
     if fmt is None:
         fmt = "md" if path and Path(path).suffix.lower() in (".md", ".markdown") else "html"
-    text = handouts.render(spec, fmt, building.solution_source(spec), building.optimal_heatmap(spec))
+    picture = building.optimal_heatmap(spec) if with_strategy else None
+    if picture is not None and fmt == "md" and path is None:
+        raise UsageError("the Markdown handout links to its picture in a file of its own: "
+                         "add --out PATH (the picture is written beside it)")
+    text = handouts.render(spec, fmt, building.solution_source(spec), picture)
     if path is None:
         out.write(text)
         return 0
+    written = [Path(path)]
+    if picture is not None and fmt == "md":
+        written.append(Path(path).parent / handouts.HEATMAP_FILE)
+        assigning.write_file(written[-1], picture)
     assigning.write_file(Path(path), text)
-    out.write(f"wrote {project.display(Path(path))}\n")
+    out.write("".join(f"wrote {project.display(file)}\n" for file in written))
     return 0
 
 

@@ -27,6 +27,7 @@ from grader.spec import Case, Question, Rule, SpecError, Variant
 
 FORMATS = ("html", "md")
 FILES = {fmt: f"handout.{fmt}" for fmt in FORMATS}
+HEATMAP_FILE = "optimal-strategy.svg"   # the optimal strategy's picture, for instructors
 
 
 @dataclass(frozen=True)
@@ -170,9 +171,14 @@ def picture(svg: str) -> str:
     return re.sub(r"^<svg ", '<svg role="img" aria-label="optimal strategy heatmap" ', body, count=1)
 
 
-def render(variant: Variant, fmt: str, hog_source: str, heatmap: str) -> str:
-    """The handout in ``fmt`` ("html" or "md"); ``hog_source`` is the reference hog.py,
-    ``heatmap`` the SVG picture of the optimal strategy."""
+def render(variant: Variant, fmt: str, hog_source: str, heatmap: str | None = None) -> str:
+    """The handout in ``fmt`` ("html" or "md"); ``hog_source`` is the reference hog.py.
+
+    Students get it without ``heatmap``: any picture of the optimal strategy, even
+    without its labels, gives away the answer to the final strategy question (the
+    colours are the table). With ``heatmap``, the SVG picture of the optimal
+    strategy, it is the instructor's edition, e.g. to publish after the deadline;
+    the Markdown edition then links to ``HEATMAP_FILE`` beside it."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown handout format {fmt!r}")
     template = _environment().get_template(f"handout.{fmt}.j2")
@@ -186,12 +192,20 @@ def render(variant: Variant, fmt: str, hog_source: str, heatmap: str) -> str:
         strategy_questions=[q for q in variant.questions if q.thresholds],
         partial_questions=[q for q in variant.questions if q.partial and not q.thresholds],
         case_files=[section.question.key for section in questions if section.public],
-        heatmap=picture(heatmap),
-        heatmap_file="optimal-strategy.svg",
+        heatmap=picture(heatmap) if heatmap is not None else None,
+        heatmap_is_projection=heatmap is not None and _previous_rolls_matter(variant),
+        heatmap_file=HEATMAP_FILE,
     )
     return re.sub(r"\n{3,}", "\n\n", text)
 
 
-def documents(variant: Variant, hog_source: str, heatmap: str) -> dict[str, str]:
-    """File name → text of both handouts, as ``docs/<id>/`` holds them."""
-    return {FILES[fmt]: render(variant, fmt, hog_source, heatmap) for fmt in FORMATS}
+def _previous_rolls_matter(variant: Variant) -> bool:
+    """Whether optimal play depends on more than the two scores (fa19: the previous dice
+    counts), so that a table of the two scores only summarises it."""
+    from grader.strategy import rules_for
+    return rules_for(variant.id, variant.goal).feral_hogs
+
+
+def documents(variant: Variant, hog_source: str) -> dict[str, str]:
+    """File name → text of both students' handouts, as ``docs/<id>/`` and the student folder hold them."""
+    return {FILES[fmt]: render(variant, fmt, hog_source) for fmt in FORMATS}

@@ -53,7 +53,7 @@ def test_the_bundle_holds_a_student_folder_and_an_autograder_folder(tmp_path, ca
     assert sorted(files_under(out)) == sorted([
         "autograder/.github/workflows/grade.yml", "autograder/README.md", "autograder/autograder.zip",
         "student/dice.py", "student/handout.html", "student/handout.md", "student/hog.py",
-        f"student/{build.HEATMAP}", *wiring, *tests])
+        *wiring, *tests])
     assert (out / "student/hog.py").read_text() == build.skeleton_source(variant)
     assert (out / "student/handout.md").read_text() == (project.DOCS / "sp19/handout.md").read_text()
     assert capsys.readouterr().out.startswith(f"wrote {project.display(out / 'student')}/ (")
@@ -82,6 +82,9 @@ def test_the_student_folder_holds_nothing_hidden_no_solution_code_and_no_spec(va
         for line in code:
             if len(line) >= 30:
                 assert line not in texts, f"solution line {line!r} is in the student folder"
+    # No picture or table of the optimal strategy: it is the final strategy question's answer.
+    assert not [name for name in files if name.endswith(".svg")] and "<svg" not in texts
+    assert not [row for row in build.final_rows(variant) if row in texts]
 
 
 def test_the_student_runs_the_public_cases_with_plain_pytest(tmp_path):

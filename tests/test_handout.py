@@ -27,6 +27,13 @@ FENCE = re.compile(r"^```pycon\n(?P<body>.*?)^```$", re.S | re.M)
 
 @functools.cache
 def rendered(variant, fmt):
+    """The students' edition, as docs/ and the student folder hold it."""
+    return handout.render(variant, fmt, build.solution_source(variant))
+
+
+@functools.cache
+def instructors(variant, fmt):
+    """The instructor's edition: with the picture of the optimal strategy."""
     return handout.render(variant, fmt, build.solution_source(variant), build.optimal_heatmap(variant))
 
 
@@ -183,7 +190,7 @@ def test_a_question_whose_function_the_solution_lacks_points_at_the_spec():
     variant = load_variant("sp19")
     source = build.solution_source(variant).replace("def free_bacon(", "def free_bacon_points(")
     with pytest.raises(SpecError) as error:
-        handout.render(variant, "md", source, build.optimal_heatmap(variant))
+        handout.render(variant, "md", source)
     line = variant.question("02").line
     assert str(error.value) == (f"specs/sp19.yaml:{line}: question 02 names function 'free_bacon', "
                                 f"which the reference hog.py does not define (did you mean 'free_bacon_points'?)")
@@ -218,6 +225,39 @@ def test_hog_handout_writes_markdown_when_asked_or_when_the_file_says_md(tmp_pat
     assert (tmp_path / "new" / "page.html").read_text() == rendered(variant, "html")
     assert "wrote " in capsys.readouterr().out
     assert sorted(path.name for path in tmp_path.rglob("*")) == ["handout.txt", "hog.md", "new", "page.html"]
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=IDS)
+def test_the_students_edition_shows_no_picture_of_the_optimal_strategy(variant):
+    """Its colours alone would be the answer to the final strategy question."""
+    for fmt in ("html", "md"):
+        text = rendered(variant, fmt)
+        assert "<svg" not in text and handout.HEATMAP_FILE not in text
+        assert "What optimal play looks like" not in text
+
+
+def test_the_instructors_edition_adds_the_picture(tmp_path, capsys):
+    sp19, fa19 = load_variant("sp19"), load_variant("fa19")
+    assert main(["handout", "sp19", "--with-strategy"]) == 0
+    page = capsys.readouterr().out
+    assert page == instructors(sp19, "html")
+    assert '<svg role="img" aria-label="optimal strategy heatmap"' in page
+    assert "<title>score" not in page   # no tooltip spelling out each cell
+    assert "What optimal play looks like" in page and "previous turns" not in page
+    # fa19's best play also depends on the previous dice counts: the caption says what the picture is.
+    assert "dice counts of the previous turns" in instructors(fa19, "md")
+    assert main(["handout", "fa19", "--with-strategy", "--out", str(tmp_path / "fa19.md")]) == 0
+    assert capsys.readouterr().out == (f"wrote {tmp_path / 'fa19.md'}\n"
+                                       f"wrote {tmp_path / handout.HEATMAP_FILE}\n")
+    assert (tmp_path / "fa19.md").read_text() == instructors(fa19, "md")
+    assert f"]({handout.HEATMAP_FILE})" in instructors(fa19, "md")
+    assert (tmp_path / handout.HEATMAP_FILE).read_text() == build.optimal_heatmap(fa19)
+
+
+def test_the_instructors_markdown_edition_needs_a_file_for_its_picture(capsys):
+    assert main(["handout", "sp19", "--with-strategy", "--format", "md"]) == 2
+    assert capsys.readouterr().err == ("Error: the Markdown handout links to its picture in a file of its own: "
+                                       "add --out PATH (the picture is written beside it)\n")
 
 
 def test_hog_handout_of_an_unknown_variant_names_the_known_ones(capsys):

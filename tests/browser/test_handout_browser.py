@@ -32,7 +32,7 @@ def browser():
 def open_handout(browser, variant, folder, viewport):
     """The page, and the list of every address it asks for that is not the file itself."""
     path = folder / f"handout-{variant.id}.html"
-    path.write_text(handout.render(variant, "html", build.solution_source(variant), build.optimal_heatmap(variant)), encoding="utf-8")
+    path.write_text(handout.render(variant, "html", build.solution_source(variant)), encoding="utf-8")
     page = browser.new_page(viewport=viewport)
     elsewhere = []
     page.on("request", lambda request: request.url == path.as_uri() or elsewhere.append(request.url))
