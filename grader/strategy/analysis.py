@@ -24,8 +24,10 @@ class Analysis:
     ``always_roll_win_rates[i][j]``: the chance that always_roll(i), moving
     first, beats always_roll(j); ``always_roll_never_ending`` the same layout for
     games that never end (``None`` where impossible).
-    ``optimal_vs_baseline``: the optimal strategy against always_roll(baseline_rolls),
-    going first, going second and the average. For fa19 the optimal strategy plays
+    ``optimal_vs_baseline``: the optimal strategy's win rate against
+    always_roll(baseline_rolls), averaged over going first and second;
+    ``optimal_vs_baseline_by_seat`` the same going first, going second and on
+    average. For fa19 the optimal strategy plays
     with the previous dice counts; ``projected_vs_baseline`` is the same for its
     (score, opponent_score) table and ``projected_vs_optimal`` that table against
     the full-state optimum (both ``None`` for the other variants).
@@ -39,7 +41,8 @@ class Analysis:
     never_ending_probability: float | None
     always_roll_win_rates: list[list[float]]
     always_roll_never_ending: list[list[float]] | None
-    optimal_vs_baseline: dict
+    optimal_vs_baseline: float
+    optimal_vs_baseline_by_seat: dict
     projected_vs_baseline: dict | None
     projected_vs_optimal: dict | None
     optimal_table: list[list[int]]
@@ -77,13 +80,15 @@ def analyze(variant_id: str, goal: int = 100, baseline: int | None = None) -> An
     if rules.feral_hogs:
         projected = win_rate(rules, optimal.table, baseline_table).to_dict()
         projected_vs_optimal = win_rate(rules, optimal.table, optimal).to_dict()
+    against_baseline = win_rate(rules, optimal, baseline_table).to_dict()
     return Analysis(
         variant_id=variant_id, goal=goal, baseline_rolls=rolls,
         optimal_first_player_win_rate=optimal.first_player_value,
         never_ending_probability=never,
         always_roll_win_rates=rates,
         always_roll_never_ending=loops if rules.has_zero_point_turns else None,
-        optimal_vs_baseline=win_rate(rules, optimal, baseline_table).to_dict(),
+        optimal_vs_baseline=against_baseline["average"],
+        optimal_vs_baseline_by_seat=against_baseline,
         projected_vs_baseline=projected,
         projected_vs_optimal=projected_vs_optimal,
         optimal_table=optimal.table,
@@ -99,7 +104,7 @@ def report(analysis: Analysis) -> str:
              + (" (a never-ending game counts half)" if a.never_ending_probability is not None else "")]
     if a.never_ending_probability is not None:
         lines.append(f"  optimal vs optimal, game never ends: {a.never_ending_probability:.3g}")
-    vs = a.optimal_vs_baseline
+    vs = a.optimal_vs_baseline_by_seat
     lines.append(f"  optimal vs always_roll({a.baseline_rolls}): {vs['average']:.6f} "
                  f"(first {vs['as_first']:.6f}, second {vs['as_second']:.6f})")
     if a.projected_vs_baseline is not None:

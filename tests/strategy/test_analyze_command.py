@@ -13,7 +13,9 @@ def test_analyze_json_has_the_contracted_fields(capsys):
     assert data["goal"] == 30 and data["baseline_rolls"] == 6
     assert len(data["always_roll_win_rates"]) == 11 and all(len(row) == 11 for row in data["always_roll_win_rates"])
     assert 0 < data["optimal_first_player_win_rate"] < 1 and data["never_ending_probability"] >= 0
-    assert data["optimal_vs_baseline"]["average"] > 0.5
+    assert isinstance(data["optimal_vs_baseline"], float) and data["optimal_vs_baseline"] > 0.5
+    seats = data["optimal_vs_baseline_by_seat"]
+    assert data["optimal_vs_baseline"] == seats["average"] == (seats["as_first"] + seats["as_second"]) / 2
 
 
 def test_analyze_prints_a_readable_report(capsys):
