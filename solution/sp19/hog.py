@@ -80,15 +80,15 @@ def is_swap(player_score, opponent_score):
     # END PROBLEM 4
 
 
-def other(who):
-    """Return the other player, for a player WHO numbered 0 or 1.
+def other(player):
+    """Return the other player, for a player PLAYER numbered 0 or 1.
 
     >>> other(0)
     1
     >>> other(1)
     0
     """
-    return 1 - who
+    return 1 - player
 
 
 def silence(score0, score1):
