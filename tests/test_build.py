@@ -53,6 +53,9 @@ def test_skeleton_keeps_every_signature_and_hides_every_answer(variant):
     for name, arguments in signatures(skeleton).items():
         assert solution_signatures[name] == arguments
     assert '"*** YOUR CODE HERE ***"' not in solution
+    # The skeleton does not describe the reference's answer either (its table lives inside the problem).
+    final = skeleton[skeleton.index("def final_strategy("):]
+    assert "table" not in final and "strategy engine" not in final
 
 
 def test_the_skeleton_of_play_keeps_its_setup_and_return():

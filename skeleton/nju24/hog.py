@@ -232,13 +232,7 @@ def swine_strategy(score, opponent_score, threshold=8, num_rolls=6):
 
 
 def final_strategy(score, opponent_score):
-    """Roll the number of dice that gives the best chance of winning.
-
-    The table below was computed exactly by the kit's strategy engine for these
-    rules and a goal of 100: row SCORE, column OPPONENT_SCORE holds the
-    number of dice as one hexadecimal digit ('a' is 10). Outside the table (a
-    higher goal) it rolls 6 dice.
-    """
+    """Roll the number of dice that gives the best chance of winning."""
     # BEGIN PROBLEM 12
     "*** YOUR CODE HERE ***"
     # END PROBLEM 12

@@ -340,14 +340,11 @@ def swap_strategy(score, opponent_score, margin=8, num_rolls=4):
 
 
 def final_strategy(score, opponent_score):
-    """Roll the number of dice that gives the best chance of winning.
-
-    The table below was computed exactly by the kit's strategy engine for these
-    rules and a goal of 100: row SCORE, column OPPONENT_SCORE holds the
-    number of dice as one hexadecimal digit ('a' is 10). Outside the table (a
-    higher goal) it rolls 4 dice.
-    """
+    """Roll the number of dice that gives the best chance of winning."""
     # BEGIN PROBLEM 12
+    # Computed exactly by the kit's strategy engine for these rules and a goal of
+    # 100: row SCORE, column OPPONENT_SCORE holds the number of dice as one
+    # hexadecimal digit ('a' is 10). Outside the table (a higher goal) roll 4 dice.
     table = (
         "96658868aaa9a658858aaa906788a8aaa8a77a1a16aaaa011111aaaaa0111111aaaa7011138aaaa1210111aaaa0221001903",
         "96657558a9939a55552aa339067710aa33803aa1aaa33aaaa11aaa208a011aa9a20aa001198a23aa0110aaa002a0a9aa00a2",

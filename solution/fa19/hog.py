@@ -348,14 +348,11 @@ def swap_strategy(score, opponent_score, margin=8, num_rolls=4):
 
 
 def final_strategy(score, opponent_score):
-    """Roll the number of dice that gives the best chance of winning.
-
-    The table below was computed exactly by the kit's strategy engine for these
-    rules and a goal of 100: row SCORE, column OPPONENT_SCORE holds the
-    number of dice as one hexadecimal digit ('a' is 10). Outside the table (a
-    higher goal) it rolls 4 dice.
-    """
+    """Roll the number of dice that gives the best chance of winning."""
     # BEGIN PROBLEM 12
+    # Computed exactly by the kit's strategy engine for these rules and a goal of
+    # 100: row SCORE, column OPPONENT_SCORE holds the number of dice as one
+    # hexadecimal digit ('a' is 10). Outside the table (a higher goal) roll 4 dice.
     table = (
         "60765776766922860875024557222604418884480148866740048880888804888818780478a4828a058aa4872a01790a5402",
         "676857787687a685586466a7566776666465664669481888414867777777637777187654696651a8741aa8662a51681aa402",

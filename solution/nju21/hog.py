@@ -346,14 +346,11 @@ def swine_swap_strategy(score, opponent_score, cutoff=8, num_rolls=6):
 
 
 def final_strategy(score, opponent_score):
-    """Roll the number of dice that gives the best chance of winning.
-
-    The table below was computed exactly by the kit's strategy engine for these
-    rules and a goal of 100: row SCORE, column OPPONENT_SCORE holds the
-    number of dice as one hexadecimal digit ('a' is 10). Outside the table (a
-    higher goal) it rolls 6 dice.
-    """
+    """Roll the number of dice that gives the best chance of winning."""
     # BEGIN PROBLEM 12
+    # Computed exactly by the kit's strategy engine for these rules and a goal of
+    # 100: row SCORE, column OPPONENT_SCORE holds the number of dice as one
+    # hexadecimal digit ('a' is 10). Outside the table (a higher goal) roll 6 dice.
     table = (
         "aaaaaaa999a988888808a988432171202000764316a687540450643435322243a31a10012121a1a906431056565555556535",
         "aaaaaaa9a999999998999873a9813100a007541aaa6a6756064605353434032003421191a12aa18003106464575456464545",

@@ -282,14 +282,11 @@ def swine_strategy(score, opponent_score, threshold=8, num_rolls=6):
 
 
 def final_strategy(score, opponent_score):
-    """Roll the number of dice that gives the best chance of winning.
-
-    The table below was computed exactly by the kit's strategy engine for these
-    rules and a goal of 100: row SCORE, column OPPONENT_SCORE holds the
-    number of dice as one hexadecimal digit ('a' is 10). Outside the table (a
-    higher goal) it rolls 6 dice.
-    """
+    """Roll the number of dice that gives the best chance of winning."""
     # BEGIN PROBLEM 12
+    # Computed exactly by the kit's strategy engine for these rules and a goal of
+    # 100: row SCORE, column OPPONENT_SCORE holds the number of dice as one
+    # hexadecimal digit ('a' is 10). Outside the table (a higher goal) roll 6 dice.
     table = (
         "0a407700100aaa100a0aa000200aa0aa000300aa0aa000aa0aa0aa000aa0aa0aa002aa0aa0aa002aa0aa0aa000aa1aa0aa20",
         "0aa07a071a01a101aaaaa03000aa00030303013020203020a22205010a02122a201061012202010320221160102101221201",

@@ -342,14 +342,11 @@ def swap_strategy(score, opponent_score, margin=8, num_rolls=4):
 
 
 def final_strategy(score, opponent_score):
-    """Roll the number of dice that gives the best chance of winning.
-
-    The table below was computed exactly by the kit's strategy engine for these
-    rules and a goal of 100: row SCORE, column OPPONENT_SCORE holds the
-    number of dice as one hexadecimal digit ('a' is 10). Outside the table (a
-    higher goal) it rolls 4 dice.
-    """
+    """Roll the number of dice that gives the best chance of winning."""
     # BEGIN PROBLEM 12
+    # Computed exactly by the kit's strategy engine for these rules and a goal of
+    # 100: row SCORE, column OPPONENT_SCORE holds the number of dice as one
+    # hexadecimal digit ('a' is 10). Outside the table (a higher goal) roll 4 dice.
     table = (
         "77775558869a00222233aa00112225aa000110220a000012220a000002220a000000220a000000020a000000000a00000000",
         "677755588669a02222232aa00112252aa10011022aa11001222aa111002222a11110002aa11112002aa11110002aa1111022",
