@@ -68,6 +68,11 @@ class QuestionSection:
     public: int                  # number of public cases in tests/qNN.md
     earlier: Question | None     # an earlier question that asks for the same function
 
+    @property
+    def task(self) -> str:
+        """What to do: the spec's words where it has them, else the docstring's first paragraph."""
+        return self.question.task or self.function.task
+
 
 # ------------------------------------------------------------------ reading
 

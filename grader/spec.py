@@ -94,6 +94,7 @@ class Question:
     thresholds: tuple[Threshold, ...]
     cases: tuple[Case, ...]
     line: int
+    task: str = ""   # what the student does, where the function's docstring does not say it
 
     @property
     def label(self) -> str:
@@ -274,6 +275,14 @@ def _parse_session(session: str, path: str, line: int) -> tuple[Step, ...]:
                         "followed by what it shows") from None
     if not examples:
         raise SpecError(path, line, "the session has no '>>> ' line", "add at least one '>>> call' line")
+    for example in examples:
+        try:
+            compile(example.source, "<session>", "single")
+        except SyntaxError as error:
+            # ``line`` holds "session: |"; the block starts on the next line.
+            raise SpecError(path, line + 1 + example.lineno + max((error.lineno or 1) - 1, 0),
+                            f"'{example.source.strip()}' is not valid Python: {error.msg}",
+                            "fix the call; every '>>> ' line must run as typed") from None
     return tuple(Step(example.source, example.want) for example in examples)
 
 
@@ -318,7 +327,7 @@ def parse(text: str, path: str | Path) -> Variant:
         item = _mapping(node, path, {
             "number": (str, True), "role": (str, True), "function": (str, True), "title": (str, True),
             "phase": (int, True), "points": (float, True), "partial": (bool, False),
-            "thresholds": (list, False), "cases": (list, True),
+            "thresholds": (list, False), "cases": (list, True), "task": (str, False),
         }, "a question")
         number = _text(item, "number")
         if not re.fullmatch(r"\d{2}[a-z]?", number):
@@ -378,8 +387,14 @@ def parse(text: str, path: str | Path) -> Variant:
                 steps=steps, hidden=_get(case_item, "hidden", False), note=_text(case_item, "note"),
                 path=path, line=case_node.line,
             ))
+        task = _text(item, "task")
+        shared = next((q for q in questions if q.function == function), None)
+        if shared is not None and not task:
+            raise SpecError(path, item["function"].line,
+                            f"question {number} grades '{function}' like question {shared.number}",
+                            "give it a 'task' saying what this question adds")
         questions.append(Question(
-            number=number, role=role, function=function, title=_text(item, "title"), phase=phase,
+            number=number, role=role, function=function, title=_text(item, "title"), task=task, phase=phase,
             points=points, partial=_get(item, "partial", False), thresholds=tuple(thresholds),
             cases=tuple(cases), line=node.line,
         ))

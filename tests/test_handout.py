@@ -137,7 +137,11 @@ def test_each_question_shows_the_signature_of_the_students_file_its_task_and_com
         assert f"Question {question.label}: {escape(question.title)}" in page
         assert f"python -m pytest -k {question.key}" in page and f"python -m pytest -k {question.key}`" in markdown
         assert handout.points(question.points) in page
-        assert function.task and escape(function.task) in page
+        task = question.task or function.task
+        assert task and escape(task) in page
+    # Two questions on one function (play, then its commentary) each say what they ask.
+    tasks = [section.task for section in handout.question_sections(variant, build.solution_source(variant))]
+    assert len(set(tasks)) == len(tasks)
 
 
 def test_a_signature_over_two_lines_is_shown_as_written():

@@ -81,9 +81,20 @@ def test_a_good_spec_loads_into_typed_models():
      "specs/demo.yaml:20: the session has no '>>> ' line (add at least one '>>> call' line)"),
     ("    function: free_bacon\n", "    function: free bacon\n",
      "specs/demo.yaml:14: 'free bacon' is not a Python function name"),
+    ("          >>> free_bacon(10)\n", "          >>> free_bacon(10\n",
+     "specs/demo.yaml:21: 'free_bacon(10' is not valid Python: '(' was never closed"
+     " (fix the call; every '>>> ' line must run as typed)"),
 ])
 def test_each_mistake_names_file_line_and_fix(old, new, expected):
     assert message(broken(old, new)) == expected
+
+
+def test_a_second_question_on_the_same_function_says_what_it_adds():
+    second = GOOD[GOOD.index('  - number: "02"'):].replace('"02"', '"03"').replace("zero_dice", "take_turn")
+    assert message(GOOD + second) == ("specs/demo.yaml:25: question 03 grades 'free_bacon' like question 02 "
+                                      "(give it a 'task' saying what this question adds)")
+    with_task = second.replace("    title: Free Bacon\n", "    title: Free Bacon\n    task: Do more.\n")
+    assert spec.parse(GOOD + with_task, "specs/demo.yaml").question("03").task == "Do more."
 
 
 def test_yaml_syntax_errors_name_the_line():
