@@ -113,19 +113,46 @@ def _score(question: Question, verdicts: list[CaseVerdict]) -> float:
     return question.points if all(v.passed for v in verdicts) else 0.0
 
 
-def table_call(variant: Variant) -> str:
-    return f"[[final_strategy(s, o) for o in range({variant.goal})] for s in range({variant.goal})]\n"
+# Run in the sandbox to tabulate final_strategy: an error names the score pair that raised it.
+TABULATE = """\
+def _tabulate(goal):
+    table = []
+    for score in range(goal):
+        row = []
+        for opponent_score in range(goal):
+            try:
+                row.append(final_strategy(score, opponent_score))
+            except Exception as error:
+                raise RuntimeError(f"final_strategy({score}, {opponent_score}) raised "
+                                   f"{type(error).__name__}: {error}") from None
+        table.append(row)
+    return table
+"""
+RAISED = "RuntimeError: final_strategy("
 
 
-def _final_strategy(variant: Variant, question: Question, run: CaseRun, verdicts: list[CaseVerdict]) -> QuestionResult:
+def table_session(variant: Variant) -> list[str]:
+    """The session that tabulates final_strategy over every score pair below the goal."""
+    return [TABULATE, f"_tabulate({variant.goal})\n"]
+
+
+def _final_strategy(variant: Variant, question: Question, run: CaseRun, verdicts: list[CaseVerdict],
+                    limits: Limits) -> QuestionResult:
     """Points by the exact average win rate of the tabulated strategy against the baseline."""
     from grader.strategy import match, tables  # the exact engine; imported only when needed
 
-    step = run.steps[0] if run.steps else None
-    if step is None or step.error is not None:
-        why = step.error if step else "it produced no result"
+    failed = next((step for step in run.steps if step.error is not None), None)
+    if failed is not None or len(run.steps) < 2:
+        why = failed.error if failed else "it produced no result"
+        if why.startswith(RAISED):
+            why = why.removeprefix("RuntimeError: ")
+        elif "time" in why:
+            calls = variant.goal * variant.goal
+            why += (f" (the {calls} calls share one case's limit of {limits.case_seconds:g} s: "
+                    f"a call must take well under {limits.case_seconds / calls * 1000:.1f} ms)")
         return QuestionResult(question, 0.0, verdicts, f"final_strategy could not be tabulated over all "
                                                        f"{variant.goal}x{variant.goal} score pairs: {why}")
+    step = run.steps[1]
     try:
         values = ast.literal_eval(step.output.strip())
     except (ValueError, SyntaxError):
@@ -141,8 +168,11 @@ def _final_strategy(variant: Variant, question: Question, run: CaseRun, verdicts
         earned = question.points if all(v.passed for v in verdicts) else 0.0
     elif not all(v.passed for v in verdicts):
         earned = 0.0
-    return QuestionResult(question, min(earned, question.points), verdicts,
-                          f"exact average win rate against always_roll({variant.baseline}): {rate:.6f}")
+    detail = f"exact average win rate against always_roll({variant.baseline}): {rate:.6f}"
+    higher = next((t for t in sorted(question.thresholds, key=lambda t: t.win_rate) if rate < t.win_rate), None)
+    if higher is not None:
+        detail += f" ({higher.win_rate:g} earns {higher.points:g} of {question.points:g} points)"
+    return QuestionResult(question, min(earned, question.points), verdicts, detail)
 
 
 def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
@@ -156,11 +186,12 @@ def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
     sessions = [[step.source for step in case.steps] for case in graded]
     final = next((q for q in questions if q.role == "final_strategy"), None)
     if final:
-        sessions.append([table_call(variant)])
+        sessions.append(table_session(variant))
     dice = (project.SOURCES / "dice.py").read_text(encoding="utf-8")
     groups = [case.question for case in graded] + ([final.number] if final else [])
+    limits = limits or Limits()
     report = run_cases(Path(submission), sessions, setup=_setup_lines(variant),
-                       support_files={"dice.py": dice}, limits=limits or Limits(),
+                       support_files={"dice.py": dice}, limits=limits,
                        names=_api_names(variant), groups=groups)
     verdicts: dict[str, list[CaseVerdict]] = {q.number: [] for q in questions}
     for case, run in zip(graded, report.cases):
@@ -168,7 +199,7 @@ def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
     results = []
     for question in questions:
         if question is final:
-            results.append(_final_strategy(variant, question, report.cases[-1], verdicts[question.number]))
+            results.append(_final_strategy(variant, question, report.cases[-1], verdicts[question.number], limits))
         else:
             results.append(QuestionResult(question, _score(question, verdicts[question.number]),
                                           verdicts[question.number]))

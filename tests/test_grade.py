@@ -151,6 +151,30 @@ def test_the_final_strategy_is_graded_by_its_exact_win_rate(tmp_path):
     assert final.score == 0 and "exact average win rate against always_roll(4): 0.500000" in final.message
 
 
+def test_a_final_strategy_below_a_threshold_is_told_what_the_next_one_needs(tmp_path):
+    result = graded(tmp_path, "sp19", "    return int(table[score][opponent_score], 16)", "    return 6")
+    final = result.questions[-1]
+    assert final.score == 0 and final.message.endswith(" (0.55 earns 1 of 3 points)")
+
+
+def test_a_final_strategy_that_raises_is_told_at_which_scores(tmp_path):
+    result = graded(tmp_path, "sp19", "    return int(table[score][opponent_score], 16)",
+                    "    if (score, opponent_score) == (37, 12):\n        raise ValueError('boom')\n    return 4")
+    final = result.questions[-1]
+    assert final.score == 0
+    assert final.message == ("final_strategy could not be tabulated over all 100x100 score pairs: "
+                             "final_strategy(37, 12) raised ValueError: boom")
+
+
+def test_a_slow_final_strategy_is_told_the_time_it_has(tmp_path):
+    result = graded(tmp_path, "sp19", "    return int(table[score][opponent_score], 16)",
+                    "    import time\n    time.sleep(0.01)\n    return 4")
+    final = result.questions[-1]
+    assert final.score == 0 and "final_strategy could not be tabulated" in final.message
+    assert (f"(the 10000 calls share one case's limit of {FAST.case_seconds:g} s: a call must take well "
+            f"under {FAST.case_seconds / 10:.1f} ms)") in final.message
+
+
 def test_a_final_strategy_that_rolls_eleven_dice_is_told_so(tmp_path):
     result = graded(tmp_path, "sp19", "    return int(table[score][opponent_score], 16)",
                     "    return 11 if score == 50 else 4")
