@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from grader import commands
@@ -13,6 +14,7 @@ from grader.commands import UsageError
 from grader.spec import SpecError
 
 USAGE_ERROR = 2
+BROKEN_PIPE = 128 + 13   # as a shell reports a process ended by SIGPIPE
 
 
 class _Parser(argparse.ArgumentParser):
@@ -104,6 +106,10 @@ def main(argv: list[str] | None = None) -> int:
     except (SpecError, BuildError, OutputError, UsageError) as error:
         print(f"Error: {error}", file=sys.stderr)
         return USAGE_ERROR
+    except BrokenPipeError:
+        # The reader went away (``hog cases sp19 | head``): stop quietly, as a shell tool does.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return BROKEN_PIPE
     raise AssertionError(f"verb {args.verb} has no handler")
 
 

@@ -153,14 +153,17 @@ def grade(*, submission: str, variant: str, fmt: str, output: str | None, out: T
     from grader.report import FORMATS
     spec = load_variant(variant)
     path = _submission(submission)
-    rerun = "python -m pytest -k q{number}"  # what students have in their folder
     result, fault = grade_safely(path, spec)
-    text = FORMATS[fmt](result, rerun=rerun)
+    text = FORMATS[fmt](result)
     if output:
         target = Path(output)
         if not target.parent.is_dir():
             raise UsageError(f"cannot write {output}: folder {target.parent} does not exist")
-        write_atomically(target, text)
+        try:
+            write_atomically(target, text)
+        except OSError as error:
+            raise UsageError(f"cannot write {output}: {error.strerror} "
+                             f"(choose an --output in a folder you can write to)") from None
     else:
         out.write(text)
     return GRADER_FAULT if fault else 0

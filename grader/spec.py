@@ -428,6 +428,9 @@ def load(path: str | Path) -> Variant:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
         raise SpecError(shown, None, f"cannot read the spec: {error.strerror}") from None
+    except UnicodeDecodeError as error:
+        line = path.read_bytes()[:error.start].count(b"\n") + 1
+        raise SpecError(shown, line, "the spec is not UTF-8 text", "save it as UTF-8") from None
     variant = parse(text, shown)
     if variant.id != path.stem:
         raise SpecError(shown, 1, f"id '{variant.id}' does not match the file name",

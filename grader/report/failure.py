@@ -9,7 +9,11 @@ from __future__ import annotations
 from grader.grade import HIDDEN_FAILED, CaseVerdict, QuestionResult
 from grader.sources.student.case_report import RULE, failure
 
-__all__ = ["RULE", "describe", "session_lines"]
+__all__ = ["RERUN", "RULE", "describe", "session_lines"]
+
+# The command that reruns one question, as students have it in their folder
+# (pytest and pytest-doctestplus only); ``hog test`` passes its own.
+RERUN = "python -m pytest -k q{number}"
 
 
 def prompt(source: str) -> list[str]:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 from grader.grade import GradeResult
-from grader.report.failure import describe
+from grader.report.failure import RERUN, describe
 
 
-def results(result: GradeResult, *, rerun: str = "hog test -q {number}") -> dict:
+def results(result: GradeResult, *, rerun: str = RERUN) -> dict:
     if result.grader_error:
         return {"score": 0, "max_score": result.max_score, "execution_time": round(result.seconds, 3),
                 "output": f"grader failed: {result.grader_error}",

@@ -5,10 +5,10 @@ from __future__ import annotations
 from xml.etree import ElementTree
 
 from grader.grade import GradeResult
-from grader.report.failure import describe
+from grader.report.failure import RERUN, describe
 
 
-def render(result: GradeResult, *, rerun: str = "hog test -q {number}") -> str:
+def render(result: GradeResult, *, rerun: str = RERUN) -> str:
     suite = ElementTree.Element("testsuite", name=f"hog.{result.variant.id}", time=f"{result.seconds:.3f}")
     failures = 0
     if result.grader_error:

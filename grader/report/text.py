@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from grader.grade import GradeResult
-from grader.report.failure import RULE, describe
+from grader.report.failure import RERUN, RULE, describe
 
 
 def _points(value: float) -> str:
     return f"{value:g}"
 
 
-def render(result: GradeResult, *, rerun: str = "hog test -q {number}") -> str:
+def render(result: GradeResult, *, rerun: str = RERUN) -> str:
     variant = result.variant
     lines = [RULE, f"Hog ({variant.title}): {result.submission}"]
     if result.grader_error:

@@ -1,0 +1,38 @@
+"""Bad input to the command line gets one clear line and the documented exit status, never a traceback."""
+
+import subprocess
+import sys
+
+from grader import project
+
+
+def hog(*args, env=None, **options):
+    return subprocess.run([sys.executable, "-m", "grader.cli", *args], capture_output=True, text=True,
+                          env=env, **options)
+
+
+def test_a_spec_that_is_not_utf8_names_its_line(tmp_path):
+    (tmp_path / "specs").mkdir()
+    text = (project.SPECS / "sp19.yaml").read_bytes().replace(b"Pig Out, example 1", b"Pig Out, \xe9xample 1", 1)
+    (tmp_path / "specs" / "sp19.yaml").write_bytes(text)
+    line = text[:text.index(b"\xe9")].count(b"\n") + 1
+    result = hog("cases", "sp19", env={"HOG_ROOT": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    assert result.returncode == 2
+    assert result.stderr == f"Error: specs/sp19.yaml:{line}: the spec is not UTF-8 text (save it as UTF-8)\n"
+
+
+def test_an_output_that_cannot_be_written_is_a_usage_error():
+    result = hog("grade", str(project.SOLUTION / "nju24"), "--variant", "nju24", "--output", "/proc/version")
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr.startswith("Error: cannot write /proc/version: ")
+    assert result.stderr.endswith("(choose an --output in a folder you can write to)\n")
+
+
+def test_a_reader_that_stops_early_ends_the_command_quietly():
+    """`hog cases fa19 | head -n 1`: the first line, then exit 141 as a shell reports SIGPIPE."""
+    piped = subprocess.Popen([sys.executable, "-m", "grader.cli", "cases", "fa19"], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE)
+    assert piped.stdout.readline().startswith(b"fa19-q01-1  question 01  public")
+    piped.stdout.close()
+    assert piped.wait(timeout=60) == 141
+    assert b"Traceback" not in piped.stderr.read()
