@@ -8,7 +8,9 @@ hidden and no solution code goes there.
 ``run_autograder`` and a copy of the kit built from this working tree: the
 ``grader`` package, ``specs/`` and ``pyproject.toml``), the GitHub Actions
 workflow ``.github/workflows/grade.yml`` for GitHub Classroom, and a README on
-how to use both. Both grade with ``hog grade``.
+how to use both. Gradescope grades with ``hog grade`` (hidden cases, exact
+final strategy); the workflow, which runs where students can edit it, runs the
+public cases only and holds no secret.
 
 Output is written into a temporary sibling of ``DIR`` and renamed at the end,
 so a failure leaves nothing half-written behind.
@@ -47,13 +49,13 @@ def student_files(variant: Variant) -> dict[str, str]:
     return files
 
 
-def _render(name: str, variant: Variant) -> str:
+def _render(name: str, variant: Variant, **context) -> str:
     environment = jinja2.Environment(
         loader=jinja2.FileSystemLoader(SOURCES), undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True, autoescape=False,
     )
     environment.filters["points"] = handout.points
-    return environment.get_template(name).render(variant=variant)
+    return environment.get_template(name).render(variant=variant, **context)
 
 
 def kit_files() -> dict[str, bytes]:
@@ -87,10 +89,17 @@ def autograder_zip(variant: Variant) -> bytes:
         return buffer.read()
 
 
+def _workflow_questions(variant: Variant) -> list[dict]:
+    """What the GitHub workflow needs of each question; the final strategy's points need the
+    kit's exact engine, so its public cases there are feedback only."""
+    return [{"key": q.key, "label": q.label, "title": q.title, "points": q.points,
+             "graded_here": q.role != "final_strategy"} for q in variant.questions]
+
+
 def autograder_files(variant: Variant) -> dict[str, bytes]:
     return {
         "autograder.zip": autograder_zip(variant),
-        ".github/workflows/grade.yml": _render("grade.yml.j2", variant).encode(),
+        ".github/workflows/grade.yml": _render("grade.yml.j2", variant, questions=_workflow_questions(variant)).encode(),
         "README.md": _render("README.md.j2", variant).encode(),
     }
 

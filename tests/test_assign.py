@@ -1,5 +1,6 @@
 """`hog assign ID --out DIR`: the student folder, the autograder bundle, and bad input."""
 
+import base64
 import io
 import json
 import os
@@ -147,18 +148,44 @@ def test_setup_installs_bubblewrap_and_the_kit_and_run_autograder_installs_nothi
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=IDS)
-def test_the_github_workflow_grades_the_variant_on_push(variant):
-    workflow = yaml.safe_load(assign.autograder_files(variant)[".github/workflows/grade.yml"])
+def test_the_github_workflow_runs_the_public_cases_on_push_with_no_secret(variant):
+    text = assign.autograder_files(variant)[".github/workflows/grade.yml"].decode()
+    workflow = yaml.safe_load(text)
     assert "push" in workflow[True]          # YAML 1.1 reads the key `on` as true
-    assert workflow["env"] == {"HOG_VARIANT": variant.id}
+    assert workflow["env"]["HOG_VARIANT"] == variant.id
     steps = workflow["jobs"]["grade"]["steps"]
     runs = "\n".join(step.get("run", "") for step in steps)
-    assert ('python -m grader.cli grade submission --variant "$HOG_VARIANT" --format json '
-            '--output results.json') in runs
-    assert "bubblewrap" in runs
-    kit = next(step for step in steps if step.get("name") == "Check out Hog kit")
-    assert kit["with"]["token"] == "${{ secrets.HOG_KIT_TOKEN }}"
+    assert "python -m pytest --junitxml=public-cases.xml" in runs
+    assert "secrets." not in text and "HOG_KIT" not in text   # nothing a student's edit could print
     assert steps[-1]["uses"] == "classroom-resources/autograding-grading-reporter@v1"
+
+
+def summarise(tmp_path, variant, folder):
+    """Run the workflow's Summarise step on the public cases of ``folder``; its report and summary."""
+    workflow = yaml.safe_load(assign.autograder_files(variant)[".github/workflows/grade.yml"])
+    script = next(step for step in workflow["jobs"]["grade"]["steps"] if step.get("name") == "Summarise")["run"]
+    work = tmp_path / "repository"
+    shutil.copytree(folder, work)
+    subprocess.run([sys.executable, "-m", "pytest", "--junitxml=public-cases.xml", "-q"], cwd=work,
+                   capture_output=True, timeout=300)
+    env = {**os.environ, "HOG_QUESTIONS": workflow["env"]["HOG_QUESTIONS"],
+           "GITHUB_STEP_SUMMARY": str(tmp_path / "summary.md"), "GITHUB_OUTPUT": str(tmp_path / "output")}
+    subprocess.run([sys.executable, "-c", script], cwd=work, env=env, check=True, timeout=60)
+    encoded = (tmp_path / "output").read_text().strip().removeprefix("result=")
+    return json.loads(base64.b64decode(encoded)), (tmp_path / "summary.md").read_text()
+
+
+def test_the_workflow_reports_the_public_cases_question_by_question(tmp_path):
+    variant = load_variant("fa19")
+    report, summary = summarise(tmp_path / "solution", variant, project.SOLUTION / "fa19")
+    final = variant.questions[-1]
+    assert report["status"] == "pass" and report["max_score"] == variant.points - final.points
+    assert [test["score"] for test in report["tests"]] == [q.points for q in variant.questions[:-1]] + [0]
+    assert "the instructor's grading" in report["tests"][-1]["message"]
+    assert summary.startswith(f"## Hog, public cases: {variant.points - final.points:g} / ")
+    report, summary = summarise(tmp_path / "skeleton", variant, project.SKELETON / "fa19")
+    assert report["status"] == "fail" and sum(test["score"] for test in report["tests"]) == 0
+    assert "| Question 1: " in summary and "| failed |" in summary
 
 
 def fake_autograder(tmp_path, variant_id, hog_folder):
