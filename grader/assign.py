@@ -18,6 +18,7 @@ so a failure leaves nothing half-written behind.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import tempfile
@@ -120,9 +121,12 @@ def _umask() -> int:
     return mask
 
 
-def _parent(out: Path) -> Path:
-    """The existing folder that will hold ``out``, created if needed."""
+@contextlib.contextmanager
+def _parent(out: Path):
+    """The folder that will hold ``out``, created if needed; folders created here are
+    removed again if writing fails, so a failure leaves nothing behind."""
     parent = out.parent
+    missing = [folder for folder in (parent, *parent.parents) if not folder.exists()]
     try:
         parent.mkdir(parents=True, exist_ok=True)
     except (FileExistsError, NotADirectoryError):
@@ -130,9 +134,19 @@ def _parent(out: Path) -> Path:
         raise OutputError(f"{blocking} is a file, not a folder "
                           f"(choose an --out inside a folder you can write to)") from None
     except OSError as error:
+        _remove(missing)
         raise OutputError(f"cannot create {parent}: {error.strerror} "
                           f"(choose an --out inside a folder you can write to)") from None
-    return parent
+    try:
+        yield parent
+    except BaseException:
+        _remove(missing)
+        raise
+
+
+def _remove(created: list[Path]) -> None:
+    if created:
+        shutil.rmtree(created[-1], ignore_errors=True)   # the outermost folder this run made
 
 
 def write_folder(out: Path, files: dict[str, bytes]) -> None:
@@ -140,53 +154,55 @@ def write_folder(out: Path, files: dict[str, bytes]) -> None:
 
     ``out`` must not exist, or be an empty folder.
     """
-    if out.exists() and not (out.is_dir() and not any(out.iterdir())):
+    if out.exists() and not out.is_dir():
+        raise OutputError(f"{out} is a file (choose a new folder for --out)")
+    if out.exists() and any(out.iterdir()):
         raise OutputError(f"{out} already exists and is not empty "
                           f"(choose a new folder for --out, or remove {out} first)")
-    parent = _parent(out)
-    try:
-        staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=parent))
-    except OSError as error:
-        raise OutputError(f"cannot write in {parent}: {error.strerror} "
-                          f"(choose an --out inside a folder you can write to)") from None
-    try:
-        staging.chmod(0o777 & ~_umask())
-        for name, data in files.items():
-            path = staging / name
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(data)
-        if out.is_dir():
-            out.rmdir()
-        staging.rename(out)
-    except OSError as error:
-        raise OutputError(f"cannot write {out}: {error.strerror} "
-                          f"(check the free space and permissions of {parent})") from None
-    finally:
-        if staging.exists():
-            shutil.rmtree(staging)
+    with _parent(out) as parent:
+        try:
+            staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=parent))
+        except OSError as error:
+            raise OutputError(f"cannot write in {parent}: {error.strerror} "
+                              f"(choose an --out inside a folder you can write to)") from None
+        try:
+            staging.chmod(0o777 & ~_umask())
+            for name, data in files.items():
+                path = staging / name
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(data)
+            if out.is_dir():
+                out.rmdir()
+            staging.rename(out)
+        except OSError as error:
+            raise OutputError(f"cannot write {out}: {error.strerror} "
+                              f"(check the free space and permissions of {parent})") from None
+        finally:
+            if staging.exists():
+                shutil.rmtree(staging)
 
 
 def write_file(out: Path, text: str) -> None:
     """Write one file, replacing ``out`` only once the new text is complete."""
     if out.is_dir():
         raise OutputError(f"{out} is a folder (give --out a file name, e.g. {out / 'handout.html'})")
-    parent = _parent(out)
-    try:
-        handle, staging = tempfile.mkstemp(prefix=f".{out.name}.", dir=parent)
-    except OSError as error:
-        raise OutputError(f"cannot write in {parent}: {error.strerror} "
-                          f"(choose an --out inside a folder you can write to)") from None
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
-        os.chmod(staging, 0o666 & ~_umask())
-        os.replace(staging, out)
-    except OSError as error:
-        raise OutputError(f"cannot write {out}: {error.strerror} "
-                          f"(check the free space and permissions of {parent})") from None
-    finally:
-        if os.path.exists(staging):
-            os.unlink(staging)
+    with _parent(out) as parent:
+        try:
+            handle, staging = tempfile.mkstemp(prefix=f".{out.name}.", dir=parent)
+        except OSError as error:
+            raise OutputError(f"cannot write in {parent}: {error.strerror} "
+                              f"(choose an --out inside a folder you can write to)") from None
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as file:
+                file.write(text)
+            os.chmod(staging, 0o666 & ~_umask())
+            os.replace(staging, out)
+        except OSError as error:
+            raise OutputError(f"cannot write {out}: {error.strerror} "
+                              f"(check the free space and permissions of {parent})") from None
+        finally:
+            if os.path.exists(staging):
+                os.unlink(staging)
 
 
 def assign(variant: Variant, out: Path) -> dict[str, bytes]:

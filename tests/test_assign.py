@@ -303,3 +303,19 @@ def test_a_failure_while_writing_leaves_nothing_half_written(tmp_path, capsys, m
     assert capsys.readouterr().err == (f"Error: cannot write {tmp_path / 'bundle'}: No space left on device "
                                        f"(check the free space and permissions of {tmp_path})\n")
     assert len(written) == 5 and list(tmp_path.iterdir()) == []
+
+
+def test_folders_made_for_the_output_are_removed_when_writing_fails(tmp_path, capsys, monkeypatch):
+    def full(path, data):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(Path, "write_bytes", full)
+    assert main(["assign", "sp19", "--out", str(tmp_path / "term" / "week3" / "bundle")]) == 2
+    assert "No space left on device" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_output_that_is_a_file_is_named_so(tmp_path, capsys):
+    (tmp_path / "bundle").write_text("")
+    assert main(["assign", "sp19", "--out", str(tmp_path / "bundle")]) == 2
+    assert capsys.readouterr().err == f"Error: {tmp_path / 'bundle'} is a file (choose a new folder for --out)\n"
