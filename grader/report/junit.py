@@ -10,6 +10,8 @@ from grader.report.failure import RERUN, describe
 
 def render(result: GradeResult, *, rerun: str = RERUN) -> str:
     suite = ElementTree.Element("testsuite", name=f"hog.{result.variant.id}", time=f"{result.seconds:.3f}")
+    ElementTree.SubElement(ElementTree.SubElement(suite, "properties"), "property",
+                           name="isolation", value=str(result.isolation))
     failures = 0
     if result.grader_error:
         case = ElementTree.SubElement(suite, "testcase", classname=f"hog.{result.variant.id}", name="grader")
