@@ -1,28 +1,37 @@
 """Grade every submission in a folder, in parallel, resumably.
 
 Each result is written atomically to ``OUTDIR/<name>.json`` as soon as it is
-known, so a crash or Ctrl-C loses nothing already graded; a rerun skips the
-submissions that have a result. ``gradebook.csv`` is rewritten from all
-results at the end. A broken submission gets its result like any other.
+known, so a crash or Ctrl-C loses nothing already graded. Each result records
+what it was graded from (``graded_from``: the variant, a hash of the
+submission's files, the hidden cases' key and the kit's version); a rerun skips
+only the results that still match, and regrades the rest. ``gradebook.csv`` is
+rewritten at the end from the results of the submissions in the folder. A
+broken submission gets its result like any other; a fault of the kit gets a
+visible "grader failed" result scoring 0, as in ``hog grade``.
 """
 
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
-import os
-import sys
-import tempfile
-import threading
 import multiprocessing
+import os
+import secrets
+import sys
+import threading
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
+from importlib import metadata
 from pathlib import Path
 from typing import Callable, TextIO
 
 from grader.report import gradescope
 from grader.spec import Variant
+
+GRADED_FROM = "graded_from"      # the key of the provenance in each result, beside Gradescope's fields
+GRADER_FAILED = "grader failed"  # the test name of hog grade's result for a fault of the kit
 
 
 @dataclass
@@ -33,11 +42,12 @@ class BatchSummary:
     interrupted: bool
 
 
-def submissions(folder: Path) -> list[Path]:
-    """Each entry of the folder that is a submission: a folder, or a .py file."""
+def submissions(folder: Path, *, out: Path | None = None) -> list[Path]:
+    """Each entry of the folder that is a submission: a folder, or a .py file (never OUTDIR itself)."""
     found = []
+    skip = out.resolve() if out is not None else None
     for entry in sorted(folder.iterdir()):
-        if entry.name.startswith("."):
+        if entry.name.startswith(".") or entry.resolve() == skip:
             continue
         if entry.is_dir() or entry.suffix == ".py":
             found.append(entry)
@@ -48,8 +58,23 @@ def result_name(submission: Path) -> str:
     return (submission.stem if submission.is_file() else submission.name) + ".json"
 
 
+def clashes(found: list[Path]) -> list[list[Path]]:
+    """Groups of submissions that would share one result file (``alice/`` and ``alice.py``)."""
+    by_name: dict[str, list[Path]] = {}
+    for submission in found:
+        by_name.setdefault(result_name(submission), []).append(submission)
+    return [group for group in by_name.values() if len(group) > 1]
+
+
 def write_atomically(path: Path, text: str) -> None:
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    """Write a whole file or nothing; a new file gets the usual mode (0666 less the umask)."""
+    while True:
+        temporary = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
+        try:
+            handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+            break
+        except FileExistsError:
+            continue
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as file:
             file.write(text)
@@ -57,17 +82,61 @@ def write_atomically(path: Path, text: str) -> None:
             os.fsync(file.fileno())
         os.replace(temporary, path)
     except BaseException:
-        Path(temporary).unlink(missing_ok=True)
+        temporary.unlink(missing_ok=True)
         raise
 
 
-def _finished(path: Path) -> bool:
+# ------------------------------------------------------------------ what a result was graded from
+
+
+def submission_digest(submission: Path) -> str:
+    """SHA-256 over the files the grader reads: a .py file, or a folder's top-level *.py files."""
+    digest = hashlib.sha256()
+    files = sorted(submission.glob("*.py")) if submission.is_dir() else [submission]
+    for path in files:
+        try:
+            content = b"link:" + os.readlink(path).encode() if path.is_symlink() else path.read_bytes()
+        except OSError as error:
+            content = f"unreadable: {error.strerror}".encode()
+        digest.update(path.name.encode("utf-8") + b"\0" + hashlib.sha256(content).digest())
+    return digest.hexdigest()
+
+
+def _kit_version() -> str:
+    try:
+        return metadata.version("hog-kit")
+    except metadata.PackageNotFoundError:  # the kit run from a folder (the autograder bundle)
+        return "unknown"
+
+
+def _cases_key(variant: Variant) -> str | None:
+    """What the hidden cases come from (see grader.cases); None if even that cannot be computed."""
+    from grader.cases import _cache_key
+    try:
+        return _cache_key(variant)
+    except Exception:
+        return None
+
+
+def _read(path: Path) -> dict | None:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return False
-    return isinstance(data, dict) and "score" in data and "grader failed" not in [
-        test.get("name") for test in data.get("tests", [])]
+        return None
+    return data if isinstance(data, dict) and "score" in data else None
+
+
+def _grader_failed(data: dict) -> bool:
+    return any(isinstance(test, dict) and test.get("name") == GRADER_FAILED for test in data.get("tests", []))
+
+
+def _finished(data: dict | None, graded_from: dict) -> bool:
+    """A result to keep: it parses, the grader did not fail, and it was graded from exactly this."""
+    return data is not None and not _grader_failed(data) and graded_from["cases"] is not None \
+        and data.get(GRADED_FROM) == graded_from
+
+
+# ------------------------------------------------------------------ progress and gradebook
 
 
 class Progress:
@@ -93,24 +162,26 @@ class Progress:
             self.stream.write("\n")
 
 
-def write_gradebook(variant: Variant, out: Path) -> Path:
-    """gradebook.csv from every result JSON in OUTDIR: one row per submission."""
+def write_gradebook(variant: Variant, out: Path, graded: dict[str, dict]) -> Path:
+    """gradebook.csv: one row per submission whose result is current (result name → graded_from)."""
     numbers = [question.label for question in variant.questions]
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     writer.writerow(["submission", "score", "max_score", "status"] + [f"q{n}" for n in numbers])
-    for path in sorted(out.glob("*.json")):
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+    for name in sorted(graded):
+        data = _read(out / name)
+        if data is None or data.get(GRADED_FROM) != graded[name]:
             continue
         by_number = {test.get("number"): test.get("score") for test in data.get("tests", [])}
-        failed = any(test.get("name") == "grader failed" for test in data.get("tests", []))
-        writer.writerow([path.stem, data.get("score"), data.get("max_score"),
-                         "grader failed" if failed else "graded"] + [by_number.get(n, "") for n in numbers])
+        writer.writerow([Path(name).stem, data.get("score"), data.get("max_score"),
+                         GRADER_FAILED if _grader_failed(data) else "graded"]
+                        + [by_number.get(n, "") for n in numbers])
     target = out / "gradebook.csv"
     write_atomically(target, buffer.getvalue())
     return target
+
+
+# ------------------------------------------------------------------ grading
 
 
 def grade_one(variant_id: str, submission: Path) -> tuple[dict, bool]:
@@ -131,28 +202,52 @@ def grade_one(variant_id: str, submission: Path) -> tuple[dict, bool]:
     return gradescope.results(result), fault
 
 
+def _worker_failed(variant: Variant, submission: Path, error: BaseException) -> dict:
+    """hog grade's "grader failed" result, for a worker that died before it could report."""
+    from grader.grade import GradeResult
+    return gradescope.results(GradeResult(variant, str(submission), [], "unknown", 0.0,
+                                          grader_error=f"{type(error).__name__}: {error}"))
+
+
 def grade_batch(folder: Path, variant: Variant, out: Path, *, jobs: int,
                 grade: Callable[[str, Path], tuple[dict, bool]] = grade_one,
                 progress: TextIO = sys.stderr) -> BatchSummary:
-    """Grade each submission in worker processes; ``grade`` gives (results.json dict, grader fault?)."""
+    """Grade each submission in worker processes; ``grade`` gives (results.json dict, grader fault?).
+
+    Raises UsageError, before grading anything, when two submissions would share a result file.
+    """
+    from grader.cases import grading_cases
+    from grader.commands import UsageError
+    found = submissions(folder, out=out)
+    clashing = clashes(found)
+    if clashing:
+        listed = ", ".join(" and ".join(p.name + ("/" if p.is_dir() else "") for p in group)
+                           + f" would both write {result_name(group[0])}" for group in clashing)
+        raise UsageError(f"in {folder}, {listed}: rename one of each (a result is named after "
+                         f"the submission's folder, or its .py file without .py); nothing was graded")
     out.mkdir(parents=True, exist_ok=True)
-    todo, skipped = [], 0
-    for submission in submissions(folder):
-        if _finished(out / result_name(submission)):
-            skipped += 1
-        else:
-            todo.append(submission)
+    cases, kit = _cases_key(variant), _kit_version()
+    sources = {submission: {"variant": variant.id, "submission_sha256": submission_digest(submission),
+                            "cases": cases, "kit": kit} for submission in found}
+    todo = [s for s in found if not _finished(_read(out / result_name(s)), sources[s])]
+    skipped = len(found) - len(todo)
     bar = Progress(len(todo), progress)
     graded = failed = 0
     interrupted = False
-    from grader.cases import grading_cases
-    grading_cases(variant)  # computed once here; forked workers inherit it
     pool = ProcessPoolExecutor(max_workers=max(1, jobs), mp_context=multiprocessing.get_context("fork"))
     try:
+        try:
+            grading_cases(variant)  # computed once here; workers, forked on the first submit, inherit it
+        except Exception:
+            pass  # a fault of the kit: each submission meets it again in grade_safely, which reports it
         futures = {pool.submit(grade, variant.id, submission): submission for submission in todo}
         for future in as_completed(futures):
             submission = futures[future]
-            data, fault = future.result()
+            try:
+                data, fault = future.result()
+            except Exception as error:  # the worker itself broke: a fault of the kit, never a lost result
+                data, fault = _worker_failed(variant, submission, error), True
+            data[GRADED_FROM] = sources[submission]
             write_atomically(out / result_name(submission), json.dumps(data, indent=2) + "\n")
             graded += 1
             failed += fault
@@ -163,6 +258,5 @@ def grade_batch(folder: Path, variant: Variant, out: Path, *, jobs: int,
     finally:
         pool.shutdown(wait=not interrupted, cancel_futures=True)
         bar.close()
-        write_gradebook(variant, out)
+        write_gradebook(variant, out, {result_name(s): sources[s] for s in found})
     return BatchSummary(graded, skipped, failed, interrupted)
-
