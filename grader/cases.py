@@ -11,11 +11,15 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import hmac
 import inspect
 import io
 import json
+import logging
 import os
 import random
+import secrets
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -265,27 +269,109 @@ def _cache_key(variant: Variant) -> str:
     return digest.hexdigest()[:24]
 
 
+KEY_FILE = "key"      # in the cache folder: the secret that signs the cached files (mode 0600)
+_log = logging.getLogger(__name__)
+
+
 def _cached_generation(variant: Variant) -> dict[str, list[list[list[str]]]]:
     """The generated sessions, from the grader's private cache when it holds them.
 
     The cache lives in the grader user's own cache folder (mode 0700), which the
-    sandbox never mounts; a cache that cannot be read or written is skipped.
+    sandbox never mounts, and the sandbox's system call filter refuses every
+    change to files, so a submission cannot rewrite it.  Each cached file is
+    also signed: an HMAC-SHA256 of its cache key and content, with a random
+    key kept in a 0600 file beside it.  A file whose signature does not match
+    (edited, truncated, or written by anything without the key) is reported
+    and generated again.  This cannot stop code that runs as the grader's user
+    with neither bubblewrap nor the filter (the sandbox report then says file
+    isolation was off): such code could read the key, or edit the kit itself.
+    A cache that cannot be read or written is skipped.
     """
     folder = project.CACHE / "hidden"
-    path = folder / f"{variant.id}-{_cache_key(variant)}.json"
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        pass
+    key = _cache_key(variant)
+    path = folder / f"{variant.id}-{key}.json"
+    secret = _secret(folder)
+    if secret is not None:
+        cached = _read_signed(path, key, secret)
+        if cached is not None:
+            return cached
     generated = _generate(variant)
+    if secret is not None:
+        _write_signed(path, key, secret, generated)
+    return generated
+
+
+def _signature(secret: bytes, key: str, payload: bytes) -> str:
+    return hmac.new(secret, key.encode("ascii") + b"\n" + payload, hashlib.sha256).hexdigest()
+
+
+def _read_signed(path: Path, key: str, secret: bytes) -> dict | None:
+    """The cached sessions if the file exists and its signature holds, else None."""
     try:
-        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        temporary = path.with_suffix(f".{os.getpid()}.tmp")
-        temporary.write_text(json.dumps(generated), encoding="utf-8")
+        data = path.read_bytes()
+    except OSError:
+        return None
+    signature, _, payload = data.partition(b"\n")
+    try:
+        if hmac.compare_digest(signature.decode("ascii"), "hmac-sha256:" + _signature(secret, key, payload)):
+            generated = json.loads(payload)
+            if isinstance(generated, dict):
+                return generated
+    except (UnicodeDecodeError, ValueError):
+        pass
+    _log.warning("hog: the cached hidden cases %s failed their integrity check (changed since the grader "
+                 "wrote them); generating them again", path)
+    return None
+
+
+def _write_signed(path: Path, key: str, secret: bytes, generated: dict) -> None:
+    payload = json.dumps(generated).encode("utf-8")
+    data = b"hmac-sha256:" + _signature(secret, key, payload).encode("ascii") + b"\n" + payload
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        _write_private(temporary, data)
         os.replace(temporary, path)
     except OSError:
-        pass
-    return generated
+        with contextlib.suppress(OSError):
+            temporary.unlink()
+
+
+def _write_private(path: Path, data: bytes) -> None:
+    """A new file only this user can read (fails if the name is taken)."""
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    with os.fdopen(descriptor, "wb") as out:
+        out.write(data)
+
+
+def _secret(folder: Path) -> bytes | None:
+    """The cache's signing key, made on first use; None if the cache cannot be trusted or used."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        info = folder.stat()
+        if info.st_uid != os.geteuid() or info.st_mode & 0o022:
+            return None  # someone else could replace files in it
+        path = folder / KEY_FILE
+        if not path.exists():
+            temporary = folder / f".{KEY_FILE}.{os.getpid()}.tmp"
+            with contextlib.suppress(FileNotFoundError):
+                temporary.unlink()
+            _write_private(temporary, secrets.token_hex(32).encode("ascii"))
+            try:
+                os.link(temporary, path)  # never replaces a key another grader just made
+            except FileExistsError:
+                pass
+            finally:
+                temporary.unlink()
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        with os.fdopen(descriptor, "rb") as handle:
+            info = os.fstat(handle.fileno())
+            secret = handle.read(200)
+    except OSError:
+        return None
+    if not stat.S_ISREG(info.st_mode) or info.st_uid != os.geteuid() or info.st_mode & 0o077 \
+            or len(secret) != 64:
+        return None
+    return secret
 
 
 @functools.cache

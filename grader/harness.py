@@ -16,7 +16,8 @@ Order of work:
 2. Read the configuration line from CONTROL_FD, lock the process down
    (resource limits, parent-death signal, no capabilities, and a seccomp
    filter that refuses new processes, programs, signals to other processes,
-   tracing and network sockets), then import ``hog`` with stdout captured.
+   tracing, network sockets and any change to the file system: see
+   ``lockdown``), then import ``hog`` with stdout captured.
 3. Report the import, then run cases one at a time as the grader sends them:
    each case gets a fresh namespace with a pristine copy of the builtins, the
    setup steps (after which any name shadowing a builtin is removed unless the
@@ -26,7 +27,8 @@ Order of work:
 
 Messages to the grader are single lines of ASCII JSON on RESULT_FD:
 
-    ["ready"]                                  (locked down, about to import)
+    ["ready", unfiltered]                      (locked down, about to import; unfiltered
+                                                is null, or why no seccomp filter is in place)
     ["import", ok, stdout, error, error_type]
     ["step", case, step, stdout, value, error, error_type]
     ["end", case]
@@ -308,9 +310,11 @@ def main(argv):
     names = config["names"]
     limits = config["limits"]
 
-    lockdown(config, limits)
+    unfiltered = lockdown(config, limits)
     _signal(signal.SIGXFSZ, signal.SIG_IGN)  # an oversized write raises OSError instead
-    send(['["ready"]'])  # start-up is over; the import allowance starts now
+    # Start-up is over; the import allowance starts now.  The second field is
+    # null when the system call filter is in place, else why it is not.
+    send(['["ready",', text(unfiltered), "]"])
 
     _path_insert(_sys.path, 0, folder)
     buffer = _StringIO()
@@ -388,9 +392,22 @@ def main(argv):
 def lockdown(config, limits):
     """Resource limits, parent-death signal, no capabilities, system call filter.
 
-    Runs before the submission is imported.  The capability drop and the
-    seccomp filter need a known machine type (x86_64 or aarch64); elsewhere
-    the resource limits (and bubblewrap, where used) are what remains.
+    Runs before the submission is imported.  Returns None once the seccomp
+    filter is in place, else why it is not (an unknown machine type, or a
+    kernel that refused it); the grader's report then says so.  The capability
+    drop and the filter need a known machine type (x86_64 or aarch64);
+    elsewhere the resource limits (and bubblewrap, where used) are what remains.
+
+    The filter (the same in both modes, as defence in depth) refuses with EPERM:
+    new processes and programs, tracing, signals to other processes, network
+    sockets (AF_UNIX only, and no bind or connect), namespaces and mounts, and
+    every change to the file system: open/openat asking for O_WRONLY, O_RDWR,
+    O_CREAT, O_TRUNC or O_APPEND, creat, unlink, rename, mkdir, rmdir, link,
+    symlink, mknod, truncate, fallocate, chmod, chown, utime and the xattr
+    setters, in all their forms.  openat2 (whose flags sit behind a pointer
+    the filter cannot read) fails with ENOSYS, so Python and the C library fall
+    back to openat.  Reading files, and write() on descriptors already open
+    (the result pipe, stdout on /dev/null), still work.
     """
     import ctypes
     import os
@@ -423,27 +440,56 @@ def lockdown(config, limits):
     # SIGXCPU at the soft limit; SIGKILL a second later if it is ignored.
     limit(resource.RLIMIT_CPU, limits["cpu_seconds"], limits["cpu_seconds"] + 1)
 
+    # System call numbers: arch/x86/entry/syscalls/syscall_64.tbl, and for
+    # aarch64 include/uapi/asm-generic/unistd.h (which has only the *at forms).
+    # Numbers from 424 on are the same on every architecture.
     tables = {
         "x86_64": {
             "arch": 0xC000003E, "x32": True, "capset": 126,
             "kill": 62, "tgkill": 234, "prlimit64": 302, "socket": 41, "prctl": 157,
-            "deny": [57, 58, 56, 435, 59, 322, 101, 310, 311, 200, 424, 438, 272, 308,
-                     165, 166, 155, 161, 321, 298, 323, 425, 426, 427, 250, 248, 249,
-                     246, 320, 175, 313, 176, 169, 167, 168, 304, 303, 430, 432, 429,
-                     428, 433, 442, 179, 163, 164, 227, 159, 103, 153, 170, 171, 312],
+            "open": 2, "openat": 257,
+            "deny": [
+                # processes, programs, tracing, other processes' memory and signals
+                57, 58, 56, 435, 59, 322, 101, 310, 311, 200, 424, 438, 129, 297, 312,
+                # namespaces, mounts, kernel facilities
+                272, 308, 165, 166, 155, 161, 321, 298, 323, 425, 426, 427, 250, 248, 249,
+                246, 320, 175, 313, 176, 169, 167, 168, 304, 303, 430, 432, 429, 428, 433,
+                442, 467, 179, 163, 164, 227, 159, 103, 153, 170, 171,
+                # changes to the file system: creat, unlink(at), rename(at, at2),
+                # mkdir(at), rmdir, link(at), symlink(at), mknod(at), truncate,
+                # ftruncate, fallocate, chmod, fchmod(at, at2), chown, fchown,
+                # lchown, fchownat, utime, utimes, futimesat, utimensat
+                85, 87, 263, 82, 264, 316, 83, 258, 84, 86, 265, 88, 266, 133, 259,
+                76, 77, 285, 90, 91, 268, 452, 92, 93, 94, 260, 132, 235, 261, 280,
+                # setxattr, lsetxattr, fsetxattr, removexattr, lremovexattr,
+                # fremovexattr, setxattrat, removexattrat, file_setattr
+                188, 189, 190, 197, 198, 199, 463, 466, 469,
+                # bind (a socket file), connect (other processes' services),
+                # mq_open, mq_unlink
+                49, 42, 240, 241,
+            ],
         },
         "aarch64": {
             "arch": 0xC00000B7, "x32": False, "capset": 91,
             "kill": 129, "tgkill": 131, "prlimit64": 261, "socket": 198, "prctl": 167,
-            "deny": [220, 435, 221, 281, 117, 270, 271, 130, 424, 438, 97, 268, 40, 39,
-                     41, 51, 280, 241, 282, 425, 426, 427, 219, 217, 218, 104, 294, 105,
-                     273, 106, 142, 224, 225, 265, 264, 430, 432, 429, 428, 433, 442, 60,
-                     89, 170, 112, 171, 116, 58, 161, 162, 272],
+            "open": None, "openat": 56,
+            "deny": [
+                220, 435, 221, 281, 117, 270, 271, 130, 424, 438, 138, 240, 272,
+                97, 268, 40, 39, 41, 51, 280, 241, 282, 425, 426, 427, 219, 217, 218,
+                104, 294, 105, 273, 106, 142, 224, 225, 265, 264, 430, 432, 429, 428,
+                433, 442, 467, 60, 89, 170, 112, 171, 116, 58, 161, 162,
+                # unlinkat, renameat, renameat2, mkdirat, linkat, symlinkat,
+                # mknodat, truncate, ftruncate, fallocate, fchmod, fchmodat,
+                # fchmodat2, fchownat, fchown, utimensat
+                35, 38, 276, 34, 37, 36, 33, 45, 46, 47, 52, 53, 452, 54, 55, 88,
+                5, 6, 7, 14, 15, 16, 463, 466, 469,
+                200, 203, 180, 181,
+            ],
         },
     }
     table = tables.get(machine)
     if table is None:
-        return
+        return "no system call filter is known for this machine type (" + machine + ")"
 
     # Give up every capability (a grader run as root keeps its uid but loses
     # the powers that would let the submission raise limits or trace others).
@@ -451,8 +497,15 @@ def lockdown(config, limits):
     data = bytes(24)
     libc.syscall(ctypes.c_long(table["capset"]), ctypes.c_char_p(header), ctypes.c_char_p(data))
 
+    if not config.get("filter", True):
+        return "the grader turned it off"
+
     pid = os.getpid()
-    allow, deny, kill = 0x7FFF0000, 0x00050000 | 1, 0x80000000
+    allow, deny, kill = 0x7FFF0000, 0x00050000 | 1, 0x80000000   # EPERM
+    enosys = 0x00050000 | 38
+    # O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND (the same on both machines;
+    # O_TMPFILE needs O_WRONLY or O_RDWR, so it is covered too).
+    writing = 0o1 | 0o2 | 0o100 | 0o1000 | 0o2000
     program = []  # (code, true target, false target, k); targets are labels or None
 
     def op(code, k, true=None, false=None):
@@ -461,12 +514,17 @@ def lockdown(config, limits):
     def label(name):
         program.append(name)
 
-    LOAD, JEQ, JGE, RET = 0x20, 0x15, 0x35, 0x06
+    LOAD, JEQ, JGE, JSET, RET = 0x20, 0x15, 0x35, 0x45, 0x06
+    ARG = [16 + 8 * number for number in range(6)]  # low half of each argument (little-endian)
     op(LOAD, 4)                                   # architecture
     op(JEQ, table["arch"], None, "kill")
     op(LOAD, 0)                                   # system call number
     if table["x32"]:
         op(JGE, 0x40000000, "kill", None)
+    op(JEQ, table["openat"], "openat", None)      # the most frequent of these first
+    if table["open"] is not None:
+        op(JEQ, table["open"], "open", None)
+    op(JEQ, 437, "enosys", None)                  # openat2
     for number in table["deny"]:
         op(JEQ, number, "deny", None)
     op(JEQ, table["kill"], "pid_or_zero", None)
@@ -475,22 +533,31 @@ def lockdown(config, limits):
     op(JEQ, table["socket"], "socket", None)
     op(JEQ, table["prctl"], "prctl", None)
     op(RET, allow)
+    label("openat")
+    op(LOAD, ARG[2])                              # openat(dirfd, path, flags, mode)
+    op(JSET, writing, "deny", "allow")
+    if table["open"] is not None:
+        label("open")
+        op(LOAD, ARG[1])                          # open(path, flags, mode)
+        op(JSET, writing, "deny", "allow")
     label("pid_or_zero")
-    op(LOAD, 16)                                  # low half of the first argument
+    op(LOAD, ARG[0])
     op(JEQ, 0, "allow", None)
     label("own_pid")
-    op(LOAD, 16)
+    op(LOAD, ARG[0])
     op(JEQ, pid, "allow", "deny")
     label("socket")
-    op(LOAD, 16)
+    op(LOAD, ARG[0])
     op(JEQ, 1, "allow", "deny")                   # AF_UNIX only
     label("prctl")
-    op(LOAD, 16)
+    op(LOAD, ARG[0])
     op(JEQ, 1, "deny", "allow")                   # no clearing PR_SET_PDEATHSIG
     label("allow")
     op(RET, allow)
     label("deny")
     op(RET, deny)
+    label("enosys")
+    op(RET, enosys)
     label("kill")
     op(RET, kill)
 
@@ -509,6 +576,8 @@ def lockdown(config, limits):
         code, true, false, k = item
         jt = 0 if true is None else positions[true] - index - 1
         jf = 0 if false is None else positions[false] - index - 1
+        if not (0 <= jt <= 255 and 0 <= jf <= 255):
+            return "the system call filter is too long to assemble"
         code_bytes.append(struct.pack("=HBBI", code, jt, jf, k))
         index += 1
     filters = ctypes.create_string_buffer(b"".join(code_bytes))
@@ -518,8 +587,10 @@ def lockdown(config, limits):
 
     prog = Program(index, ctypes.cast(filters, ctypes.c_void_p))
     if libc.prctl(38, 1, 0, 0, 0) != 0:                 # PR_SET_NO_NEW_PRIVS
-        return
-    libc.prctl(22, 2, ctypes.addressof(prog), 0, 0)     # PR_SET_SECCOMP, FILTER
+        return "the kernel refused PR_SET_NO_NEW_PRIVS (errno " + str(ctypes.get_errno()) + ")"
+    if libc.prctl(22, 2, ctypes.addressof(prog), 0, 0) != 0:   # PR_SET_SECCOMP, FILTER
+        return "the kernel refused the seccomp filter (errno " + str(ctypes.get_errno()) + ")"
+    return None
 
 
 if __name__ == "__main__":

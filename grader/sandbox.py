@@ -25,11 +25,26 @@ What the sandbox does
   processes.  Where bwrap is missing or fails its start-up check, or
   ``HOG_SANDBOX=process`` is set, the same process limits apply without file
   isolation, and ``SandboxReport.isolation`` says so and why.
+* A submission whose hog.py is a symbolic link, not a regular file or
+  unreadable is not run: the report gives that as its import error.
 * Inside, ``grader/harness.py`` (passed with ``-c``, so no file can stand in
   for it) sets resource limits, drops every capability, dies with the grader,
   and installs a seccomp filter that refuses new processes and programs,
-  signals to other processes, tracing and network sockets.  Then it imports
-  the submission.
+  signals to other processes, tracing, network sockets (and bind/connect),
+  and every change to the file system: opening for writing or creating,
+  rename, unlink, mkdir, link, truncate, chmod, chown, utime and the rest
+  (see ``lockdown`` in harness.py).  Then it imports the submission.  The
+  filter is the same in both modes: under bubblewrap it backs up the private
+  view; without bubblewrap it is what keeps the submission from rewriting the
+  grader's cache of hidden cases, the kit, or another student's result file.
+  It cannot stop reading: without bubblewrap the submission can read whatever
+  the grader's user can, and the report says file isolation was off.
+* The filter needs a known machine type (x86_64, aarch64) and a kernel that
+  accepts it; the harness says at "ready" whether it is in place.  Without
+  it and without bubblewrap, nothing on disk is safe from a submission that
+  runs as the grader's user (it could edit the kit itself, or read the key
+  that signs the cache of hidden cases), and ``SandboxReport.isolation`` says
+  the submission could read and write the grader's files.
 * Expected answers never enter that process.  The grader side compares
   outputs; the sandbox only reports what happened.
 
@@ -41,7 +56,7 @@ case's results are complete.  The harness answers on a dedicated result pipe
 (never stdout or stderr, which the submission controls; stdout goes to
 /dev/null, stderr is kept only to explain a failed start)::
 
-    ["ready"]
+    ["ready", unfiltered]        (unfiltered: null, or why there is no seccomp filter)
     ["import", ok, stdout, error, error_type]
     ["step", case, step, stdout, value, error, error_type]
     ["end", case]
@@ -130,6 +145,8 @@ MAX_LINE = 32 << 20
 # Size of the sandbox's /tmp and /dev/shm under bubblewrap (each).
 TMPFS_BYTES = 64 << 20
 HARNESS = Path(__file__).with_name("harness.py")
+# Whether the harness installs its seccomp filter; only tests turn it off, to see what the report says then.
+SECCOMP = True
 TAMPERED = "the result channel was tampered with"
 _FLOAT = re.compile(r"-?(?:inf|nan|\d+(?:\.\d+)?(?:e[+-]\d+)?)")
 _INT = re.compile(r"-?0x[0-9a-f]+")
@@ -298,10 +315,23 @@ def _submission_files(submission: Path) -> tuple[Path, list[Path]]:
     else:
         raise FileNotFoundError(f"the submission {submission} does not exist")
     if hog.is_symlink():
-        raise ValueError(f"{hog} is a symbolic link; submit the file itself")
+        raise _Unusable(f"{hog.name} is a symbolic link; the grader only takes the file itself "
+                        "(submit a copy of the file, not a link to it)")
     if not hog.is_file():
-        raise ValueError(f"{hog} is not a regular file")
+        raise _Unusable(f"{hog.name} is not a regular file")
     return hog, others
+
+
+class _Unusable(Exception):
+    """The submission's own files cannot be graded: its fault, reported like an import error."""
+
+
+NOT_RUN = "none needed (the submission was not run)"
+
+
+def _not_run(cases: list[list[str]], problem: str) -> SandboxReport:
+    note = f"the submission did not import: {problem}"
+    return SandboxReport([_failed(note) for _ in cases], problem, NOT_RUN, "")
 
 
 def _prepare(scratch: Path, hog: Path, others: list[Path], support_files: Mapping[str, str]) -> None:
@@ -322,10 +352,13 @@ def _copy_regular(source: Path, target: Path) -> None:
     try:
         descriptor = os.open(source, flags)
     except OSError as error:
-        raise ValueError(f"cannot read {source}: {error.strerror}") from None
+        if source.is_symlink():
+            raise _Unusable(f"{source.name} is a symbolic link; the grader only takes the file itself "
+                            "(submit a copy of the file, not a link to it)") from None
+        raise _Unusable(f"cannot read {source.name}: {error.strerror}") from None
     with os.fdopen(descriptor, "rb") as handle:
         if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-            raise ValueError(f"{source} is not a regular file")
+            raise _Unusable(f"{source.name} is not a regular file")
         target.write_bytes(handle.read())
 
 
@@ -757,6 +790,8 @@ class _Batch:
                  setup: list[str], names: list[str] | None, limits: Limits, groups: Sequence[str] | None = None):
         self.cases, self.limits, self.isolation = cases, limits, isolation
         self.groups, self.timed_out = groups, set()
+        self.started = False             # whether any process reached "ready"
+        self.unfiltered: list[str] = []  # why a process ran without the seccomp filter
         python = _interpreter()
         # -S -s -P and a clean environment give what -I would, while keeping
         # PYTHONHASHSEED=0 (which -I, through -E, would ignore).
@@ -771,7 +806,7 @@ class _Batch:
         self.cwd = str(scratch)
         self.env = _environment(folder)
         self.config = {"dir": folder, "setup": setup, "names": names,
-                       "mode": "bwrap" if bwrap else "process", "parent": os.getpid(),
+                       "mode": "bwrap" if bwrap else "process", "parent": os.getpid(), "filter": SECCOMP,
                        "limits": {"memory_bytes": limits.memory_bytes, "cpu_seconds": limits.cpu_seconds,
                                   "file_bytes": limits.file_bytes, "processes": limits.processes}}
 
@@ -840,13 +875,33 @@ class _Batch:
         for number, run in enumerate(results):
             if run is None:
                 results[number] = _failed(f"not run: the whole batch ran longer than {total}")
-        return SandboxReport(results, import_error, self.isolation, import_stdout)
+        return SandboxReport(results, import_error, self._isolation_text(), import_stdout)
+
+    def _isolation_text(self) -> str:
+        """What isolated the submission, as the report says it."""
+        if not self.started:
+            return self.isolation
+        if self.unfiltered:
+            why = "; ".join(self.unfiltered)
+            if self.bubblewrap:
+                return f"{self.isolation} (no system call filter: {why})"
+            return (f"{self.isolation[:-1]}; no system call filter either: {why}, so the submission "
+                    "could read and write the grader's files)")
+        if self.bubblewrap:
+            return self.isolation
+        return (f"{self.isolation[:-1]}; the system call filter refused every change to files, "
+                "but the submission could read the grader's files)")
 
     def _import(self, child: _Child) -> tuple[bool, str, str | None, str | None]:
         allowance = self.limits.case_seconds
         event = child.next(min(time.monotonic() + STARTUP_SECONDS, self.total_deadline))
         # Nothing of the submission's has run before "ready"; what follows it is checked below.
-        if event.kind == "message" and event.message == ["ready"]:
+        message = event.message
+        if event.kind == "message" and type(message) is list and len(message) == 2 \
+                and message[0] == "ready" and _optional_text(message[1]):
+            self.started = True
+            if message[1] is not None and message[1] not in self.unfiltered:
+                self.unfiltered.append(message[1][:200])
             deadline = min(time.monotonic() + allowance, self.total_deadline)
             event = child.next(deadline)
             starting = False
@@ -942,6 +997,10 @@ def run_cases(submission: Path, cases: Sequence[Sequence[str]], *,
     other top-level *.py files come along, except names in ``support_files``).
     Every case gets a CaseRun, in order, whatever happened.  Bad arguments
     raise TypeError, ValueError or FileNotFoundError with a message for the user.
+    A submission whose files cannot be used (hog.py is a symbolic link, not a
+    regular file, or unreadable) is the submission's fault, not the caller's:
+    it is reported like an import error (``import_error`` says why, every case
+    fails with it) and nothing is run.
 
     ``groups`` labels each case (e.g. with its question); once a case runs out
     of time, the later cases of its group are not run, so one endless loop costs
@@ -950,11 +1009,17 @@ def run_cases(submission: Path, cases: Sequence[Sequence[str]], *,
     checked, setup_steps, name_list = _check_arguments(cases, setup, support_files, limits, names)
     if groups is not None and (len(groups) != len(checked) or not all(type(g) is str for g in groups)):
         raise ValueError("groups must give one text label per case")
-    hog, others = _submission_files(Path(submission))
+    try:
+        hog, others = _submission_files(Path(submission))
+    except _Unusable as problem:
+        return _not_run(checked, str(problem))
     bwrap, isolation = _isolation()
     scratch = Path(tempfile.mkdtemp(prefix="hog-sandbox-"))
     try:
-        _prepare(scratch, hog, others, support_files)
+        try:
+            _prepare(scratch, hog, others, support_files)
+        except _Unusable as problem:
+            return _not_run(checked, str(problem))
         batch = _Batch(scratch, bwrap, isolation, checked, setup_steps, name_list, limits, groups)
         return batch.run()
     finally:

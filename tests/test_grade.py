@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from grader import grade, project
+from grader import cases as case_source
+from grader import grade, project, sandbox
 from grader.sandbox import Limits
 from grader.spec import load_variant
 
@@ -180,3 +181,101 @@ def test_a_final_strategy_that_rolls_eleven_dice_is_told_so(tmp_path):
                     "    return 11 if score == 50 else 4")
     final = result.questions[-1]
     assert final.score == 0 and "table[50][0] = 11" in final.message
+
+
+# ---------------------------------------------------------------------------
+# Submissions that try to change the grader's files
+# ---------------------------------------------------------------------------
+
+@pytest.fixture
+def private_cache(tmp_path, monkeypatch):
+    """The grader's cache of hidden cases in a folder of this test's own (as HOG_CACHE would put it)."""
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("HOG_CACHE", str(folder))
+    monkeypatch.setattr(project, "CACHE", folder)
+    case_source.hidden_cases.cache_clear()
+    yield folder / "hidden"
+    case_source.hidden_cases.cache_clear()
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {path.name: path.read_bytes() for path in sorted(folder.iterdir())}
+
+
+TAMPER_AT_IMPORT = '''
+import glob as _glob, os as _os
+_attempts = []
+for _path in _glob.glob({cache!r} + "/*.json"):
+    try:
+        with open(_path, "w") as _out:
+            _out.write("{{}}")
+        _attempts.append("rewrote " + _path)
+    except OSError as _error:
+        _attempts.append(type(_error).__name__)
+    for _attack in (lambda: _os.unlink(_path), lambda: _os.rename(_path, _path + ".old")):
+        try:
+            _attack()
+        except OSError as _error:
+            _attempts.append(type(_error).__name__)
+try:
+    with open({out!r} + "/other-student.json", "w") as _out:
+        _out.write('{{"score": 26, "max_score": 26}}')
+except OSError as _error:
+    _attempts.append(type(_error).__name__)
+'''
+
+
+@pytest.mark.parametrize("mode", ["bwrap", "process"])
+def test_a_submission_cannot_poison_the_cache_or_forge_a_result_file(tmp_path, monkeypatch, private_cache, mode):
+    if mode == "process":
+        monkeypatch.setenv("HOG_SANDBOX", "process")
+    else:
+        monkeypatch.delenv("HOG_SANDBOX", raising=False)
+        if sandbox._isolation()[0] is None:
+            pytest.skip("bubblewrap is not available here")
+    variant = load_variant("sp19")
+    case_source.grading_cases(variant)  # the hidden cases are now cached in private_cache
+    out = tmp_path / "batch-out"
+    out.mkdir()
+    (out / "other-student.json").write_text('{"score": 3}')
+    cached, results = _files(private_cache), _files(out)
+    assert any(name.endswith(".json") for name in cached)
+    source = (project.SOLUTION / "sp19" / "hog.py").read_text() + \
+        TAMPER_AT_IMPORT.format(cache=str(private_cache), out=str(out))
+    result = graded(tmp_path, "sp19", source=source)
+    assert result.import_error is None and result.grader_error is None
+    assert len(result.questions) == 12 and result.score == result.max_score
+    assert _files(private_cache) == cached and _files(out) == results
+    case_source.hidden_cases.cache_clear()
+    assert graded(tmp_path, "sp19").score == result.max_score
+
+
+def test_a_tampered_cache_file_is_detected_and_generated_again(tmp_path, private_cache, caplog):
+    variant = load_variant("sp19")
+    honest = case_source._cached_generation(variant)
+    (path,) = private_cache.glob("sp19-*.json")
+    signature, _, payload = path.read_bytes().partition(b"\n")
+    forged = json.loads(payload)
+    session = forged["02"][0]
+    assert session[0][1] != "999\n"
+    session[0][1] = "999\n"  # the expected answer of a hidden case of question 2
+    for line in (signature, b"hmac-sha256:" + b"0" * 64, b""):
+        path.write_bytes(line + b"\n" + json.dumps(forged).encode())
+        caplog.clear()
+        case_source.hidden_cases.cache_clear()
+        result = grade.grade(project.SOLUTION / "sp19", variant, limits=FAST)
+        assert scores(result)["02"] == 1 and result.score == result.max_score
+        assert "failed their integrity check" in caplog.text
+        assert case_source._cached_generation(variant) == honest  # written again, signed
+    assert (private_cache / "key").stat().st_mode & 0o777 == 0o600
+
+
+def test_a_linked_hog_py_scores_zero_with_the_reason_not_a_grader_fault(tmp_path):
+    real = tmp_path / "real.py"
+    real.write_text((project.SOLUTION / "sp19" / "hog.py").read_text())
+    folder = tmp_path / "sym"
+    folder.mkdir()
+    (folder / "hog.py").symlink_to(real)
+    result = grade.grade(folder, load_variant("sp19"), limits=FAST)
+    assert result.grader_error is None and result.score == 0 and len(result.questions) == 12
+    assert result.import_error.startswith("hog.py is a symbolic link")

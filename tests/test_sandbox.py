@@ -24,6 +24,7 @@ from grader.sandbox import CaseRun, Limits, SandboxReport, StepResult, run_cases
 
 HOSTILE = Path(__file__).parent / "submissions" / "hostile"
 FAST = Limits(case_seconds=1.0, total_seconds=30.0)
+FILTERED = "; the system call filter refused every change to files, but the submission could read the grader's files)"
 NOT_PLAIN = "which is not a plain value (int, float, bool, str, None, list, tuple, dict)"
 HONEST = """
     def square(x):
@@ -81,7 +82,8 @@ def test_expressions_statements_definitions_and_printed_output(tmp_path, mode):
     ])
     assert report.import_error is None
     assert report.isolation == ("bubblewrap" if mode == "bwrap" else
-                                "process limits only (file isolation off: HOG_SANDBOX=process is set)")
+                                "process limits only (file isolation off: HOG_SANDBOX=process is set"
+                                + FILTERED)
     first, second, empty = report.cases
     assert [step.output for step in first.steps] == ["9\n", "", "16\n", "rolling 1\n2\n", "hi\n", ""]
     assert all(step.error is None for step in first.steps + second.steps)
@@ -161,15 +163,44 @@ def test_bad_arguments_are_clear_errors(tmp_path):
     with pytest.raises(FileNotFoundError, match="does not exist"):
         run_cases(tmp_path / "nowhere.py", [["1"]])
     (tmp_path / "real.py").write_text("x = 1\n")
-    (tmp_path / "hog.py").symlink_to(tmp_path / "real.py")
-    with pytest.raises(ValueError, match="symbolic link"):
-        run_cases(tmp_path, [["1"]])
     with pytest.raises(TypeError, match="list of steps"):
         run_cases(tmp_path / "real.py", ["square(3)"])
     with pytest.raises(ValueError, match="case_seconds"):
         run_cases(tmp_path / "real.py", [["1"]], limits=Limits(case_seconds=0))
     with pytest.raises(ValueError, match="plain file name"):
         run_cases(tmp_path / "real.py", [["1"]], support_files={"../dice.py": ""})
+
+
+LINKED = ("hog.py is a symbolic link; the grader only takes the file itself "
+          "(submit a copy of the file, not a link to it)")
+
+
+def test_a_linked_hog_py_is_the_submissions_fault_and_nothing_runs(tmp_path):
+    (tmp_path / "real.py").write_text("def square(x):\n    return x * x\n")
+    folder = tmp_path / "sym"
+    folder.mkdir()
+    (folder / "hog.py").symlink_to(tmp_path / "real.py")
+    for submission in (folder, folder / "hog.py"):
+        report = run_cases(submission, [["square(3)"], ["square(4)"]], limits=FAST)
+        assert report.import_error == LINKED
+        assert report.isolation == sandbox.NOT_RUN
+        assert [case.steps for case in report.cases] == [
+            [StepResult("", f"the submission did not import: {LINKED}", None)]] * 2
+
+
+def test_an_unreadable_hog_py_is_the_submissions_fault(tmp_path, monkeypatch):
+    (tmp_path / "hog.py").write_text("x = 1\n")
+    real_open = os.open
+
+    def refusing_open(path, flags, *args, **kwargs):
+        if str(path).endswith("hog.py"):
+            raise PermissionError(13, "Permission denied")
+        return real_open(path, flags, *args, **kwargs)
+
+    monkeypatch.setattr(sandbox.os, "open", refusing_open)
+    report = run_cases(tmp_path, [["x"]], limits=FAST)
+    assert report.import_error == "cannot read hog.py: Permission denied"
+    assert report.cases[0].steps[0].error == "the submission did not import: cannot read hog.py: Permission denied"
 
 
 # ---------------------------------------------------------------------------
@@ -254,17 +285,30 @@ def test_memory_hog_fails_cleanly(tmp_path, mode):
     assert_honest_case_passes(report.cases[2])
 
 
-def test_huge_file_is_stopped_at_the_size_limit(tmp_path, mode):
-    report = run(tmp_path, [["write_huge_temp_file()"], ["write_beside_submission()"], ["square(3)"]],
-                 hostile="huge_file.py")
+def test_no_file_can_be_written_so_none_grows_huge(tmp_path, mode):
+    report = run(tmp_path, [["write_huge_temp_file()"], ["write_beside_submission()"],
+                            ["fill_shared_memory()"], ["square(3)"]], hostile="huge_file.py")
+    temp, beside, shared, honest = report.cases
+    # tempfile tries /tmp, /var/tmp, /usr/tmp and the current folder, and may write in none.
+    assert temp.steps[0].error.startswith("FileNotFoundError: [Errno 2] No usable temporary directory found in ")
+    assert beside.steps == [StepResult(
+        "", "PermissionError: [Errno 1] Operation not permitted: 'notes.txt'", "PermissionError")]
+    assert shared.steps == [StepResult("'PermissionError after 0 files: Operation not permitted'\n", None, None)]
+    assert not (tmp_path / "submission" / "notes.txt").exists()
+    assert_honest_case_passes(honest)
+
+
+def test_without_the_filter_the_size_limit_still_stops_a_huge_file(tmp_path, monkeypatch):
+    monkeypatch.delenv("HOG_SANDBOX", raising=False)
+    if sandbox._isolation()[0] is None:
+        pytest.skip("bubblewrap is not available here")
+    monkeypatch.setattr(sandbox, "SECCOMP", False)
+    report = run(tmp_path, [["write_huge_temp_file()"], ["write_beside_submission()"]], hostile="huge_file.py")
+    assert report.isolation == "bubblewrap (no system call filter: the grader turned it off)"
     assert report.cases[0].steps == [StepResult("", "OSError: [Errno 27] File too large", "OSError")]
-    if mode == "bwrap":  # the submission's folder is read-only inside bubblewrap
-        assert report.cases[1].steps == [StepResult(
-            "", "OSError: [Errno 30] Read-only file system: 'notes.txt'", "OSError")]
-        shared = run(tmp_path, [["fill_shared_memory()"]], hostile="huge_file.py")
-        assert shared.cases[0].steps == [StepResult(
-            "'OSError after 64 files: No space left on device'\n", None, None)]
-    assert_honest_case_passes(report.cases[2])
+    # The submission's folder is read-only inside bubblewrap.
+    assert report.cases[1].steps == [StepResult(
+        "", "OSError: [Errno 30] Read-only file system: 'notes.txt'", "OSError")]
 
 
 def test_signals_tracing_and_limits_stay_inside(tmp_path, mode):
@@ -385,12 +429,74 @@ def test_bubblewrap_gives_the_submission_no_network_interfaces(tmp_path, monkeyp
     assert report.cases[0].steps == [StepResult("['lo']\n", None, None)]
 
 
+def _outside(tmp_path: Path) -> tuple[Path, dict[str, bytes]]:
+    """A folder outside the sandbox, as a batch's output or the grader's cache: what is in it."""
+    outside = tmp_path / "outside"
+    (outside / "folder").mkdir(parents=True)
+    (outside / "victim.json").write_text('{"score": 0, "expected": "2\\n"}')
+    (outside / "other.json").write_text('{"score": 3}')
+    return outside, _snapshot(outside)
+
+
+def _snapshot(folder: Path) -> dict[str, tuple]:
+    return {str(path.relative_to(folder)): (path.is_dir() or path.read_bytes(), path.stat().st_mode,
+                                            path.stat().st_mtime_ns)
+            for path in sorted(folder.rglob("*"))}
+
+
+def test_no_attempt_to_change_a_file_changes_anything(tmp_path, mode):
+    outside, before = _outside(tmp_path)
+    victim, new = outside / "victim.json", outside / "new"
+    report = run(tmp_path, [[f"tamper_all({str(victim)!r}, {str(new)!r})"],
+                            [f"forge_result({str(outside)!r})"], [f"poison_cache({str(outside)!r})"],
+                            ["tamper_all('hog.py', 'new.py')"], ["tamper_all('/tmp/x', '/tmp/y')"],
+                            ["square(3)"]], hostile="writes_files.py")
+    refused = {kind: "PermissionError EPERM" for kind in
+               ("overwrite", "append", "open read-write", "open truncating", "create", "creat", "openat2",
+                "mkstemp", "rename", "replace", "unlink", "mkdir", "rmdir", "link", "symlink", "mkfifo",
+                "truncate", "chmod", "chown", "utime", "setxattr", "bind")}
+    refused["openat2"] = "OSError ENOSYS"  # so that Python and the C library fall back to openat
+    for number in (0, 3, 4):
+        assert report.cases[number].steps == [StepResult(repr(refused) + "\n", None, None)]
+    forged, poisoned = report.cases[1].steps[0], report.cases[2].steps[0]
+    assert forged.error.startswith(f"PermissionError: [Errno 1] Operation not permitted: '{outside}/tmp")
+    if mode == "process":  # the folder can be read; bubblewrap does not even show it
+        assert poisoned == StepResult(
+            "", f"PermissionError: [Errno 1] Operation not permitted: '{outside / 'other.json'}'", "PermissionError")
+    else:
+        assert poisoned.error_type == "FileNotFoundError"
+    assert_honest_case_passes(report.cases[5])
+    assert _snapshot(outside) == before
+    assert sorted(path.name for path in (tmp_path / "submission").iterdir()) == ["hog.py"]
+
+
+def test_writing_at_import_is_refused_and_told_as_an_import_error(tmp_path, mode):
+    outside, before = _outside(tmp_path)
+    source = (HOSTILE / "writes_files.py").read_text() + f"\nforge_result({str(outside)!r})\n"
+    report = run(tmp_path, [["square(3)"]], source=source)
+    assert report.import_error.startswith("PermissionError: [Errno 1] Operation not permitted: ")
+    assert report.import_error.endswith(")") and "(hog.py, line " in report.import_error
+    assert _snapshot(outside) == before
+
+
+def test_where_no_filter_can_be_installed_the_report_says_files_were_open(tmp_path, monkeypatch):
+    """What an unknown machine type gets in process mode: stated plainly, not hidden."""
+    monkeypatch.setenv("HOG_SANDBOX", "process")
+    monkeypatch.setattr(sandbox, "SECCOMP", False)
+    outside, _ = _outside(tmp_path)
+    report = run(tmp_path, [[f"forge_result({str(outside)!r})"]], hostile="writes_files.py")
+    assert report.isolation == (
+        "process limits only (file isolation off: HOG_SANDBOX=process is set; no system call filter either: "
+        "the grader turned it off, so the submission could read and write the grader's files)")
+    assert report.cases[0].steps == [StepResult("'forged other-student.json'\n", None, None)]
+
+
 def test_missing_bubblewrap_falls_back_and_says_why(tmp_path, monkeypatch):
     monkeypatch.delenv("HOG_SANDBOX", raising=False)
     monkeypatch.setattr(sandbox, "_bwrap_path", lambda: None)
     report = run(tmp_path, [["square(3)"]])
     assert report.isolation == ("process limits only (file isolation off: "
-                                "bubblewrap (bwrap) is not installed)")
+                                "bubblewrap (bwrap) is not installed" + FILTERED)
     assert_honest_case_passes(report.cases[0])
 
 
