@@ -23,12 +23,14 @@ def test_the_cache_is_reused_and_a_broken_one_is_regenerated(tmp_path, monkeypat
     monkeypatch.setattr(project, "CACHE", tmp_path)
     variant = load_variant("sp19")
     first = cases._cached_generation(variant)
-    stored, = (tmp_path / "hidden").iterdir()
-    assert stored.name.startswith("sp19-") and json.loads(stored.read_text()) == first
+    stored, = (path for path in (tmp_path / "hidden").iterdir() if path.name != cases.KEY_FILE)
+    signature, payload = stored.read_text().split("\n", 1)
+    assert stored.name.startswith("sp19-") and json.loads(payload) == first
+    assert signature.startswith("hmac-sha256:")
     assert oct((tmp_path / "hidden").stat().st_mode & 0o777) == "0o700"
     stored.write_text("{ broken")
     assert cases._cached_generation(variant) == first
-    assert json.loads(stored.read_text()) == first
+    assert json.loads(stored.read_text().split("\n", 1)[1]) == first
 
 
 def test_the_cache_key_follows_what_the_cases_come_from(monkeypatch):
