@@ -138,11 +138,17 @@ def test_the_scripts_are_valid_bash(script):
     assert result.returncode == 0, result.stderr
 
 
-def test_setup_installs_bubblewrap_and_the_kit_and_run_autograder_installs_nothing():
+def test_setup_installs_bubblewrap_and_the_kit_and_run_autograder_installs_nothing(tmp_path):
     with zipfile.ZipFile(io.BytesIO(assign.autograder_zip(load_variant("sp19")))) as archive:
         setup, run = archive.read("setup.sh").decode(), archive.read("run_autograder").decode()
     assert "apt-get install -y -qq --no-install-recommends bubblewrap" in setup
     assert 'pip install --quiet --disable-pip-version-check "$KIT[test]"' in setup
+    warm = next(line for line in setup.splitlines() if "hidden_cases(v) for v in all_variants()" in line)
+    # The line setup.sh runs fills the cache with every variant's hidden cases.
+    subprocess.run([sys.executable, "-c", warm.strip().strip("'")], check=True, timeout=120,
+                   env={**os.environ, "HOG_CACHE": str(tmp_path)})
+    cached = sorted(path.name.split("-")[0] for path in (tmp_path / "hidden").glob("*.json"))
+    assert cached == sorted(variant.id for variant in VARIANTS)
     for installer in ("apt-get ", "pip ", "ensurepip", "-m venv"):
         assert installer not in run
 

@@ -34,3 +34,7 @@ fi
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "$KIT[test]"
 # The kit runs from its folder, as run_autograder runs it.
 HOG_ROOT="$KIT" PYTHONPATH="$KIT" "$VENV/bin/python" -m grader.cli variants
+# Generate the hidden cases once, into the image's cache: every submission then
+# starts from a copy of this image and finds them instead of generating them again.
+HOG_ROOT="$KIT" PYTHONPATH="$KIT" "$VENV/bin/python" -c \
+  'from grader.cases import hidden_cases; from grader.spec import all_variants; [hidden_cases(v) for v in all_variants()]'
