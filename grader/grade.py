@@ -132,8 +132,9 @@ RAISED = "RuntimeError: final_strategy("
 
 
 def table_session(variant: Variant) -> list[str]:
-    """The session that tabulates final_strategy over every score pair below the goal."""
-    return [TABULATE, f"_tabulate({variant.goal})\n"]
+    """The session that tabulates final_strategy over every score pair below the goal, twice:
+    a strategy is a function of the two scores, so both tables must agree."""
+    return [TABULATE, f"_tabulate({variant.goal}), _tabulate({variant.goal})\n"]
 
 
 def _final_strategy(variant: Variant, question: Question, run: CaseRun, verdicts: list[CaseVerdict],
@@ -147,9 +148,10 @@ def _final_strategy(variant: Variant, question: Question, run: CaseRun, verdicts
         if why.startswith(RAISED):
             why = why.removeprefix("RuntimeError: ")
         elif "time" in why:
-            calls = variant.goal * variant.goal
-            why += (f" (the {calls} calls share one case's limit of {limits.case_seconds:g} s: "
-                    f"a call must take well under {limits.case_seconds / calls * 1000:.1f} ms)")
+            calls = 2 * variant.goal * variant.goal
+            why += (f" (each score pair is asked twice: the {calls} calls share one case's limit of "
+                    f"{limits.case_seconds:g} s, so a call must take well under "
+                    f"{limits.case_seconds / calls * 1000:.2f} ms)")
         return QuestionResult(question, 0.0, verdicts, f"final_strategy could not be tabulated over all "
                                                        f"{variant.goal}x{variant.goal} score pairs: {why}")
     step = run.steps[1]
@@ -158,10 +160,20 @@ def _final_strategy(variant: Variant, question: Question, run: CaseRun, verdicts
     except (ValueError, SyntaxError):
         return QuestionResult(question, 0.0, verdicts, "final_strategy printed text while being tabulated; "
                                                        "a strategy only returns a number of dice")
+    if not (isinstance(values, tuple) and len(values) == 2):
+        return QuestionResult(question, 0.0, verdicts, "final_strategy could not be tabulated: "
+                                                       "the result channel was tampered with")
     try:
-        table = tables.validate_table(values, variant.goal)
+        table, again = (tables.validate_table(table, variant.goal) for table in values)
     except tables.StrategyTableError as error:
         return QuestionResult(question, 0.0, verdicts, f"final_strategy: {error}")
+    if table != again:
+        score, opponent = next((s, o) for s, row in enumerate(table) for o, n in enumerate(row)
+                               if again[s][o] != n)
+        return QuestionResult(question, 0.0, verdicts,
+                              f"final_strategy must roll the same number of dice whenever it is asked about "
+                              f"the same scores: at ({score}, {opponent}) it chose {table[score][opponent]}, "
+                              f"then {again[score][opponent]}")
     rate = match.win_rate(variant.id, table, goal=variant.goal).average
     earned = max((t.points for t in question.thresholds if rate >= t.win_rate), default=0.0)
     if not question.thresholds:

@@ -1,6 +1,7 @@
 """Grading: the solution earns everything but nothing is given away; student bugs lose points where they belong."""
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -172,8 +173,19 @@ def test_a_slow_final_strategy_is_told_the_time_it_has(tmp_path):
                     "    import time\n    time.sleep(0.01)\n    return 4")
     final = result.questions[-1]
     assert final.score == 0 and "final_strategy could not be tabulated" in final.message
-    assert (f"(the 10000 calls share one case's limit of {FAST.case_seconds:g} s: a call must take well "
-            f"under {FAST.case_seconds / 10:.1f} ms)") in final.message
+    assert (f"(each score pair is asked twice: the 20000 calls share one case's limit of "
+            f"{FAST.case_seconds:g} s, so a call must take well under {FAST.case_seconds / 20:.2f} ms)") \
+        in final.message
+
+
+def test_a_final_strategy_that_changes_its_mind_earns_nothing(tmp_path):
+    """Graded exactly, a strategy is a function of the two scores: asked twice, it must agree."""
+    result = graded(tmp_path, "sp19", "    return int(table[score][opponent_score], 16)",
+                    "    import random\n    return random.randrange(11)")
+    final = result.questions[-1]
+    assert final.score == 0
+    assert re.fullmatch(r"final_strategy must roll the same number of dice whenever it is asked about the "
+                        r"same scores: at \(\d+, \d+\) it chose \d+, then \d+", final.message)
 
 
 def test_a_final_strategy_that_rolls_eleven_dice_is_told_so(tmp_path):
