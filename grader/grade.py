@@ -16,7 +16,7 @@ from pathlib import Path
 
 from grader import cases as case_source
 from grader import project
-from grader.sandbox import CaseRun, Limits, run_cases
+from grader.sandbox import SKIPPED_AFTER_TIMEOUT, CaseRun, Limits, run_cases
 from grader.spec import Case, Question, Variant
 
 HIDDEN_FAILED = "a hidden case failed"
@@ -147,7 +147,7 @@ def _final_strategy(variant: Variant, question: Question, run: CaseRun, verdicts
         why = failed.error if failed else "it produced no result"
         if why.startswith(RAISED):
             why = why.removeprefix("RuntimeError: ")
-        elif "time" in why:
+        elif why.startswith("Timeout") or why == SKIPPED_AFTER_TIMEOUT:
             calls = 2 * variant.goal * variant.goal
             why += (f" (each score pair is asked twice: the {calls} calls share one case's limit of "
                     f"{limits.case_seconds:g} s, so a call must take well under "

@@ -7,13 +7,9 @@ The layout itself is shared with the students' own pytest run
 from __future__ import annotations
 
 from grader.grade import HIDDEN_FAILED, CaseVerdict, QuestionResult
-from grader.sources.student.case_report import RULE, failure
+from grader.sources.student.case_report import RERUN, RULE, failure
 
-__all__ = ["RERUN", "RULE", "describe", "session_lines"]
-
-# The command that reruns one question, as students have it in their folder
-# (pytest and pytest-doctestplus only); ``hog test`` passes its own.
-RERUN = "python -m pytest -k q{number}"
+__all__ = ["RERUN", "RULE", "describe", "session_lines"]   # ``hog test`` passes its own rerun command
 
 
 def prompt(source: str) -> list[str]:

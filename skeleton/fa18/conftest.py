@@ -18,7 +18,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.dont_write_bytecode = True
 
-from case_report import failure  # noqa: E402  (ships beside this file)
+from case_report import RERUN, failure  # noqa: E402  (ships beside this file)
 
 CASE_MARK = re.compile(r"<!-- case (?P<id>\S+) \| (?P<origin>.*?) \| (?P<where>\S+) -->")
 
@@ -50,7 +50,7 @@ def okpy_failure(path, test, example, got):
     question = Path(path).stem
     heading = f"{question} > Case {mark['id']}" if mark else question
     where = f"({mark['origin']}; {mark['where']})" if mark else ""
-    return failure(heading, where, session, example.want, got, f"python -m pytest -k {question}")
+    return failure(heading, where, session, example.want, got, RERUN.format(number=question.removeprefix("q")))
 
 
 @pytest.hookimpl(hookwrapper=True)

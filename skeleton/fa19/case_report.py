@@ -8,6 +8,8 @@ Standard library only.
 RULE = "-" * 69
 SHOWN_LINES, SHOWN_CHARACTERS = 12, 800
 NOTHING = "Nothing: the line returned None and printed nothing"
+# The command that reruns one question in a student's folder (the grader's reports show it too).
+RERUN = "python -m pytest -k q{number}"
 
 
 def shorten(text):
