@@ -28,15 +28,12 @@ from pathlib import Path
 import jinja2
 
 from grader import build, handout, project
+from grader.errors import OutputError
 from grader.spec import Variant
 
 SOURCES = project.SOURCES / "autograder"
 EXECUTABLE = 0o755
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)   # fixed, so the same kit makes the same zip
-
-
-class OutputError(Exception):
-    """The output cannot be written where the user asked; the message says how to fix it."""
 
 
 # ------------------------------------------------------------------ contents

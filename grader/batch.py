@@ -18,7 +18,6 @@ import io
 import json
 import multiprocessing
 import os
-import secrets
 import sys
 import threading
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -27,6 +26,9 @@ from importlib import metadata
 from pathlib import Path
 from typing import Callable, TextIO
 
+from grader.errors import UsageError
+from grader.files import write_atomically
+from grader.grade import GradeResult, QuestionResult, grade_safely
 from grader.report import gradescope
 from grader.spec import Variant
 
@@ -64,26 +66,6 @@ def clashes(found: list[Path]) -> list[list[Path]]:
     for submission in found:
         by_name.setdefault(result_name(submission), []).append(submission)
     return [group for group in by_name.values() if len(group) > 1]
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write a whole file or nothing; a new file gets the usual mode (0666 less the umask)."""
-    while True:
-        temporary = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
-        try:
-            handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-            break
-        except FileExistsError:
-            continue
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
 
 
 # ------------------------------------------------------------------ what a result was graded from
@@ -190,8 +172,6 @@ def grade_one(variant_id: str, submission: Path) -> tuple[dict, bool]:
     Runs in a worker process; the hidden cases were computed before the workers
     were forked, so each worker starts with them.
     """
-    from grader.commands import grade_safely
-    from grader.grade import GradeResult, QuestionResult
     from grader.spec import load_variant
     variant = load_variant(variant_id)
     if submission.is_dir() and not (submission / "hog.py").is_file():
@@ -204,7 +184,6 @@ def grade_one(variant_id: str, submission: Path) -> tuple[dict, bool]:
 
 def _worker_failed(variant: Variant, submission: Path, error: BaseException) -> dict:
     """hog grade's "grader failed" result, for a worker that died before it could report."""
-    from grader.grade import GradeResult
     return gradescope.results(GradeResult(variant, str(submission), [], "unknown", 0.0,
                                           grader_error=f"{type(error).__name__}: {error}"))
 
@@ -217,7 +196,6 @@ def grade_batch(folder: Path, variant: Variant, out: Path, *, jobs: int,
     Raises UsageError, before grading anything, when two submissions would share a result file.
     """
     from grader.cases import grading_cases
-    from grader.commands import UsageError
     found = submissions(folder, out=out)
     clashing = clashes(found)
     if clashing:

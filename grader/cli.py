@@ -8,9 +8,8 @@ import os
 import sys
 
 from grader import commands
-from grader.assign import OutputError
 from grader.build import BuildError
-from grader.commands import UsageError
+from grader.errors import OutputError, UsageError
 from grader.spec import SpecError
 
 USAGE_ERROR = 2

@@ -10,6 +10,9 @@ from grader import assign as assigning
 from grader import build as building
 from grader import handout as handouts
 from grader import project
+from grader.errors import UsageError
+from grader.files import write_atomically
+from grader.grade import grade_safely
 from grader.cases import grading_cases
 from grader.spec import all_variants, load_variant
 
@@ -119,10 +122,6 @@ def assign(*, variant: str, path: str, out: TextIO) -> int:
 # ------------------------------------------------------------------ grading
 
 
-class UsageError(Exception):
-    """The command was given something it cannot use; the message names the fix."""
-
-
 GRADER_FAULT = 1
 
 
@@ -137,19 +136,8 @@ def _submission(path: str) -> Path:
     return submission
 
 
-def grade_safely(submission: Path, variant, **options):
-    """A GradeResult, and whether the kit itself failed (then a visible 'grader failed' result)."""
-    from grader.grade import GradeResult, grade
-    try:
-        return grade(submission, variant, **options), False
-    except Exception as error:  # a fault of the kit: reported, never a silent score
-        return GradeResult(variant, str(submission), [], "unknown", 0.0,
-                           grader_error=f"{type(error).__name__}: {error}"), True
-
-
 def grade(*, submission: str, variant: str, fmt: str, output: str | None, out: TextIO) -> int:
     """``hog grade``: exit 0 whenever grading completed, 1 for a fault of the grader."""
-    from grader.batch import write_atomically
     from grader.report import FORMATS
     spec = load_variant(variant)
     path = _submission(submission)

@@ -219,6 +219,15 @@ def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
                        import_error=report.import_error)
 
 
+def grade_safely(submission: Path, variant: Variant, **options) -> tuple[GradeResult, bool]:
+    """A GradeResult, and whether the kit itself failed (then a visible 'grader failed' result)."""
+    try:
+        return grade(submission, variant, **options), False
+    except Exception as error:  # a fault of the kit: reported, never a silent score
+        return GradeResult(variant, str(submission), [], "unknown", 0.0,
+                           grader_error=f"{type(error).__name__}: {error}"), True
+
+
 def _setup_lines(variant: Variant) -> list[str]:
     return [example.source for example in doctest.DocTestParser().get_examples(variant.setup)]
 

@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from grader import batch, project
+from grader import batch, files, project
 from grader.spec import load_variant
 
 
@@ -161,7 +161,7 @@ def test_results_and_the_gradebook_follow_the_umask_like_any_new_file(tmp_path):
         "bob.json": 0o644, "gradebook.csv": 0o644}
     previous = os.umask(0o027)
     try:
-        batch.write_atomically(tmp_path / "report.json", "{}\n")
+        files.write_atomically(tmp_path / "report.json", "{}\n")
     finally:
         os.umask(previous)
     assert stat.S_IMODE((tmp_path / "report.json").stat().st_mode) == 0o640

@@ -1,0 +1,34 @@
+"""Writing files: whole or not at all."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+
+def write_atomically(path: Path, data: str | bytes, *, mode: int = 0o666) -> None:
+    """Write a whole file or nothing; a new file gets ``mode`` less the umask.
+
+    The text goes to a hidden temporary file beside ``path`` (same file
+    system), is flushed to disk, and replaces ``path`` in one rename, so a
+    reader never sees half a file and a crash never leaves one.
+    """
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    path = Path(path)
+    while True:
+        temporary = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
+        try:
+            handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+            break
+        except FileExistsError:
+            continue
+    try:
+        with os.fdopen(handle, "wb") as file:
+            file.write(payload)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
