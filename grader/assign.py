@@ -31,7 +31,8 @@ from grader import build, handout, project
 from grader.errors import OutputError
 from grader.spec import Variant
 
-SOURCES = project.SOURCES / "autograder"
+TEMPLATES = project.TEMPLATES / "autograder"
+SHIPPED = project.SHIPPED / "autograder"
 EXECUTABLE = 0o755
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)   # fixed, so the same kit makes the same zip
 
@@ -49,7 +50,7 @@ def student_files(variant: Variant) -> dict[str, str]:
 
 def _render(name: str, variant: Variant, **context) -> str:
     environment = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(SOURCES), undefined=jinja2.StrictUndefined,
+        loader=jinja2.FileSystemLoader(TEMPLATES), undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True, autoescape=False,
     )
     environment.filters["points"] = handout.points
@@ -60,7 +61,7 @@ def kit_files() -> dict[str, bytes]:
     """The kit as the autograder installs it, from the working tree: path in the zip → bytes."""
     files = {
         "kit/pyproject.toml": (project.ROOT / "pyproject.toml").read_bytes(),
-        "kit/README.md": (SOURCES / "kit-README.md").read_bytes(),
+        "kit/README.md": (SHIPPED / "kit-README.md").read_bytes(),
     }
     for folder, prefix in ((project.PACKAGE, "kit/grader"), (project.SPECS, "kit/specs")):
         for path in sorted(folder.rglob("*")):
@@ -72,7 +73,7 @@ def kit_files() -> dict[str, bytes]:
 def autograder_zip(variant: Variant) -> bytes:
     """Gradescope's autograder.zip: setup.sh and run_autograder at the top, the kit in kit/."""
     entries = {
-        "setup.sh": ((SOURCES / "setup.sh").read_bytes(), EXECUTABLE),
+        "setup.sh": ((SHIPPED / "setup.sh").read_bytes(), EXECUTABLE),
         "run_autograder": (_render("run_autograder.j2", variant).encode(), EXECUTABLE),
     }
     entries.update({name: (data, 0o644) for name, data in kit_files().items()})
@@ -97,7 +98,8 @@ def _workflow_questions(variant: Variant) -> list[dict]:
 def autograder_files(variant: Variant) -> dict[str, bytes]:
     return {
         "autograder.zip": autograder_zip(variant),
-        ".github/workflows/grade.yml": _render("grade.yml.j2", variant, questions=_workflow_questions(variant)).encode(),
+        ".github/workflows/grade.yml": _render("grade.yml.j2", variant, questions=_workflow_questions(variant),
+                                               summarise_script=(SHIPPED / "summarise_public_cases.py").read_text(encoding="utf-8")).encode(),
         "README.md": _render("README.md.j2", variant).encode(),
     }
 

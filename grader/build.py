@@ -1,7 +1,7 @@
 """Generate every artefact of a variant from its spec and the kit's sources.
 
 ``solution/<id>/`` and ``skeleton/<id>/`` come from one source: the variant's
-template in ``grader/sources/hog/`` (which includes the parts every variant
+template in ``grader/templates/hog/`` (which includes the parts every variant
 shares) renders the reference ``hog.py`` with symbolic markers
 ``# BEGIN PROBLEM <role>``. The markers are then resolved against the spec's
 questions: the solution keeps each question's code under ``# BEGIN PROBLEM 5``,
@@ -36,14 +36,14 @@ class BuildError(Exception):
 
 def _environment() -> jinja2.Environment:
     return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(project.SOURCES / "hog"),
+        loader=jinja2.FileSystemLoader(project.TEMPLATES / "hog"),
         undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True, autoescape=False,
     )
 
 
 def final_table_path(variant: Variant) -> Path:
-    return project.SOURCES / "hog" / "final" / f"{variant.id}.txt"
+    return project.DATA / "final" / f"{variant.id}.txt"
 
 
 def final_rows(variant: Variant) -> list[str]:
@@ -93,13 +93,13 @@ def marked_source(variant: Variant) -> str:
             baseline_rolls=variant.baseline,
         )
     except jinja2.TemplateNotFound as error:
-        raise BuildError(f"grader/sources/hog/{error.name}: no such source template "
-                         f"(variant '{variant.id}' needs grader/sources/hog/{template_name})") from None
+        raise BuildError(f"grader/templates/hog/{error.name}: no such source template "
+                         f"(variant '{variant.id}' needs grader/templates/hog/{template_name})") from None
     except jinja2.UndefinedError as error:
-        raise BuildError(f"grader/sources/hog/{template_name}: {error.message} "
+        raise BuildError(f"grader/templates/hog/{template_name}: {error.message} "
                          f"(add the question or setting to {variant.path})") from None
     except jinja2.TemplateSyntaxError as error:
-        raise BuildError(f"grader/sources/hog/{error.name}:{error.lineno}: {error.message}") from None
+        raise BuildError(f"grader/templates/hog/{error.name}:{error.lineno}: {error.message}") from None
 
 
 @dataclass
@@ -151,7 +151,7 @@ def resolve(marked: str, variant: Variant, *, skeleton: bool) -> str:
     missing = [q for q in variant.questions if q.role not in seen]
     if missing:
         names = ", ".join(f"question {q.number} ({q.role})" for q in missing)
-        raise BuildError(f"{variant.path}: {names} has no code marked in grader/sources/hog/{variant.id}.py.j2 "
+        raise BuildError(f"{variant.path}: {names} has no code marked in grader/templates/hog/{variant.id}.py.j2 "
                          f"(mark it with '# BEGIN PROBLEM <role>' ... '# END PROBLEM <role>')")
     return "".join(out)
 
@@ -207,9 +207,9 @@ def case_files(variant: Variant) -> dict[str, str]:
 
 def student_folder(variant: Variant, hog_source: str) -> dict[str, str]:
     """What a student's folder holds: hog.py, dice.py, public cases, pytest wiring."""
-    files = {"hog.py": hog_source, "dice.py": (project.SOURCES / "dice.py").read_text(encoding="utf-8")}
+    files = {"hog.py": hog_source, "dice.py": project.DICE.read_text(encoding="utf-8")}
     for name in STUDENT_FILES:
-        files[name] = (project.SOURCES / "student" / name).read_text(encoding="utf-8")
+        files[name] = (project.SHIPPED / "student" / name).read_text(encoding="utf-8")
     files.update(case_files(variant))
     return files
 

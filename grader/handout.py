@@ -5,7 +5,7 @@ in our own words (``rule.summary``, ``rule.choices``), the seed's worked
 examples (the public cases whose origin names the seed, grouped under their
 rule), each question's signature and task (read with ``ast`` from the
 reference source, so they match the student's file), and the grading scheme.
-The templates live in ``grader/templates/``; a missing value is an error.
+The templates live in ``grader/templates/handout/``; a missing value is an error.
 
 The sessions in the Markdown handout are doctests: each starts with the
 variant's setup line (``>>> from hog import *``) and ends with a blank line
@@ -130,7 +130,7 @@ def question_sections(variant: Variant, hog_source: str) -> tuple[QuestionSectio
                             f"question {question.number} names function '{question.function}', "
                             f"which the reference hog.py does not define",
                             f"did you mean '{close[0]}'?" if close else
-                            f"define it in grader/sources/hog/{variant.id}.py.j2")
+                            f"define it in grader/templates/hog/{variant.id}.py.j2")
         public = sum(not case.hidden for case in question.cases)
         earlier = next((s.question for s in sections if s.question.function == question.function), None)
         sections.append(QuestionSection(question, defined[question.function], public, earlier))
@@ -159,7 +159,7 @@ def _markdown(text: str) -> str:
 
 def _environment() -> jinja2.Environment:
     environment = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(project.TEMPLATES),
+        loader=jinja2.FileSystemLoader(project.TEMPLATES / "handout"),
         undefined=jinja2.StrictUndefined,
         autoescape=lambda name: bool(name) and name.endswith(".html.j2"),
         trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,

@@ -46,7 +46,7 @@ def _module(name: str, source: str, filename: str, imports: dict[str, types.Modu
 @functools.cache
 def dice() -> types.ModuleType:
     """The kit's dice module (the same for every variant)."""
-    path = project.SOURCES / "dice.py"
+    path = project.DICE
     return _module("hog_kit_dice", path.read_text(encoding="utf-8"), str(path), {})
 
 

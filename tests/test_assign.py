@@ -115,8 +115,8 @@ def test_autograder_zip_has_the_scripts_at_the_top_and_the_kit_inside(tmp_path):
     assert names[:2] == ["setup.sh", "run_autograder"]
     assert modes["setup.sh"] & stat.S_IXUSR and modes["run_autograder"] & stat.S_IXUSR
     assert pyproject == (project.ROOT / "pyproject.toml").read_bytes()
-    for name in ("kit/README.md", "kit/grader/cli.py", "kit/grader/spec.py", "kit/grader/sources/dice.py",
-                 "kit/grader/templates/handout.html.j2", *[f"kit/specs/{v}.yaml" for v in IDS]):
+    for name in ("kit/README.md", "kit/grader/cli.py", "kit/grader/spec.py", "kit/grader/shipped/dice.py",
+                 "kit/grader/templates/handout/handout.html.j2", *[f"kit/specs/{v}.yaml" for v in IDS]):
         assert name in names
     assert not [name for name in names if "__pycache__" in name or name.endswith(".pyc")]
     assert not [name for name in names if name.startswith(("kit/solution/", "kit/tests/", "kit/docs/"))]

@@ -54,7 +54,7 @@ def solution_folder(variant, tmp_path):
     folder = tmp_path / "solution"
     folder.mkdir()
     (folder / "hog.py").write_text(build.solution_source(variant))
-    (folder / "dice.py").write_text((project.SOURCES / "dice.py").read_text())
+    (folder / "dice.py").write_text(project.DICE.read_text())
     return folder
 
 
