@@ -25,13 +25,11 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-import jinja2
-
-from grader import build, handout, project
+from grader import build, handout, project, rendering
 from grader.errors import OutputError
+from grader.files import write_atomically
 from grader.spec import Variant
 
-TEMPLATES = project.TEMPLATES / "autograder"
 SHIPPED = project.SHIPPED / "autograder"
 EXECUTABLE = 0o755
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)   # fixed, so the same kit makes the same zip
@@ -49,12 +47,8 @@ def student_files(variant: Variant) -> dict[str, str]:
 
 
 def _render(name: str, variant: Variant, **context) -> str:
-    environment = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(TEMPLATES), undefined=jinja2.StrictUndefined,
-        keep_trailing_newline=True, autoescape=False,
-    )
-    environment.filters["points"] = handout.points
-    return environment.get_template(name).render(variant=variant, **context)
+    template = rendering.environment("autograder", trim_blocks=False).get_template(name)
+    return template.render(variant=variant, **context)
 
 
 def kit_files() -> dict[str, bytes]:
@@ -187,21 +181,13 @@ def write_file(out: Path, text: str) -> None:
         raise OutputError(f"{out} is a folder (give --out a file name, e.g. {out / 'handout.html'})")
     with _parent(out) as parent:
         try:
-            handle, staging = tempfile.mkstemp(prefix=f".{out.name}.", dir=parent)
+            write_atomically(out, text)
         except OSError as error:
-            raise OutputError(f"cannot write in {parent}: {error.strerror} "
-                              f"(choose an --out inside a folder you can write to)") from None
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as file:
-                file.write(text)
-            os.chmod(staging, 0o666 & ~_umask())
-            os.replace(staging, out)
-        except OSError as error:
+            if not os.access(parent, os.W_OK | os.X_OK):
+                raise OutputError(f"cannot write in {parent}: {error.strerror} "
+                                  f"(choose an --out inside a folder you can write to)") from None
             raise OutputError(f"cannot write {out}: {error.strerror} "
                               f"(check the free space and permissions of {parent})") from None
-        finally:
-            if os.path.exists(staging):
-                os.unlink(staging)
 
 
 def assign(variant: Variant, out: Path) -> dict[str, bytes]:

@@ -19,7 +19,8 @@ from pathlib import Path
 
 import jinja2
 
-from grader import handout, project
+from grader import handout, project, rendering
+from grader.files import write_atomically
 from grader.spec import ROLES, Case, Question, SpecError, Variant
 
 PLACEHOLDER = '"*** YOUR CODE HERE ***"'
@@ -32,14 +33,6 @@ class BuildError(Exception):
 
 
 # ------------------------------------------------------------------ hog.py
-
-
-def _environment() -> jinja2.Environment:
-    return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(project.TEMPLATES / "hog"),
-        undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-        keep_trailing_newline=True, autoescape=False,
-    )
 
 
 def final_table_path(variant: Variant) -> Path:
@@ -75,7 +68,7 @@ def solve_final_tables(variants: list[Variant]) -> list[Path]:
 
 
 def _write_table(path: Path, table: list[list[int]]) -> None:
-    path.write_text("".join("".join(f"{count:x}" for count in row) + "\n" for row in table), encoding="utf-8")
+    write_atomically(path, "".join("".join(f"{count:x}" for count in row) + "\n" for row in table))
 
 
 def marked_source(variant: Variant) -> str:
@@ -83,7 +76,7 @@ def marked_source(variant: Variant) -> str:
     labels = {question.role: question.label for question in variant.questions}
     template_name = f"{variant.id}.py.j2"
     try:
-        template = _environment().get_template(template_name)
+        template = rendering.environment("hog").get_template(template_name)
         return template.render(
             title=variant.title,
             fn=variant.functions,
@@ -262,7 +255,7 @@ def build(variants: list[Variant], *, check: bool = False) -> BuildResult:
             stale.append(path)
             if not check:
                 path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_text(text, encoding="utf-8")
+                write_atomically(path, text)
                 written.append(path)
         for folder in generated_folders(variant):
             if folder.exists():

@@ -20,9 +20,7 @@ import difflib
 import re
 from dataclasses import dataclass
 
-import jinja2
-
-from grader import project
+from grader import rendering
 from grader.spec import Case, Question, Rule, SpecError, Variant
 
 FORMATS = ("html", "md")
@@ -140,34 +138,6 @@ def question_sections(variant: Variant, hog_source: str) -> tuple[QuestionSectio
 # ---------------------------------------------------------------- rendering
 
 
-def points(value: float) -> str:
-    """``2.0`` → "2 points", ``1`` → "1 point"."""
-    number = f"{value:g}"
-    return f"{number} point" if value == 1 else f"{number} points"
-
-
-def _percent(rate: float) -> str:
-    return f"{rate * 100:g}%"
-
-
-def _markdown(text: str) -> str:
-    """Text from the spec or a docstring, safe inside a Markdown paragraph."""
-    for character in ("\\", "`", "*", "<"):
-        text = text.replace(character, "\\" + character)
-    return text
-
-
-def _environment() -> jinja2.Environment:
-    environment = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(project.TEMPLATES / "handout"),
-        undefined=jinja2.StrictUndefined,
-        autoescape=lambda name: bool(name) and name.endswith(".html.j2"),
-        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
-    )
-    environment.filters.update(points=points, percent=_percent, md=_markdown)
-    return environment
-
-
 def picture(svg: str) -> str:
     """The heatmap as the handout shows it: without the tooltip of each cell, so the
     handout carries no machine-readable table of the optimal strategy."""
@@ -186,7 +156,7 @@ def render(variant: Variant, fmt: str, hog_source: str, heatmap: str | None = No
     the Markdown edition then links to ``HEATMAP_FILE`` beside it."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown handout format {fmt!r}")
-    template = _environment().get_template(f"handout.{fmt}.j2")
+    template = rendering.environment("handout").get_template(f"handout.{fmt}.j2")
     questions = question_sections(variant, hog_source)
     phases = [(phase, [section for section in questions if section.question.phase == phase.number])
               for phase in variant.phases]

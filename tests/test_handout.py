@@ -11,7 +11,7 @@ import jinja2
 import markupsafe
 import pytest
 
-from grader import build, handout, project
+from grader import build, handout, project, rendering
 from grader.cli import main
 from grader.spec import SpecError, all_variants, load_variant
 
@@ -136,7 +136,7 @@ def test_each_question_shows_the_signature_of_the_students_file_its_task_and_com
         assert f"<pre><code>{escape(function.signature)}</code></pre>" in page
         assert f"Question {question.label}: {escape(question.title)}" in page
         assert f"python -m pytest -k {question.key}" in page and f"python -m pytest -k {question.key}`" in markdown
-        assert handout.points(question.points) in page
+        assert rendering.points(question.points) in page
         task = question.task or function.task
         assert task and escape(task) in page
     # Two questions on one function (play, then its commentary) each say what they ask.
@@ -161,9 +161,9 @@ def test_grading_explains_hidden_cases_and_the_final_strategys_exact_thresholds(
     for question in variant.questions:
         for threshold in question.thresholds:
             row = f"at least {threshold.win_rate} ({threshold.win_rate * 100:g}%)"
-            assert f"| {row} | {handout.points(threshold.points)} |" in markdown
-            assert f'<td>{row}</td><td class="points">{handout.points(threshold.points)}</td>' in page
-    assert f"<th>{handout.points(variant.points)}</th>" in page
+            assert f"| {row} | {rendering.points(threshold.points)} |" in markdown
+            assert f'<td>{row}</td><td class="points">{rendering.points(threshold.points)}</td>' in page
+    assert f"<th>{rendering.points(variant.points)}</th>" in page
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=IDS)
@@ -185,7 +185,7 @@ def test_html_escapes_the_spec_and_markdown_keeps_it_literal():
 
 
 def test_a_missing_template_value_is_an_error_not_an_empty_string():
-    environment = handout._environment()
+    environment = rendering.environment("handout")
     with pytest.raises(jinja2.UndefinedError):
         environment.from_string("{{ variant.nickname }}").render(variant=load_variant("sp19"))
 
