@@ -9,12 +9,13 @@ from typing import TextIO
 from grader import assign as assigning
 from grader import build as building
 from grader import handout as handouts
-from grader import project
+from grader import engine, project
 from grader.errors import UsageError
 from grader.files import write_atomically
 from grader.grade import grade_safely
 from grader.cases import grading_cases
 from grader.spec import all_variants, load_variant
+from grader.strategy import analysis
 
 
 def variants(*, out: TextIO) -> int:
@@ -213,11 +214,10 @@ def grade_batch(*, folder: str, variant: str, jobs: int, out_dir: str, out: Text
 
 def analyze(*, variant: str, as_json: bool, goal: int | None, out: TextIO) -> int:
     """``hog analyze``: the variant's exact figures, as a report or a JSON object."""
-    from grader.strategy import analysis
     spec = load_variant(variant)
     goal = spec.goal if goal is None else goal
     if not 1 <= goal <= 200:
         raise UsageError("--goal must be from 1 to 200")
-    result = analysis.analyze(spec.id, goal=goal, baseline=spec.baseline)
+    result = engine.analyze(spec.id, goal=goal, baseline=spec.baseline)
     out.write(result.to_json() + "\n" if as_json else analysis.report(result) + "\n")
     return 0

@@ -177,8 +177,7 @@ def render(variant: Variant, fmt: str, hog_source: str, heatmap: str | None = No
 def _previous_rolls_matter(variant: Variant) -> bool:
     """Whether optimal play depends on more than the two scores (fa19: the previous dice
     counts), so that a table of the two scores only summarises it."""
-    from grader.strategy import rules_for
-    return rules_for(variant.id, variant.goal).feral_hogs
+    return "dice_count_bonus" in variant.features
 
 
 def documents(variant: Variant, hog_source: str) -> dict[str, str]:

@@ -26,6 +26,15 @@ ROLES = (
 """What a question grades. The solution sources mark each role's code with
 ``# BEGIN PROBLEM <role>``; hidden cases are generated per role."""
 
+FEATURES = {
+    "parity_bonus": "each die whose outcome has the parity of the player's score adds a point "
+                    "(nju21's Feral Hogs; roll_dice and take_turn take the current score)",
+    "dice_count_bonus": "3 extra points when the dice count differs by exactly 2 from the player's "
+                        "previous one (fa19's Feral Hogs; play takes feral_hogs=)",
+}
+"""What a rule adds beyond the common game, by identifier: the strategy engine and the
+hidden cases read these from the spec (a rule's ``feature``), never from a function's parameters."""
+
 ORIGIN_PATTERN = re.compile(r"^(?P<seed>[\w.]+\.txt): (?P<rule>[^,]+), example (?P<example>\d+)$")
 ADDED = "added"
 
@@ -109,10 +118,11 @@ class Question:
 
 @dataclass(frozen=True)
 class Rule:
-    name: str
+    name: str                # the seed's name, as the handout shows it
     summary: str
     choices: tuple[str, ...]
     line: int
+    feature: str = ""        # one of FEATURES when the rule adds one
 
 
 @dataclass(frozen=True)
@@ -155,6 +165,11 @@ class Variant:
     @property
     def points(self) -> float:
         return sum(question.points for question in self.questions)
+
+    @property
+    def features(self) -> frozenset[str]:
+        """The FEATURES this variant's rules add."""
+        return frozenset(rule.feature for rule in self.rules if rule.feature)
 
 
 # ------------------------------------------------------------ YAML with lines
@@ -311,14 +326,19 @@ def parse(text: str, path: str | Path) -> Variant:
 
     rules = []
     for node in top["rules"].value:
-        item = _mapping(node, path, {"name": (str, True), "summary": (str, True), "choices": (list, False)},
-                        "a rule")
+        item = _mapping(node, path, {"name": (str, True), "summary": (str, True), "choices": (list, False),
+                                     "feature": (str, False)}, "a rule")
         choices = []
         for choice in _get(item, "choices", []):
             if type(choice.value) is not str:
                 raise SpecError(path, choice.line, "each choice is a sentence of text")
             choices.append(choice.value.strip())
-        rules.append(Rule(_text(item, "name"), _text(item, "summary"), tuple(choices), node.line))
+        feature = _text(item, "feature")
+        if feature and feature not in FEATURES:
+            close = _closest(feature, FEATURES)
+            raise SpecError(path, item["feature"].line, f"unknown feature '{feature}'",
+                            f"did you mean '{close}'?" if close else f"one of: {', '.join(FEATURES)}")
+        rules.append(Rule(_text(item, "name"), _text(item, "summary"), tuple(choices), node.line, feature))
     rule_names = {rule.name for rule in rules}
 
     phase_numbers = {phase.number for phase in phases}

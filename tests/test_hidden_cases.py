@@ -35,10 +35,10 @@ def test_the_cache_is_reused_and_a_broken_one_is_regenerated(tmp_path, monkeypat
 
 def test_the_cache_key_follows_what_the_cases_come_from(monkeypatch):
     variant = load_variant("sp19")
-    key = cases._cache_key(variant)
-    assert cases._cache_key(load_variant("sp19")) == key
-    monkeypatch.setattr("grader.build.solution_source", lambda v: "changed\n")
-    assert cases._cache_key(variant) != key
+    key = cases.cache_key(variant)
+    assert cases.cache_key(load_variant("sp19")) == key
+    monkeypatch.setattr("grader.hog_source.solution_source", lambda v: "changed\n")
+    assert cases.cache_key(variant) != key
 
 
 def test_an_unwritable_cache_only_costs_time(tmp_path, monkeypatch):

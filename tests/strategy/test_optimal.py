@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from grader.strategy import Rules, always_roll_table, exact_match, rules_for, solve, win_rate
+from grader.engine import exact_match, rules_for, solve, win_rate
+from grader.strategy import Rules, always_roll_table
 from grader.strategy.match import NEVER_ENDS, expected_payoff
 from .conftest import load_reference
 from .independent import game_for, optimal_value
@@ -25,7 +26,7 @@ def test_fa19_full_state_matters_for_the_optimum():
     """Solving fa19 while ignoring Feral Hogs gives a different (lower) value and strategy."""
     goal = 30
     feral = solve("fa19", goal)
-    blind = solve(rules_for("fa19", goal, feral_hogs=False))
+    blind = solve(rules_for("fa19", goal, dice_count_bonus=False))
     assert feral.first_player_value != pytest.approx(blind.first_player_value, abs=1e-6)
     # Played under the real rules, the Feral-blind optimum does worse than the true one.
     blind_rate = win_rate(rules_for("fa19", goal), blind.table, feral, goal=goal).average
