@@ -17,14 +17,14 @@ from pathlib import Path
 import jinja2
 
 from grader import project, rendering
-from grader.errors import HogError
+from grader.errors import UsageError
 from grader.spec import ROLES, Variant
 
 PLACEHOLDER = '"*** YOUR CODE HERE ***"'
 MARKER = re.compile(r"^(?P<indent>\s*)# (?P<kind>BEGIN|END) PROBLEM (?P<role>\w+)\s*$")
 
 
-class BuildError(HogError):
+class BuildError(UsageError):
     """The sources and the spec do not fit together; the message says where."""
 
 
