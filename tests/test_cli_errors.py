@@ -36,3 +36,17 @@ def test_a_reader_that_stops_early_ends_the_command_quietly():
     piped.stdout.close()
     assert piped.wait(timeout=60) == 141
     assert b"Traceback" not in piped.stderr.read()
+
+
+def test_every_verb_of_the_parser_has_a_handler():
+    from grader import cli
+    verbs = next(action for action in cli.parser()._actions if action.dest == "verb")
+    assert sorted(verbs.choices) == sorted(cli.HANDLERS)
+
+
+def test_each_kind_of_error_has_its_exit_status():
+    from grader import cli
+    from grader.errors import GraderFault, OutputError, SpecError, UsageError
+    from grader.hog_source import BuildError
+    assert [cli.exit_status(error) for error in (UsageError("u"), OutputError("o"), SpecError("specs/x.yaml", 3, "w"),
+                                                 BuildError("b"), GraderFault("g"))] == [2, 2, 2, 2, 1]
