@@ -228,7 +228,7 @@ def test_run_autograder_gives_the_solution_full_marks_and_the_skeleton_none(tmp_
         assert test["score"] == question.points, test["output"]
     assert results["score"] == variant.points
     direct = tmp_path / "direct.json"
-    subprocess.run(["hog", "grade", str(project.SOLUTION / "sp19"), "--variant", "sp19", "--format", "json",
+    subprocess.run([sys.executable, "-m", "grader.cli", "grade", str(project.SOLUTION / "sp19"), "--variant", "sp19", "--format", "json",
                     "--output", str(direct)], check=True, capture_output=True)
     assert results["score"] == json.loads(direct.read_text())["score"]
     result, results = run_autograder(fake_autograder(tmp_path / "started", "sp19", project.SKELETON / "sp19"))
