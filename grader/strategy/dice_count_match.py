@@ -46,6 +46,10 @@ def expected_payoff(rules: Rules, form0, form1, payoff: tuple[float, float, floa
     mover, having rolled n against b whose previous count is po, ends the
     turn's points at x) with the distribution of n dice, and one score sum of
     one player is a single gather and ``einsum``.
+
+    One function of ~95 lines on purpose: its blocks (marked by comments) build
+    arrays that index one another (states → units → sources → afters), and cut
+    apart each piece would take and return a dozen of them.
     """
     if rules.has_zero_point_turns:
         raise ValueError("the dice-count bonus engine needs every turn to score at least one point")
