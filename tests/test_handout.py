@@ -61,6 +61,7 @@ def solution_folder(variant, tmp_path):
 # ------------------------------------------------- sessions are doctests
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", VARIANTS, ids=IDS)
 def test_every_session_of_the_markdown_handout_passes_against_the_solution(variant, tmp_path):
     folder = tmp_path / "docs"
@@ -70,6 +71,7 @@ def test_every_session_of_the_markdown_handout_passes_against_the_solution(varia
     assert result.returncode == 0 and "1 passed" in result.stdout, result.stdout + result.stderr
 
 
+@pytest.mark.slow
 def test_a_wrong_number_in_the_handout_fails_the_doctest_run(tmp_path):
     variant = load_variant("sp19")
     text = rendered(variant, "md")
@@ -219,6 +221,7 @@ def test_hog_handout_prints_html_by_default(capsys):
     assert capsys.readouterr().out == rendered(load_variant("sp19"), "html")
 
 
+@pytest.mark.slow
 def test_hog_handout_writes_markdown_when_asked_or_when_the_file_says_md(tmp_path, capsys):
     variant = load_variant("sp19")
     assert main(["handout", "sp19", "--out", str(tmp_path / "hog.md")]) == 0
@@ -240,6 +243,7 @@ def test_the_students_edition_shows_no_picture_of_the_optimal_strategy(variant):
         assert "What optimal play looks like" not in text
 
 
+@pytest.mark.slow
 def test_the_instructors_edition_adds_the_picture(tmp_path, capsys):
     sp19, fa19 = load_variant("sp19"), load_variant("fa19")
     assert main(["handout", "sp19", "--with-strategy"]) == 0

@@ -9,6 +9,7 @@ from grader import engine
 VARIANTS = all_variants()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", VARIANTS, ids=[v.id for v in VARIANTS])
 def test_the_committed_table_is_the_optimal_one(variant):
     table = engine.solve(variant.id, variant.goal).table

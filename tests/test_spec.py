@@ -137,6 +137,7 @@ def test_unknown_variant_suggests_the_closest():
         spec.load_variant("sp91")
 
 
+@pytest.mark.slow
 def test_the_command_line_reports_a_broken_spec_without_traceback(tmp_path):
     (tmp_path / "specs").mkdir()
     (tmp_path / "specs" / "demo.yaml").write_text(broken("    points: 1\n", "    points: [1\n"))

@@ -19,6 +19,7 @@ def test_the_spec_baseline_is_the_reference_average_win_rate_default(variant):
     assert all(default(a, b) == rules_for(variant).baseline for a in (0, 50) for b in (0, 99))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant_id", ["sp19", "nju21", "fa19"])
 def test_analysis_json_has_the_documented_fields(variant_id):
     load_reference(variant_id)

@@ -11,6 +11,7 @@ from .conftest import load_reference
 from .independent import game_for, optimal_value
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("goal", [10, 20])
 def test_small_goals_match_a_plain_recursion(variant, goal):
     if variant == "nju21":
@@ -22,6 +23,7 @@ def test_small_goals_match_a_plain_recursion(variant, goal):
     assert solve(variant, goal).first_player_value == pytest.approx(expected, abs=1e-12)
 
 
+@pytest.mark.slow
 def test_fa19_full_state_matters_for_the_optimum():
     """Solving fa19 while ignoring Feral Hogs gives a different (lower) value and strategy."""
     goal = 30
@@ -33,6 +35,7 @@ def test_fa19_full_state_matters_for_the_optimum():
     assert blind_rate < 0.5
 
 
+@pytest.mark.slow
 def test_optimal_play_against_itself_is_worth_its_value(variant):
     """Evaluating the returned table (or full state) as a strategy gives back the solved value."""
     goal = 100 if variant != "fa19" else 40
@@ -41,6 +44,7 @@ def test_optimal_play_against_itself_is_worth_its_value(variant):
     assert result.first_wins + result.never_ending / 2 == pytest.approx(optimal.first_player_value, abs=1e-12)
 
 
+@pytest.mark.slow
 def test_optimal_beats_or_ties_every_always_roll(variant):
     goal = 100 if variant != "fa19" else 40
     optimal = solve(variant, goal)
@@ -151,6 +155,7 @@ def test_a_pair_of_states_passing_to_each_other_where_both_pass():
     assert [optimal.table[a][b] for a, b in ((1, 1), (0, 1), (1, 0), (0, 0))] == [0] * 4
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("goal", [25, 100])
 def test_nju21_optimal_values_satisfy_the_optimality_equations(goal):
     """Every state's value is the best of its moves' values, the passes included,
