@@ -78,7 +78,7 @@ def single(args) -> None:
         warm = timed(lambda: grade.grade(folder, variant))
         graded = cases.grading_cases(variant)
         sessions = [[step.source for step in case.steps] for case in graded] + [grade.table_session(variant)]
-        dice = (project.SOURCES / "dice.py").read_text()
+        dice = project.DICE.read_text()
         sandboxed = timed(lambda: run_cases(folder, sessions, support_files={"dice.py": dice}))
         inside = timed(lambda: in_process(variant, folder, sessions))
         print(f"{variant_id:8} {len(sessions):6d} {empty:17.2f}s {cold:12.2f}s {warm:12.2f}s {sandboxed:12.2f}s "

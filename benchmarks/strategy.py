@@ -24,8 +24,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from grader import reference  # noqa: E402
-from grader.strategy import always_roll_table, exact_match, rules_for, solve, win_rate  # noqa: E402
-from grader.strategy.rules import baseline_rolls  # noqa: E402
+from grader.engine import exact_match, rules_for, solve, win_rate  # noqa: E402
+from grader.strategy import always_roll_table  # noqa: E402
 
 VARIANTS = ("sp19", "nju24", "nju21", "fa19", "fa18")
 # Targets (seconds): optimal solve and one exact win rate; fa19's state is 121 times larger.
@@ -57,14 +57,14 @@ def measure(variant: str, games: int, repeats: int) -> dict:
     solve(rules)
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    baseline = always_roll_table(baseline_rolls(variant), goal)
-    other = always_roll_table(6 if baseline_rolls(variant) == 4 else 4, goal)
+    baseline = always_roll_table(rules_for(variant).baseline, goal)
+    other = always_roll_table(6 if rules_for(variant).baseline == 4 else 4, goal)
     match_time, _ = best_of(repeats, lambda: exact_match(rules, other, baseline))
     rate_time, rate = best_of(repeats, lambda: win_rate(rules, optimal.table, baseline))
     hog = reference.load(variant)
     table = optimal.table
     strategy = lambda score, opponent_score: table[score][opponent_score]  # noqa: E731
-    base = hog.always_roll(baseline_rolls(variant))
+    base = hog.always_roll(rules_for(variant).baseline)
     random.seed(2024)
     started = time.perf_counter()
     wins = 0

@@ -25,13 +25,12 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-import jinja2
-
-from grader import build, handout, project
+from grader import build, handout, project, rendering
 from grader.errors import OutputError
+from grader.files import write_atomically
 from grader.spec import Variant
 
-SOURCES = project.SOURCES / "autograder"
+SHIPPED = project.SHIPPED / "autograder"
 EXECUTABLE = 0o755
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)   # fixed, so the same kit makes the same zip
 
@@ -48,19 +47,15 @@ def student_files(variant: Variant) -> dict[str, str]:
 
 
 def _render(name: str, variant: Variant, **context) -> str:
-    environment = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(SOURCES), undefined=jinja2.StrictUndefined,
-        keep_trailing_newline=True, autoescape=False,
-    )
-    environment.filters["points"] = handout.points
-    return environment.get_template(name).render(variant=variant, **context)
+    template = rendering.environment("autograder", trim_blocks=False).get_template(name)
+    return template.render(variant=variant, **context)
 
 
 def kit_files() -> dict[str, bytes]:
     """The kit as the autograder installs it, from the working tree: path in the zip → bytes."""
     files = {
         "kit/pyproject.toml": (project.ROOT / "pyproject.toml").read_bytes(),
-        "kit/README.md": (SOURCES / "kit-README.md").read_bytes(),
+        "kit/README.md": (SHIPPED / "kit-README.md").read_bytes(),
     }
     for folder, prefix in ((project.PACKAGE, "kit/grader"), (project.SPECS, "kit/specs")):
         for path in sorted(folder.rglob("*")):
@@ -72,7 +67,7 @@ def kit_files() -> dict[str, bytes]:
 def autograder_zip(variant: Variant) -> bytes:
     """Gradescope's autograder.zip: setup.sh and run_autograder at the top, the kit in kit/."""
     entries = {
-        "setup.sh": ((SOURCES / "setup.sh").read_bytes(), EXECUTABLE),
+        "setup.sh": ((SHIPPED / "setup.sh").read_bytes(), EXECUTABLE),
         "run_autograder": (_render("run_autograder.j2", variant).encode(), EXECUTABLE),
     }
     entries.update({name: (data, 0o644) for name, data in kit_files().items()})
@@ -97,7 +92,8 @@ def _workflow_questions(variant: Variant) -> list[dict]:
 def autograder_files(variant: Variant) -> dict[str, bytes]:
     return {
         "autograder.zip": autograder_zip(variant),
-        ".github/workflows/grade.yml": _render("grade.yml.j2", variant, questions=_workflow_questions(variant)).encode(),
+        ".github/workflows/grade.yml": _render("grade.yml.j2", variant, questions=_workflow_questions(variant),
+                                               summarise_script=(SHIPPED / "summarise_public_cases.py").read_text(encoding="utf-8")).encode(),
         "README.md": _render("README.md.j2", variant).encode(),
     }
 
@@ -185,21 +181,13 @@ def write_file(out: Path, text: str) -> None:
         raise OutputError(f"{out} is a folder (give --out a file name, e.g. {out / 'handout.html'})")
     with _parent(out) as parent:
         try:
-            handle, staging = tempfile.mkstemp(prefix=f".{out.name}.", dir=parent)
+            write_atomically(out, text)
         except OSError as error:
-            raise OutputError(f"cannot write in {parent}: {error.strerror} "
-                              f"(choose an --out inside a folder you can write to)") from None
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as file:
-                file.write(text)
-            os.chmod(staging, 0o666 & ~_umask())
-            os.replace(staging, out)
-        except OSError as error:
+            if not os.access(parent, os.W_OK | os.X_OK):
+                raise OutputError(f"cannot write in {parent}: {error.strerror} "
+                                  f"(choose an --out inside a folder you can write to)") from None
             raise OutputError(f"cannot write {out}: {error.strerror} "
                               f"(check the free space and permissions of {parent})") from None
-        finally:
-            if os.path.exists(staging):
-                os.unlink(staging)
 
 
 def assign(variant: Variant, out: Path) -> dict[str, bytes]:

@@ -93,7 +93,7 @@ def _kit_version() -> str:
 
 def _cases_key(variant: Variant) -> str | None:
     """What the hidden cases come from (see grader.cases); None if even that cannot be computed."""
-    from grader.cases import _cache_key
+    from grader.cases import cache_key as _cache_key
     try:
         return _cache_key(variant)
     except Exception:

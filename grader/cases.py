@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from grader import project, reference
+from grader import hog_source, project, reference
 from grader.spec import Case, Step, Variant
 
 GENERATED = "generated from the reference solution"
@@ -47,12 +47,12 @@ class Api:
         return list(inspect.signature(getattr(self.hog, function)).parameters)
 
     def roll_dice(self, num_rolls: int, dice: str, score: int) -> str:
-        if "current_score" in self.params("roll_dice"):
+        if self.scored_by_parity:
             return f"roll_dice({score}, {num_rolls}, {dice})"
         return f"roll_dice({num_rolls}, {dice})"
 
     def take_turn(self, num_rolls: int, score: int, opponent: int, dice: str) -> str:
-        if "current_score" in self.params("take_turn"):
+        if self.scored_by_parity:
             return f"take_turn({num_rolls}, {score}, {opponent}, {dice})"
         return f"take_turn({num_rolls}, {opponent}, {dice})"
 
@@ -64,7 +64,7 @@ class Api:
 
     @property
     def scored_by_parity(self) -> bool:
-        return "current_score" in self.params("roll_dice")
+        return "parity_bonus" in self.variant.features
 
 
 # ------------------------------------------------------------ generators
@@ -119,7 +119,7 @@ def _play_call(api: Api, rng: random.Random, say: str | None) -> str:
             f"goal={rng.randint(50, 100)}"]
     if say:
         args.append(f"say={say}")
-    if "feral_hogs" in api.params("play") and rng.random() < 0.3:
+    if "dice_count_bonus" in api.variant.features and rng.random() < 0.3:
         args.append("feral_hogs=False")
     return f"play({', '.join(args)})"
 
@@ -259,11 +259,10 @@ def _generate(variant: Variant) -> dict[str, list[list[list[str]]]]:
     return generated
 
 
-def _cache_key(variant: Variant) -> str:
+def cache_key(variant: Variant) -> str:
     """Changes whenever anything the generated cases come from changes."""
-    from grader import build
     digest = hashlib.sha256()
-    for part in (Path(__file__).read_text(encoding="utf-8"), build.solution_source(variant),
+    for part in (Path(__file__).read_text(encoding="utf-8"), hog_source.solution_source(variant),
                  (project.SOURCES / "dice.py").read_text(encoding="utf-8"), repr(variant.questions)):
         digest.update(part.encode("utf-8"))
     return digest.hexdigest()[:24]
@@ -288,7 +287,7 @@ def _cached_generation(variant: Variant) -> dict[str, list[list[list[str]]]]:
     A cache that cannot be read or written is skipped.
     """
     folder = project.CACHE / "hidden"
-    key = _cache_key(variant)
+    key = cache_key(variant)
     path = folder / f"{variant.id}-{key}.json"
     secret = _secret(folder)
     if secret is not None:

@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
+from typing import Callable
 
 from grader import commands
-from grader.build import BuildError
-from grader.errors import OutputError, UsageError
-from grader.spec import SpecError
+from grader.errors import HogError, UsageError
 
 USAGE_ERROR = 2
+GRADER_FAULT = 1
 BROKEN_PIPE = 128 + 13   # as a shell reports a process ended by SIGPIPE
 
 
@@ -78,38 +77,44 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
+# verb → handler: the parsed arguments become the keyword arguments of one function of grader.commands.
+HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "variants": lambda args: commands.variants(out=sys.stdout),
+    "build": lambda args: commands.build(check=args.check, variants=args.variant, solve=args.solve,
+                                         out=sys.stdout),
+    "cases": lambda args: commands.cases(variant=args.variant, as_json=args.json, hidden=args.hidden,
+                                         out=sys.stdout),
+    "handout": lambda args: commands.handout(variant=args.variant, fmt=args.format, path=args.out,
+                                             with_strategy=args.with_strategy, out=sys.stdout),
+    "grade": lambda args: commands.grade(submission=args.submission, variant=args.variant, fmt=args.format,
+                                         output=args.output, out=sys.stdout),
+    "test": lambda args: commands.test(path=args.path, variant=args.variant, question=args.question,
+                                       out=sys.stdout),
+    "grade-batch": lambda args: commands.grade_batch(folder=args.folder, variant=args.variant, jobs=args.jobs,
+                                                     out_dir=args.out, out=sys.stdout),
+    "analyze": lambda args: commands.analyze(variant=args.variant, as_json=args.json, goal=args.goal,
+                                             out=sys.stdout),
+    "assign": lambda args: commands.assign(variant=args.variant, path=args.out, out=sys.stdout),
+}
+
+
+def exit_status(error: HogError) -> int:
+    """The exit status of an error the user is told about: 2 for usage errors (bad input,
+    a spec, a file that cannot be written), 1 for a fault of the kit."""
+    return USAGE_ERROR if isinstance(error, UsageError) else GRADER_FAULT
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
-        if args.verb == "variants":
-            return commands.variants(out=sys.stdout)
-        if args.verb == "build":
-            return commands.build(check=args.check, variants=args.variant, solve=args.solve, out=sys.stdout)
-        if args.verb == "cases":
-            return commands.cases(variant=args.variant, as_json=args.json, hidden=args.hidden, out=sys.stdout)
-        if args.verb == "handout":
-            return commands.handout(variant=args.variant, fmt=args.format, path=args.out,
-                                    with_strategy=args.with_strategy, out=sys.stdout)
-        if args.verb == "grade":
-            return commands.grade(submission=args.submission, variant=args.variant, fmt=args.format,
-                                  output=args.output, out=sys.stdout)
-        if args.verb == "test":
-            return commands.test(path=args.path, variant=args.variant, question=args.question, out=sys.stdout)
-        if args.verb == "grade-batch":
-            return commands.grade_batch(folder=args.folder, variant=args.variant, jobs=args.jobs,
-                                        out_dir=args.out, out=sys.stdout)
-        if args.verb == "analyze":
-            return commands.analyze(variant=args.variant, as_json=args.json, goal=args.goal, out=sys.stdout)
-        if args.verb == "assign":
-            return commands.assign(variant=args.variant, path=args.out, out=sys.stdout)
-    except (SpecError, BuildError, OutputError, UsageError) as error:
+        return HANDLERS[args.verb](args)
+    except HogError as error:
         print(f"Error: {error}", file=sys.stderr)
-        return USAGE_ERROR
+        return exit_status(error)
     except BrokenPipeError:
         # The reader went away (``hog cases sp19 | head``): stop quietly, as a shell tool does.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return BROKEN_PIPE
-    raise AssertionError(f"verb {args.verb} has no handler")
 
 
 if __name__ == "__main__":

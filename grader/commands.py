@@ -6,15 +6,17 @@ import json
 from pathlib import Path
 from typing import TextIO
 
-from grader import assign as assigning
-from grader import build as building
-from grader import handout as handouts
-from grader import project
+import grader.assign
+import grader.batch
+import grader.build
+import grader.handout
+from grader import engine, project, report
 from grader.errors import UsageError
 from grader.files import write_atomically
-from grader.grade import grade_safely
 from grader.cases import grading_cases
+from grader.grade import grade_safely
 from grader.spec import all_variants, load_variant
+from grader.strategy import analysis
 
 
 def variants(*, out: TextIO) -> int:
@@ -32,9 +34,9 @@ def build(*, check: bool, variants: list[str] | None, out: TextIO, solve: bool =
     if solve:
         if check:
             raise UsageError("--solve writes the optimal tables; it cannot go with --check")
-        for path in building.solve_final_tables(chosen):
+        for path in grader.build.solve_final_tables(chosen):
             out.write(f"solved {project.display(path)}\n")
-    result = building.build(chosen, check=check)
+    result = grader.build.build(chosen, check=check)
     if check:
         for path in result.stale:
             out.write(f"stale: {project.display(path)}\n")
@@ -90,19 +92,19 @@ def handout(*, variant: str, fmt: str | None, path: str | None, out: TextIO,
     spec = load_variant(variant)
     if fmt is None:
         fmt = "md" if path and Path(path).suffix.lower() in (".md", ".markdown") else "html"
-    picture = building.optimal_heatmap(spec) if with_strategy else None
+    picture = grader.build.optimal_heatmap(spec) if with_strategy else None
     if picture is not None and fmt == "md" and path is None:
         raise UsageError("the Markdown handout links to its picture in a file of its own: "
                          "add --out PATH (the picture is written beside it)")
-    text = handouts.render(spec, fmt, building.solution_source(spec), picture)
+    text = grader.handout.render(spec, fmt, grader.build.solution_source(spec), picture)
     if path is None:
         out.write(text)
         return 0
     written = [Path(path)]
     if picture is not None and fmt == "md":
-        written.append(Path(path).parent / handouts.HEATMAP_FILE)
-        assigning.write_file(written[-1], picture)
-    assigning.write_file(Path(path), text)
+        written.append(Path(path).parent / grader.handout.HEATMAP_FILE)
+        grader.assign.write_file(written[-1], picture)
+    grader.assign.write_file(Path(path), text)
     out.write("".join(f"wrote {project.display(file)}\n" for file in written))
     return 0
 
@@ -111,7 +113,7 @@ def assign(*, variant: str, path: str, out: TextIO) -> int:
     """``hog assign ID --out DIR``: DIR/student/ and DIR/autograder/ for one variant."""
     spec = load_variant(variant)
     folder = Path(path)
-    files = assigning.assign(spec, folder)
+    files = grader.assign.assign(spec, folder)
     student = sum(name.startswith("student/") for name in files)
     out.write(f"wrote {project.display(folder / 'student')}/ ({student} files: skeleton, handout, public cases)\n")
     out.write(f"wrote {project.display(folder / 'autograder')}/ (autograder.zip for Gradescope, "
@@ -138,11 +140,10 @@ def _submission(path: str) -> Path:
 
 def grade(*, submission: str, variant: str, fmt: str, output: str | None, out: TextIO) -> int:
     """``hog grade``: exit 0 whenever grading completed, 1 for a fault of the grader."""
-    from grader.report import FORMATS
     spec = load_variant(variant)
     path = _submission(submission)
     result, fault = grade_safely(path, spec)
-    text = FORMATS[fmt](result)
+    text = report.FORMATS[fmt](result)
     if output:
         target = Path(output)
         if not target.parent.is_dir():
@@ -172,7 +173,6 @@ def detect_variant(hog: Path) -> str:
 
 def test(*, path: str, variant: str | None, question: str | None, out: TextIO) -> int:
     """``hog test``: the public cases against a student's hog.py; exit 1 if any fails."""
-    from grader.report import text
     submission = _submission(path)
     hog = submission / "hog.py" if submission.is_dir() else submission
     spec = load_variant(variant or detect_variant(hog))
@@ -186,7 +186,7 @@ def test(*, path: str, variant: str | None, question: str | None, out: TextIO) -
     result, fault = grade_safely(submission, spec, questions=questions, hidden=False)
     shown = f"hog test -q {{number}}" + ("" if variant is None else f" --variant {spec.id}") + \
             ("" if path == "." else f" {path}")
-    out.write(text.render(result, rerun=shown))
+    out.write(report.text.render(result, rerun=shown))
     if fault:
         return GRADER_FAULT
     return 0 if all(q.passed for q in result.questions) and not result.import_error else 1
@@ -194,14 +194,13 @@ def test(*, path: str, variant: str | None, question: str | None, out: TextIO) -
 
 def grade_batch(*, folder: str, variant: str, jobs: int, out_dir: str, out: TextIO) -> int:
     """``hog grade-batch``: every submission of a folder, results written as they come."""
-    from grader import batch
     spec = load_variant(variant)
     source = Path(folder)
     if not source.is_dir():
         raise UsageError(f"{folder} is not a folder of submissions")
     if jobs < 1:
         raise UsageError("--jobs must be at least 1")
-    summary = batch.grade_batch(source, spec, Path(out_dir), jobs=jobs)
+    summary = grader.batch.grade_batch(source, spec, Path(out_dir), jobs=jobs)
     out.write(f"graded {summary.graded}, skipped {summary.skipped} already graded, "
               f"{summary.failed} grader faults; gradebook: {Path(out_dir) / 'gradebook.csv'}\n")
     if summary.interrupted:
@@ -213,11 +212,10 @@ def grade_batch(*, folder: str, variant: str, jobs: int, out_dir: str, out: Text
 
 def analyze(*, variant: str, as_json: bool, goal: int | None, out: TextIO) -> int:
     """``hog analyze``: the variant's exact figures, as a report or a JSON object."""
-    from grader.strategy import analysis
     spec = load_variant(variant)
     goal = spec.goal if goal is None else goal
     if not 1 <= goal <= 200:
         raise UsageError("--goal must be from 1 to 200")
-    result = analysis.analyze(spec.id, goal=goal, baseline=spec.baseline)
+    result = engine.analyze(spec.id, goal=goal, baseline=spec.baseline)
     out.write(result.to_json() + "\n" if as_json else analysis.report(result) + "\n")
     return 0

@@ -21,3 +21,12 @@ class OutputError(UsageError):
 
 class GraderFault(HogError):
     """The kit itself failed (exit 1): never a student's zero, always a visible 'grader failed'."""
+
+
+class SpecError(UsageError):
+    """A spec is not usable (exit 2). ``str(error)`` is ``file:line: what is wrong (the fix)``."""
+
+    def __init__(self, path, line: int | None, what: str, hint: str = ""):
+        self.path, self.line, self.what, self.hint = str(path), line, what, hint
+        where = f"{self.path}:{line}" if line else self.path
+        super().__init__(f"{where}: {what}" + (f" ({hint})" if hint else ""))

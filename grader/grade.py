@@ -140,7 +140,8 @@ def table_session(variant: Variant) -> list[str]:
 def _final_strategy(variant: Variant, question: Question, run: CaseRun, verdicts: list[CaseVerdict],
                     limits: Limits) -> QuestionResult:
     """Points by the exact average win rate of the tabulated strategy against the baseline."""
-    from grader.strategy import match, tables  # the exact engine; imported only when needed
+    from grader import engine as match  # the exact engine; imported only when needed
+    from grader.strategy import tables
 
     failed = next((step for step in run.steps if step.error is not None), None)
     if failed is not None or len(run.steps) < 2:

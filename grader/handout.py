@@ -5,7 +5,7 @@ in our own words (``rule.summary``, ``rule.choices``), the seed's worked
 examples (the public cases whose origin names the seed, grouped under their
 rule), each question's signature and task (read with ``ast`` from the
 reference source, so they match the student's file), and the grading scheme.
-The templates live in ``grader/templates/``; a missing value is an error.
+The templates live in ``grader/templates/handout/``; a missing value is an error.
 
 The sessions in the Markdown handout are doctests: each starts with the
 variant's setup line (``>>> from hog import *``) and ends with a blank line
@@ -20,9 +20,7 @@ import difflib
 import re
 from dataclasses import dataclass
 
-import jinja2
-
-from grader import project
+from grader import rendering
 from grader.spec import Case, Question, Rule, SpecError, Variant
 
 FORMATS = ("html", "md")
@@ -130,7 +128,7 @@ def question_sections(variant: Variant, hog_source: str) -> tuple[QuestionSectio
                             f"question {question.number} names function '{question.function}', "
                             f"which the reference hog.py does not define",
                             f"did you mean '{close[0]}'?" if close else
-                            f"define it in grader/sources/hog/{variant.id}.py.j2")
+                            f"define it in grader/templates/hog/{variant.id}.py.j2")
         public = sum(not case.hidden for case in question.cases)
         earlier = next((s.question for s in sections if s.question.function == question.function), None)
         sections.append(QuestionSection(question, defined[question.function], public, earlier))
@@ -138,34 +136,6 @@ def question_sections(variant: Variant, hog_source: str) -> tuple[QuestionSectio
 
 
 # ---------------------------------------------------------------- rendering
-
-
-def points(value: float) -> str:
-    """``2.0`` → "2 points", ``1`` → "1 point"."""
-    number = f"{value:g}"
-    return f"{number} point" if value == 1 else f"{number} points"
-
-
-def _percent(rate: float) -> str:
-    return f"{rate * 100:g}%"
-
-
-def _markdown(text: str) -> str:
-    """Text from the spec or a docstring, safe inside a Markdown paragraph."""
-    for character in ("\\", "`", "*", "<"):
-        text = text.replace(character, "\\" + character)
-    return text
-
-
-def _environment() -> jinja2.Environment:
-    environment = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(project.TEMPLATES),
-        undefined=jinja2.StrictUndefined,
-        autoescape=lambda name: bool(name) and name.endswith(".html.j2"),
-        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
-    )
-    environment.filters.update(points=points, percent=_percent, md=_markdown)
-    return environment
 
 
 def picture(svg: str) -> str:
@@ -186,7 +156,7 @@ def render(variant: Variant, fmt: str, hog_source: str, heatmap: str | None = No
     the Markdown edition then links to ``HEATMAP_FILE`` beside it."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown handout format {fmt!r}")
-    template = _environment().get_template(f"handout.{fmt}.j2")
+    template = rendering.environment("handout").get_template(f"handout.{fmt}.j2")
     questions = question_sections(variant, hog_source)
     phases = [(phase, [section for section in questions if section.question.phase == phase.number])
               for phase in variant.phases]
@@ -207,8 +177,7 @@ def render(variant: Variant, fmt: str, hog_source: str, heatmap: str | None = No
 def _previous_rolls_matter(variant: Variant) -> bool:
     """Whether optimal play depends on more than the two scores (fa19: the previous dice
     counts), so that a table of the two scores only summarises it."""
-    from grader.strategy import rules_for
-    return rules_for(variant.id, variant.goal).feral_hogs
+    return "dice_count_bonus" in variant.features
 
 
 def documents(variant: Variant, hog_source: str) -> dict[str, str]:

@@ -11,8 +11,11 @@ SPECS = ROOT / "specs"
 SOLUTION = ROOT / "solution"
 SKELETON = ROOT / "skeleton"
 DOCS = ROOT / "docs"
-SOURCES = PACKAGE / "sources"
-TEMPLATES = PACKAGE / "templates"
+TEMPLATES = PACKAGE / "templates"        # Jinja sources, one folder per product: hog/, handout/, autograder/
+SHIPPED = PACKAGE / "shipped"            # files shipped as they are: dice.py, student/, autograder/
+DATA = PACKAGE / "data"                  # tables the kit computes and keeps: final/<id>.txt
+DICE = SHIPPED / "dice.py"
+SOURCES = SHIPPED                        # former name; grade.py and cases.py read SOURCES / "dice.py"
 CACHE = Path(os.environ.get("HOG_CACHE") or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "hog-kit")
 SEEDS = Path(os.environ.get("HOG_SEEDS", ROOT.parent / "shared" / "seeds")).resolve()
 

@@ -13,7 +13,7 @@ import sys
 import threading
 import types
 
-from grader import build, project
+from grader import hog_source, project
 from grader.spec import load_variant
 
 _lock = threading.RLock()
@@ -46,7 +46,7 @@ def _module(name: str, source: str, filename: str, imports: dict[str, types.Modu
 @functools.cache
 def dice() -> types.ModuleType:
     """The kit's dice module (the same for every variant)."""
-    path = project.SOURCES / "dice.py"
+    path = project.DICE
     return _module("hog_kit_dice", path.read_text(encoding="utf-8"), str(path), {})
 
 
@@ -54,6 +54,6 @@ def dice() -> types.ModuleType:
 def load(variant_id: str) -> types.ModuleType:
     """The reference ``hog`` module of a variant."""
     variant = load_variant(variant_id)
-    source = build.solution_source(variant)
+    source = hog_source.solution_source(variant)
     filename = str(project.SOLUTION / variant_id / "hog.py")
     return _module(f"hog_kit_reference_{variant_id}", source, filename, {"dice": dice()})

@@ -12,11 +12,10 @@ import doctest
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import yaml
 
 from grader import project
+from grader.errors import SpecError
+from grader.spec_yaml import Key, Mapping, Node, closest, compose, mapping
 
 ROLES = (
     "roll_dice", "zero_dice", "take_turn", "swap", "play", "commentary",
@@ -26,17 +25,17 @@ ROLES = (
 """What a question grades. The solution sources mark each role's code with
 ``# BEGIN PROBLEM <role>``; hidden cases are generated per role."""
 
+FEATURES = {
+    "parity_bonus": "each die whose outcome has the parity of the player's score adds a point "
+                    "(nju21's Feral Hogs; roll_dice and take_turn take the current score)",
+    "dice_count_bonus": "3 extra points when the dice count differs by exactly 2 from the player's "
+                        "previous one (fa19's Feral Hogs; play takes feral_hogs=)",
+}
+"""What a rule adds beyond the common game, by identifier: the strategy engine and the
+hidden cases read these from the spec (a rule's ``feature``), never from a function's parameters."""
+
 ORIGIN_PATTERN = re.compile(r"^(?P<seed>[\w.]+\.txt): (?P<rule>[^,]+), example (?P<example>\d+)$")
 ADDED = "added"
-
-
-class SpecError(Exception):
-    """A spec is not usable. ``str(error)`` is the message to show the user."""
-
-    def __init__(self, path: Path | str, line: int | None, what: str, hint: str = ""):
-        self.path, self.line, self.what, self.hint = str(path), line, what, hint
-        where = f"{self.path}:{line}" if line else self.path
-        super().__init__(f"{where}: {what}" + (f" ({hint})" if hint else ""))
 
 
 # ---------------------------------------------------------------- the models
@@ -109,10 +108,11 @@ class Question:
 
 @dataclass(frozen=True)
 class Rule:
-    name: str
+    name: str                # the seed's name, as the handout shows it
     summary: str
     choices: tuple[str, ...]
     line: int
+    feature: str = ""        # one of FEATURES when the rule adds one
 
 
 @dataclass(frozen=True)
@@ -156,114 +156,13 @@ class Variant:
     def points(self) -> float:
         return sum(question.points for question in self.questions)
 
-
-# ------------------------------------------------------------ YAML with lines
-
-
-class _Node:
-    """A loaded YAML value with the line it starts on."""
-    __slots__ = ("value", "line")
-
-    def __init__(self, value: Any, line: int):
-        self.value, self.line = value, line
+    @property
+    def features(self) -> frozenset[str]:
+        """The FEATURES this variant's rules add."""
+        return frozenset(rule.feature for rule in self.rules if rule.feature)
 
 
-def _compose(text: str, path: str) -> _Node:
-    try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.MarkedYAMLError as error:
-        mark = error.problem_mark or error.context_mark
-        line = mark.line + 1 if mark else None
-        problem = error.problem or error.context or "cannot be read"
-        raise SpecError(path, line, f"YAML syntax error: {problem}",
-                        "check the indentation and quoting on this line and the one above") from None
-    except yaml.YAMLError as error:
-        raise SpecError(path, None, f"YAML error: {error}") from None
-    if node is None:
-        raise SpecError(path, 1, "the spec is empty", "start from an existing spec in specs/")
-    return _convert(node, path)
-
-
-def _convert(node: yaml.Node, path: str) -> _Node:
-    line = node.start_mark.line + 1
-    if isinstance(node, yaml.MappingNode):
-        result: dict[str, _Node] = {}
-        for key_node, value_node in node.value:
-            key = str(key_node.value)
-            if key in result:
-                raise SpecError(path, key_node.start_mark.line + 1, f"duplicate key '{key}'",
-                                "keep one of them")
-            result[key] = _convert(value_node, path)
-        return _Node(result, line)
-    if isinstance(node, yaml.SequenceNode):
-        return _Node([_convert(item, path) for item in node.value], line)
-    loader = yaml.SafeLoader("")
-    try:
-        return _Node(loader.construct_object(node, deep=True), line)
-    except yaml.YAMLError as error:
-        raise SpecError(path, line, f"bad value: {error}") from None
-    finally:
-        loader.dispose()
-
-
-# ---------------------------------------------------------------- validation
-
-_TYPE_NAMES = {str: "text", int: "a whole number", float: "a number", bool: "true or false",
-               dict: "a mapping", list: "a list"}
-
-
-def _mapping(node: _Node, path: str, allowed: dict[str, tuple[type, bool]], what: str) -> dict[str, _Node]:
-    """Check a mapping's keys: ``allowed`` maps key → (type, required)."""
-    if not isinstance(node.value, dict):
-        raise SpecError(path, node.line, f"{what} must be a mapping of keys to values",
-                        f"write it as 'key: value' lines; allowed keys: {', '.join(allowed)}")
-    for key, value in node.value.items():
-        if key not in allowed:
-            close = _closest(key, allowed)
-            raise SpecError(path, value.line, f"unknown key '{key}' in {what}",
-                            f"did you mean '{close}'?" if close else f"allowed keys: {', '.join(allowed)}")
-    for key, (kind, required) in allowed.items():
-        if key not in node.value:
-            if required:
-                raise SpecError(path, node.line, f"{what} is missing '{key}'",
-                                f"add '{key}:' ({_TYPE_NAMES.get(kind, kind.__name__)})")
-            continue
-        value = node.value[key]
-        if not _is(value.value, kind):
-            raise SpecError(path, value.line,
-                            f"'{key}' in {what} must be {_TYPE_NAMES.get(kind, kind.__name__)}, "
-                            f"not {_describe(value.value)}",
-                            "quote numbers that are names, e.g. number: \"05\"" if kind is str else "")
-    return node.value
-
-
-def _is(value: Any, kind: type) -> bool:
-    if kind is float:
-        return type(value) in (int, float)
-    if kind is int:
-        return type(value) is int
-    return type(value) is kind
-
-
-def _describe(value: Any) -> str:
-    if value is None:
-        return "empty"
-    return f"{_TYPE_NAMES.get(type(value), type(value).__name__)} ({value!r})" if not isinstance(
-        value, (dict, list)) else _TYPE_NAMES[type(value)]
-
-
-def _closest(word: str, options) -> str | None:
-    import difflib
-    found = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)
-    return found[0] if found else None
-
-
-def _get(mapping: dict[str, _Node], key: str, default: Any = None) -> Any:
-    return mapping[key].value if key in mapping else default
-
-
-def _text(mapping: dict[str, _Node], key: str, default: str = "") -> str:
-    return str(_get(mapping, key, default)).strip()
+# ------------------------------------------------------------------ parsing
 
 
 def _parse_session(session: str, path: str, line: int) -> tuple[Step, ...]:
@@ -286,122 +185,165 @@ def _parse_session(session: str, path: str, line: int) -> tuple[Step, ...]:
     return tuple(Step(example.source, example.want) for example in examples)
 
 
+# Each section's keys with their types and defaults: the one place a default is written.
+TOP = {
+    "id": Key(str), "title": Key(str), "course": Key(str), "seed": Key(str),
+    "goal": Key(int, 100), "baseline": Key(int, 4), "setup": Key(str, ">>> from hog import *"),
+    "phases": Key(list), "rules": Key(list), "questions": Key(list),
+}
+PHASE = {"number": Key(int), "title": Key(str)}
+RULE = {"name": Key(str), "summary": Key(str), "choices": Key(list, []), "feature": Key(str, "")}
+QUESTION = {
+    "number": Key(str), "role": Key(str), "function": Key(str), "title": Key(str),
+    "phase": Key(int), "points": Key(float), "partial": Key(bool, False),
+    "thresholds": Key(list, []), "cases": Key(list), "task": Key(str, ""),
+}
+THRESHOLD = {"win_rate": Key(float), "points": Key(float)}
+CASE = {"origin": Key(str), "session": Key(str), "hidden": Key(bool, False), "note": Key(str, "")}
+
+
 def parse(text: str, path: str | Path) -> Variant:
     """Validate spec text; ``path`` is used in messages and records."""
     path = str(path)
-    root = _compose(text, path)
-    top = _mapping(root, path, {
-        "id": (str, True), "title": (str, True), "course": (str, True), "seed": (str, True),
-        "goal": (int, False), "baseline": (int, False), "setup": (str, False),
-        "phases": (list, True), "rules": (list, True), "questions": (list, True),
-    }, "the spec")
-    variant_id = _text(top, "id")
-    seed = _text(top, "seed")
-    goal = _get(top, "goal", 100)
+    top = mapping(compose(text, path), path, TOP, "the spec")
+    goal, baseline = top.get("goal"), top.get("baseline")
     if goal < 1:
-        raise SpecError(path, top["goal"].line, "'goal' must be at least 1")
-    baseline = _get(top, "baseline", 4)
+        raise SpecError(path, top.line_of("goal"), "'goal' must be at least 1")
     if not 0 <= baseline <= 10:
-        raise SpecError(path, top["baseline"].line, "'baseline' is a number of dice, 0 to 10")
-
-    phases = []
-    for node in top["phases"].value:
-        item = _mapping(node, path, {"number": (int, True), "title": (str, True)}, "a phase")
-        phases.append(Phase(_get(item, "number"), _text(item, "title")))
-
-    rules = []
-    for node in top["rules"].value:
-        item = _mapping(node, path, {"name": (str, True), "summary": (str, True), "choices": (list, False)},
-                        "a rule")
-        choices = []
-        for choice in _get(item, "choices", []):
-            if type(choice.value) is not str:
-                raise SpecError(path, choice.line, "each choice is a sentence of text")
-            choices.append(choice.value.strip())
-        rules.append(Rule(_text(item, "name"), _text(item, "summary"), tuple(choices), node.line))
-    rule_names = {rule.name for rule in rules}
-
-    phase_numbers = {phase.number for phase in phases}
-    questions, numbers, roles = [], set(), set()
-    for node in top["questions"].value:
-        item = _mapping(node, path, {
-            "number": (str, True), "role": (str, True), "function": (str, True), "title": (str, True),
-            "phase": (int, True), "points": (float, True), "partial": (bool, False),
-            "thresholds": (list, False), "cases": (list, True), "task": (str, False),
-        }, "a question")
-        number = _text(item, "number")
-        if not re.fullmatch(r"\d{2}[a-z]?", number):
-            raise SpecError(path, item["number"].line, f"question number '{number}' is not like \"05\" or \"05a\"",
-                            "two digits, optionally a letter, in quotes")
-        if number in numbers:
-            raise SpecError(path, item["number"].line, f"question {number} appears twice", "number them uniquely")
-        numbers.add(number)
-        role = _text(item, "role")
-        if role not in ROLES:
-            close = _closest(role, ROLES)
-            raise SpecError(path, item["role"].line, f"unknown role '{role}'",
-                            f"did you mean '{close}'?" if close else f"one of: {', '.join(ROLES)}")
-        if role in roles:
-            raise SpecError(path, item["role"].line, f"role '{role}' is graded by two questions",
-                            "each role belongs to one question")
-        roles.add(role)
-        function = _text(item, "function")
-        if not function.isidentifier():
-            raise SpecError(path, item["function"].line, f"'{function}' is not a Python function name")
-        phase = _get(item, "phase")
-        if phase not in phase_numbers:
-            raise SpecError(path, item["phase"].line, f"phase {phase} is not listed under 'phases'",
-                            f"use one of {sorted(phase_numbers)}")
-        points = float(_get(item, "points"))
-        if points < 0:
-            raise SpecError(path, item["points"].line, "points cannot be negative")
-        thresholds = []
-        for threshold_node in _get(item, "thresholds", []):
-            entry = _mapping(threshold_node, path, {"win_rate": (float, True), "points": (float, True)},
-                             "a threshold")
-            threshold = Threshold(float(_get(entry, "win_rate")), float(_get(entry, "points")))
-            if not 0 <= threshold.win_rate <= 1:
-                raise SpecError(path, entry["win_rate"].line, f"win_rate {threshold.win_rate:g} is not a "
-                                "probability", "write it as a number from 0 to 1, e.g. 0.55")
-            if not 0 <= threshold.points <= points:
-                raise SpecError(path, entry["points"].line, f"a threshold gives {threshold.points:g} points, "
-                                f"but the question is worth {points:g}", "keep each threshold within the question's points")
-            if thresholds and threshold.win_rate <= thresholds[-1].win_rate:
-                raise SpecError(path, entry["win_rate"].line, "thresholds must rise", "list them from the lowest "
-                                "win rate to the highest")
-            thresholds.append(threshold)
-        if thresholds and role != "final_strategy":
-            raise SpecError(path, item["thresholds"].line, f"only the final strategy is graded by win rate, "
-                            f"not '{role}'", "remove 'thresholds' from this question")
-        cases = []
-        for index, case_node in enumerate(_get(item, "cases"), start=1):
-            case_item = _mapping(case_node, path, {
-                "origin": (str, True), "session": (str, True), "hidden": (bool, False), "note": (str, False),
-            }, "a case")
-            origin = _text(case_item, "origin")
-            _check_origin(origin, seed, rule_names, path, case_item["origin"].line)
-            session = str(_get(case_item, "session")).rstrip() + "\n"
-            steps = _parse_session(session, path, case_item["session"].line)
-            cases.append(Case(
-                id=f"{variant_id}-q{number}-{index}", question=number, origin=origin, session=session,
-                steps=steps, hidden=_get(case_item, "hidden", False), note=_text(case_item, "note"),
-                path=path, line=case_node.line,
-            ))
-        task = _text(item, "task")
-        shared = next((q for q in questions if q.function == function), None)
-        if shared is not None and not task:
-            raise SpecError(path, item["function"].line,
-                            f"question {number} grades '{function}' like question {shared.number}",
-                            "give it a 'task' saying what this question adds")
-        questions.append(Question(
-            number=number, role=role, function=function, title=_text(item, "title"), task=task, phase=phase,
-            points=points, partial=_get(item, "partial", False), thresholds=tuple(thresholds),
-            cases=tuple(cases), line=node.line,
-        ))
+        raise SpecError(path, top.line_of("baseline"), "'baseline' is a number of dice, 0 to 10")
+    phases = tuple(_phase(node, path) for node in top.get("phases"))
+    rules = tuple(_rule(node, path) for node in top.get("rules"))
+    questions = _questions(top, path, phases, rules)
     return Variant(
-        id=variant_id, title=_text(top, "title"), course=_text(top, "course"), seed=seed, goal=goal,
-        baseline=baseline, setup=_text(top, "setup", ">>> from hog import *"), phases=tuple(phases),
-        rules=tuple(rules), questions=tuple(questions), path=path,
+        id=top.text("id"), title=top.text("title"), course=top.text("course"), seed=top.text("seed"),
+        goal=goal, baseline=baseline, setup=top.text("setup"), phases=phases, rules=rules,
+        questions=questions, path=path,
+    )
+
+
+def _phase(node: Node, path: str) -> Phase:
+    item = mapping(node, path, PHASE, "a phase")
+    return Phase(item.get("number"), item.text("title"))
+
+
+def _rule(node: Node, path: str) -> Rule:
+    item = mapping(node, path, RULE, "a rule")
+    choices = []
+    for choice in item.get("choices"):
+        if type(choice.value) is not str:
+            raise SpecError(path, choice.line, "each choice is a sentence of text")
+        choices.append(choice.value.strip())
+    feature = item.text("feature")
+    if feature and feature not in FEATURES:
+        close = closest(feature, FEATURES)
+        raise SpecError(path, item.line_of("feature"), f"unknown feature '{feature}'",
+                        f"did you mean '{close}'?" if close else f"one of: {', '.join(FEATURES)}")
+    return Rule(item.text("name"), item.text("summary"), tuple(choices), node.line, feature)
+
+
+def _questions(top: Mapping, path: str, phases: tuple[Phase, ...], rules: tuple[Rule, ...]) -> tuple[Question, ...]:
+    """Each question, checked against the ones before it (numbers, roles, shared functions)."""
+    context = _Context(path, top.text("id"), top.text("seed"), {phase.number for phase in phases},
+                       {rule.name for rule in rules})
+    questions: list[Question] = []
+    for node in top.get("questions"):
+        questions.append(_question(node, context, questions))
+    return tuple(questions)
+
+
+@dataclass(frozen=True)
+class _Context:
+    """What a question is checked against, beyond itself."""
+    path: str
+    variant_id: str
+    seed: str
+    phase_numbers: set[int]
+    rule_names: set[str]
+
+
+def _question(node: Node, context: _Context, earlier: list[Question]) -> Question:
+    path = context.path
+    item = mapping(node, path, QUESTION, "a question")
+    number = _number(item, path, earlier)
+    role = _role(item, path, earlier)
+    function = item.text("function")
+    if not function.isidentifier():
+        raise SpecError(path, item["function"].line, f"'{function}' is not a Python function name")
+    phase = item.get("phase")
+    if phase not in context.phase_numbers:
+        raise SpecError(path, item["phase"].line, f"phase {phase} is not listed under 'phases'",
+                        f"use one of {sorted(context.phase_numbers)}")
+    points = float(item.get("points"))
+    if points < 0:
+        raise SpecError(path, item["points"].line, "points cannot be negative")
+    thresholds = _thresholds(item, path, role, points)
+    cases = tuple(_case(case_node, context, number, index)
+                  for index, case_node in enumerate(item.get("cases"), start=1))
+    task = item.text("task")
+    shared = next((q for q in earlier if q.function == function), None)
+    if shared is not None and not task:
+        raise SpecError(path, item["function"].line,
+                        f"question {number} grades '{function}' like question {shared.number}",
+                        "give it a 'task' saying what this question adds")
+    return Question(
+        number=number, role=role, function=function, title=item.text("title"), task=task, phase=phase,
+        points=points, partial=item.get("partial"), thresholds=thresholds, cases=cases, line=node.line,
+    )
+
+
+def _number(item: Mapping, path: str, earlier: list[Question]) -> str:
+    number = item.text("number")
+    if not re.fullmatch(r"\d{2}[a-z]?", number):
+        raise SpecError(path, item["number"].line, f"question number '{number}' is not like \"05\" or \"05a\"",
+                        "two digits, optionally a letter, in quotes")
+    if any(q.number == number for q in earlier):
+        raise SpecError(path, item["number"].line, f"question {number} appears twice", "number them uniquely")
+    return number
+
+
+def _role(item: Mapping, path: str, earlier: list[Question]) -> str:
+    role = item.text("role")
+    if role not in ROLES:
+        close = closest(role, ROLES)
+        raise SpecError(path, item["role"].line, f"unknown role '{role}'",
+                        f"did you mean '{close}'?" if close else f"one of: {', '.join(ROLES)}")
+    if any(q.role == role for q in earlier):
+        raise SpecError(path, item["role"].line, f"role '{role}' is graded by two questions",
+                        "each role belongs to one question")
+    return role
+
+
+def _thresholds(item: Mapping, path: str, role: str, points: float) -> tuple[Threshold, ...]:
+    thresholds: list[Threshold] = []
+    for node in item.get("thresholds"):
+        entry = mapping(node, path, THRESHOLD, "a threshold")
+        threshold = Threshold(float(entry.get("win_rate")), float(entry.get("points")))
+        if not 0 <= threshold.win_rate <= 1:
+            raise SpecError(path, entry["win_rate"].line, f"win_rate {threshold.win_rate:g} is not a "
+                            "probability", "write it as a number from 0 to 1, e.g. 0.55")
+        if not 0 <= threshold.points <= points:
+            raise SpecError(path, entry["points"].line, f"a threshold gives {threshold.points:g} points, "
+                            f"but the question is worth {points:g}", "keep each threshold within the question's points")
+        if thresholds and threshold.win_rate <= thresholds[-1].win_rate:
+            raise SpecError(path, entry["win_rate"].line, "thresholds must rise", "list them from the lowest "
+                            "win rate to the highest")
+        thresholds.append(threshold)
+    if thresholds and role != "final_strategy":
+        raise SpecError(path, item["thresholds"].line, f"only the final strategy is graded by win rate, "
+                        f"not '{role}'", "remove 'thresholds' from this question")
+    return tuple(thresholds)
+
+
+def _case(node: Node, context: _Context, number: str, index: int) -> Case:
+    path = context.path
+    item = mapping(node, path, CASE, "a case")
+    origin = item.text("origin")
+    _check_origin(origin, context.seed, context.rule_names, path, item["origin"].line)
+    session = str(item.get("session")).rstrip() + "\n"
+    steps = _parse_session(session, path, item["session"].line)
+    return Case(
+        id=f"{context.variant_id}-q{number}-{index}", question=number, origin=origin, session=session,
+        steps=steps, hidden=item.get("hidden"), note=item.text("note"), path=path, line=node.line,
     )
 
 
@@ -446,7 +388,7 @@ def load_variant(variant_id: str) -> Variant:
     """Load ``specs/<variant_id>.yaml``; an unknown id names the known ones."""
     known = variant_ids()
     if variant_id not in known:
-        close = _closest(variant_id, known)
+        close = closest(variant_id, known)
         raise SpecError("specs", None, f"no variant '{variant_id}'",
                         f"did you mean '{close}'?" if close else f"known variants: {', '.join(known)}")
     return load(project.SPECS / f"{variant_id}.yaml")

@@ -45,6 +45,7 @@ def pytest_in(folder, *args):
 # ------------------------------------------------------------- the student
 
 
+@pytest.mark.slow
 def test_the_bundle_holds_a_student_folder_and_an_autograder_folder(tmp_path, capsys):
     out = assigned(tmp_path)
     variant = load_variant("sp19")
@@ -88,6 +89,7 @@ def test_the_student_folder_holds_nothing_hidden_no_solution_code_and_no_spec(va
     assert not [row for row in build.final_rows(variant) if row in texts]
 
 
+@pytest.mark.slow
 def test_the_student_runs_the_public_cases_with_plain_pytest(tmp_path):
     student = assigned(tmp_path) / "student"
     questions = len(load_variant("sp19").questions)
@@ -115,8 +117,8 @@ def test_autograder_zip_has_the_scripts_at_the_top_and_the_kit_inside(tmp_path):
     assert names[:2] == ["setup.sh", "run_autograder"]
     assert modes["setup.sh"] & stat.S_IXUSR and modes["run_autograder"] & stat.S_IXUSR
     assert pyproject == (project.ROOT / "pyproject.toml").read_bytes()
-    for name in ("kit/README.md", "kit/grader/cli.py", "kit/grader/spec.py", "kit/grader/sources/dice.py",
-                 "kit/grader/templates/handout.html.j2", *[f"kit/specs/{v}.yaml" for v in IDS]):
+    for name in ("kit/README.md", "kit/grader/cli.py", "kit/grader/spec.py", "kit/grader/shipped/dice.py",
+                 "kit/grader/templates/handout/handout.html.j2", *[f"kit/specs/{v}.yaml" for v in IDS]):
         assert name in names
     assert not [name for name in names if "__pycache__" in name or name.endswith(".pyc")]
     assert not [name for name in names if name.startswith(("kit/solution/", "kit/tests/", "kit/docs/"))]
@@ -138,6 +140,7 @@ def test_the_scripts_are_valid_bash(script):
     assert result.returncode == 0, result.stderr
 
 
+@pytest.mark.slow
 def test_setup_installs_bubblewrap_and_the_kit_and_run_autograder_installs_nothing(tmp_path):
     with zipfile.ZipFile(io.BytesIO(assign.autograder_zip(load_variant("sp19")))) as archive:
         setup, run = archive.read("setup.sh").decode(), archive.read("run_autograder").decode()
@@ -181,6 +184,7 @@ def summarise(tmp_path, variant, folder):
     return json.loads(base64.b64decode(encoded)), (tmp_path / "summary.md").read_text()
 
 
+@pytest.mark.slow
 def test_the_workflow_reports_the_public_cases_question_by_question(tmp_path):
     variant = load_variant("fa19")
     report, summary = summarise(tmp_path / "solution", variant, project.SOLUTION / "fa19")
@@ -216,6 +220,7 @@ def run_autograder(root):
     return result, results
 
 
+@pytest.mark.slow
 def test_run_autograder_gives_the_solution_full_marks_and_the_skeleton_none(tmp_path):
     variant = load_variant("sp19")
     result, results = run_autograder(fake_autograder(tmp_path / "solved", "sp19", project.SOLUTION / "sp19"))
@@ -228,7 +233,7 @@ def test_run_autograder_gives_the_solution_full_marks_and_the_skeleton_none(tmp_
         assert test["score"] == question.points, test["output"]
     assert results["score"] == variant.points
     direct = tmp_path / "direct.json"
-    subprocess.run(["hog", "grade", str(project.SOLUTION / "sp19"), "--variant", "sp19", "--format", "json",
+    subprocess.run([sys.executable, "-m", "grader.cli", "grade", str(project.SOLUTION / "sp19"), "--variant", "sp19", "--format", "json",
                     "--output", str(direct)], check=True, capture_output=True)
     assert results["score"] == json.loads(direct.read_text())["score"]
     result, results = run_autograder(fake_autograder(tmp_path / "started", "sp19", project.SKELETON / "sp19"))
@@ -236,6 +241,7 @@ def test_run_autograder_gives_the_solution_full_marks_and_the_skeleton_none(tmp_
     assert results["score"] == 0 and len(results["tests"]) == len(variant.questions)
 
 
+@pytest.mark.slow
 def test_run_autograder_tells_the_student_when_grading_cannot_complete(tmp_path):
     root = fake_autograder(tmp_path, "sp19", project.SOLUTION / "sp19")
     (root / "source/kit/specs/sp19.yaml").unlink()

@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from grader import batch, files, project
 from grader.spec import load_variant
 
@@ -28,6 +30,7 @@ def result(out: Path, name: str) -> dict:
     return json.loads((out / f"{name}.json").read_text())
 
 
+@pytest.mark.slow
 def test_a_folder_and_a_file_with_one_name_are_refused_before_anything_is_graded(tmp_path):
     subs = tmp_path / "in"
     shutil.copytree(project.SOLUTION / "sp19", subs / "alice")
@@ -41,6 +44,7 @@ def test_a_folder_and_a_file_with_one_name_are_refused_before_anything_is_graded
     assert not out.exists()
 
 
+@pytest.mark.slow
 def test_the_output_folder_inside_the_submissions_is_not_a_submission(tmp_path):
     subs = tmp_path / "in"
     subs.mkdir()
@@ -52,6 +56,7 @@ def test_the_output_folder_inside_the_submissions_is_not_a_submission(tmp_path):
     assert list(gradebook(subs / "results")) == ["bob"]
 
 
+@pytest.mark.slow
 def test_a_rerun_with_another_variant_regrades_everything_then_skips_it(tmp_path):
     subs = tmp_path / "in"
     subs.mkdir()
@@ -69,6 +74,7 @@ def test_a_rerun_with_another_variant_regrades_everything_then_skips_it(tmp_path
     assert "graded 0, skipped 2 already graded" in third.stdout
 
 
+@pytest.mark.slow
 def test_a_resubmitted_file_is_regraded_and_the_others_are_skipped(tmp_path):
     subs = tmp_path / "in"
     subs.mkdir()
@@ -87,6 +93,7 @@ def test_a_resubmitted_file_is_regraded_and_the_others_are_skipped(tmp_path):
     assert float(gradebook(out)["bob"]["score"]) == load_variant("fa18").points
 
 
+@pytest.mark.slow
 def test_each_result_keeps_gradescopes_fields_and_says_what_it_was_graded_from(tmp_path):
     subs = tmp_path / "in"
     subs.mkdir()
@@ -111,6 +118,7 @@ def broken_spec(root: Path) -> None:
     spec.write_text(text.replace("    function: is_swap\n", "    function: is_swapp\n"))
 
 
+@pytest.mark.slow
 def test_a_fault_of_the_grader_gives_each_submission_a_visible_zero_a_gradebook_and_exit_1(tmp_path):
     broken_spec(tmp_path / "kit")
     subs = tmp_path / "in"
@@ -151,6 +159,7 @@ def test_a_worker_that_breaks_costs_only_its_submission_a_visible_zero(tmp_path)
         "ada": "graded", "bob": "grader failed", "cy": "graded"}
 
 
+@pytest.mark.slow
 def test_results_and_the_gradebook_follow_the_umask_like_any_new_file(tmp_path):
     subs = tmp_path / "in"
     subs.mkdir()

@@ -14,6 +14,7 @@ from grader.spec import all_variants, load_variant
 VARIANTS = all_variants()
 
 
+@pytest.mark.slow
 def test_the_committed_generated_files_are_current():
     result = subprocess.run([sys.executable, "-m", "grader.cli", "build", "--check"],
                             capture_output=True, text=True, cwd=project.ROOT)

@@ -4,6 +4,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from grader.cases import GENERATED
 from grader.spec import load_variant
 
@@ -14,6 +16,7 @@ def hog(*args):
     return result.stdout
 
 
+@pytest.mark.slow
 def test_json_lists_every_spec_case_with_its_origin_and_calls():
     spec = load_variant("fa19")
     records = json.loads(hog("cases", "fa19", "--json"))
@@ -26,6 +29,7 @@ def test_json_lists_every_spec_case_with_its_origin_and_calls():
     assert first["steps"] and {"call", "expected"} <= first["steps"][0].keys()
 
 
+@pytest.mark.slow
 def test_text_names_each_case_and_points_to_the_hidden_ones():
     out = hog("cases", "sp19")
     assert "sp19-q01-1  question 01  public  " in out
@@ -34,6 +38,7 @@ def test_text_names_each_case_and_points_to_the_hidden_ones():
                         "solution; `hog cases sp19 --hidden` lists them too.\n")
 
 
+@pytest.mark.slow
 def test_hidden_adds_the_generated_cases_question_by_question():
     public = json.loads(hog("cases", "nju24", "--json"))
     every = json.loads(hog("cases", "nju24", "--json", "--hidden"))

@@ -3,6 +3,8 @@
 import subprocess
 import sys
 
+import pytest
+
 from grader import project
 
 
@@ -11,6 +13,7 @@ def hog(*args, env=None, **options):
                           env=env, **options)
 
 
+@pytest.mark.slow
 def test_a_spec_that_is_not_utf8_names_its_line(tmp_path):
     (tmp_path / "specs").mkdir()
     text = (project.SPECS / "sp19.yaml").read_bytes().replace(b"Pig Out, example 1", b"Pig Out, \xe9xample 1", 1)
@@ -21,6 +24,7 @@ def test_a_spec_that_is_not_utf8_names_its_line(tmp_path):
     assert result.stderr == f"Error: specs/sp19.yaml:{line}: the spec is not UTF-8 text (save it as UTF-8)\n"
 
 
+@pytest.mark.slow
 def test_an_output_that_cannot_be_written_is_a_usage_error():
     result = hog("grade", str(project.SOLUTION / "nju24"), "--variant", "nju24", "--output", "/proc/version")
     assert result.returncode == 2 and "Traceback" not in result.stderr
@@ -28,6 +32,7 @@ def test_an_output_that_cannot_be_written_is_a_usage_error():
     assert result.stderr.endswith("(choose an --output in a folder you can write to)\n")
 
 
+@pytest.mark.slow
 def test_a_reader_that_stops_early_ends_the_command_quietly():
     """`hog cases fa19 | head -n 1`: the first line, then exit 141 as a shell reports SIGPIPE."""
     piped = subprocess.Popen([sys.executable, "-m", "grader.cli", "cases", "fa19"], stdout=subprocess.PIPE,
@@ -36,3 +41,17 @@ def test_a_reader_that_stops_early_ends_the_command_quietly():
     piped.stdout.close()
     assert piped.wait(timeout=60) == 141
     assert b"Traceback" not in piped.stderr.read()
+
+
+def test_every_verb_of_the_parser_has_a_handler():
+    from grader import cli
+    verbs = next(action for action in cli.parser()._actions if action.dest == "verb")
+    assert sorted(verbs.choices) == sorted(cli.HANDLERS)
+
+
+def test_each_kind_of_error_has_its_exit_status():
+    from grader import cli
+    from grader.errors import GraderFault, OutputError, SpecError, UsageError
+    from grader.hog_source import BuildError
+    assert [cli.exit_status(error) for error in (UsageError("u"), OutputError("o"), SpecError("specs/x.yaml", 3, "w"),
+                                                 BuildError("b"), GraderFault("g"))] == [2, 2, 2, 2, 1]

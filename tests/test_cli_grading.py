@@ -19,6 +19,7 @@ def hog(*args, cwd=None):
                           cwd=cwd or project.ROOT, timeout=600)
 
 
+@pytest.mark.slow
 def test_grade_prints_gradescope_json_and_exits_0_whatever_the_score():
     result = hog("grade", "skeleton/sp19", "--variant", "sp19", "--format", "json")
     assert result.returncode == 0, result.stderr
@@ -30,6 +31,7 @@ def test_grade_prints_gradescope_json_and_exits_0_whatever_the_score():
     assert data["tests"][0]["status"] == "failed" and "# Error: expected" in data["tests"][0]["output"]
 
 
+@pytest.mark.slow
 def test_grade_writes_junit_to_a_file(tmp_path):
     target = tmp_path / "report.xml"
     result = hog("grade", "solution/fa18/hog.py", "--variant", "fa18", "--format", "junit", "--output", str(target))
@@ -38,6 +40,7 @@ def test_grade_writes_junit_to_a_file(tmp_path):
     assert suite.get("tests") == "12" and suite.get("failures") == "0"
 
 
+@pytest.mark.slow
 def test_grade_text_names_the_failing_case_and_the_rerun_command():
     result = hog("grade", "skeleton/nju24", "--variant", "nju24")
     assert result.returncode == 0
@@ -46,6 +49,7 @@ def test_grade_text_names_the_failing_case_and_the_rerun_command():
     assert "Score: 0/23" in result.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args, message", [
     (["grade", "skeleton/sp19", "--variant", "sp91"], "Error: specs: no variant 'sp91' (did you mean 'sp19'?)"),
     (["grade", "nowhere", "--variant", "sp19"], "Error: no submission at nowhere"),
@@ -68,6 +72,7 @@ def test_a_fault_of_the_grader_exits_1_with_a_visible_zero(monkeypatch, capsys):
     assert "RuntimeError: the engine broke" in data["tests"][0]["output"]
 
 
+@pytest.mark.slow
 def test_hog_test_runs_one_question_and_finds_the_variant_itself(tmp_path):
     folder = tmp_path / "hw"
     shutil.copytree(project.SKELETON / "fa19", folder)
@@ -80,6 +85,7 @@ def test_hog_test_runs_one_question_and_finds_the_variant_itself(tmp_path):
     assert "hidden" not in hog("test", cwd=folder).stdout
 
 
+@pytest.mark.slow
 def test_hog_test_asks_for_the_variant_when_it_cannot_tell(tmp_path):
     (tmp_path / "hog.py").write_text("def roll_dice(): pass\n")
     result = hog("test", str(tmp_path))
@@ -94,6 +100,7 @@ def make_batch(folder: Path) -> None:
     (folder / "empty").mkdir()
 
 
+@pytest.mark.slow
 def test_grade_batch_writes_each_result_and_a_gradebook_and_resumes(tmp_path):
     make_batch(tmp_path / "in")
     out = tmp_path / "out"

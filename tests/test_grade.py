@@ -34,6 +34,7 @@ def scores(result):
     return {q.question.number: q.score for q in result.questions}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant_id", ["sp19", "nju24", "nju21", "fa19", "fa18"])
 def test_the_solution_earns_every_case_and_the_skeleton_none(variant_id):
     variant = load_variant(variant_id)
@@ -81,6 +82,7 @@ BUGS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant_id, question, bug, old, new", BUGS, ids=[f"{b[0]}-q{b[1]}-{b[2]}" for b in BUGS])
 def test_a_plausible_bug_loses_the_points_of_its_question(tmp_path, variant_id, question, bug, old, new):
     result = graded(tmp_path, variant_id, old, new)
@@ -109,12 +111,14 @@ for _name in ["roll_dice", "free_bacon", "take_turn", "is_swap", "play", "announ
 '''
 
 
+@pytest.mark.slow
 def test_lying_objects_and_patched_checkers_earn_nothing(tmp_path):
     result = graded(tmp_path, "sp19", source=LIAR)
     assert result.score == 0
     assert "not a plain value" in result.questions[1].first_failure.got
 
 
+@pytest.mark.slow
 def test_reading_the_kit_files_from_inside_finds_nothing(tmp_path):
     spy = (project.SOLUTION / "sp19" / "hog.py").read_text() + f'''
 def free_bacon(score):
@@ -130,6 +134,7 @@ def free_bacon(score):
     assert scores(result)["02"] == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ending", ["import sys\nsys.exit(0)\n", "import os\nos._exit(0)\n",
                                     "while True:\n    pass\n", "raise SystemExit('done')\n",
                                     "def broken(:\n"])
@@ -139,6 +144,7 @@ def test_a_submission_that_does_not_import_gets_zero_and_a_clear_reason(tmp_path
     assert len(result.questions) == 12
 
 
+@pytest.mark.slow
 def test_an_endless_play_loses_only_the_questions_that_play(tmp_path):
     result = graded(tmp_path, "sp19", "    # BEGIN PROBLEM 5\n", "    # BEGIN PROBLEM 5\n    while True:\n        pass\n")
     earned = scores(result)
@@ -147,18 +153,21 @@ def test_an_endless_play_loses_only_the_questions_that_play(tmp_path):
     assert "Timeout" in result.questions[4].first_failure.got
 
 
+@pytest.mark.slow
 def test_the_final_strategy_is_graded_by_its_exact_win_rate(tmp_path):
     result = graded(tmp_path, "sp19", "    return int(table[score][opponent_score], 16)", "    return 4")
     final = result.questions[-1]
     assert final.score == 0 and "exact average win rate against always_roll(4): 0.500000" in final.message
 
 
+@pytest.mark.slow
 def test_a_final_strategy_below_a_threshold_is_told_what_the_next_one_needs(tmp_path):
     result = graded(tmp_path, "sp19", "    return int(table[score][opponent_score], 16)", "    return 6")
     final = result.questions[-1]
     assert final.score == 0 and final.message.endswith(" (0.55 earns 1 of 3 points)")
 
 
+@pytest.mark.slow
 def test_a_final_strategy_that_raises_is_told_at_which_scores(tmp_path):
     result = graded(tmp_path, "sp19", "    return int(table[score][opponent_score], 16)",
                     "    if (score, opponent_score) == (37, 12):\n        raise ValueError('boom')\n    return 4")
@@ -168,6 +177,7 @@ def test_a_final_strategy_that_raises_is_told_at_which_scores(tmp_path):
                              "final_strategy(37, 12) raised ValueError: boom")
 
 
+@pytest.mark.slow
 def test_a_slow_final_strategy_is_told_the_time_it_has(tmp_path):
     result = graded(tmp_path, "sp19", "    return int(table[score][opponent_score], 16)",
                     "    import time\n    time.sleep(0.01)\n    return 4")
@@ -178,6 +188,7 @@ def test_a_slow_final_strategy_is_told_the_time_it_has(tmp_path):
         in final.message
 
 
+@pytest.mark.slow
 def test_a_final_strategy_that_changes_its_mind_earns_nothing(tmp_path):
     """Graded exactly, a strategy is a function of the two scores: asked twice, it must agree."""
     result = graded(tmp_path, "sp19", "    return int(table[score][opponent_score], 16)",
@@ -188,6 +199,7 @@ def test_a_final_strategy_that_changes_its_mind_earns_nothing(tmp_path):
                         r"same scores: at \(\d+, \d+\) it chose \d+, then \d+", final.message)
 
 
+@pytest.mark.slow
 def test_a_final_strategy_that_rolls_eleven_dice_is_told_so(tmp_path):
     result = graded(tmp_path, "sp19", "    return int(table[score][opponent_score], 16)",
                     "    return 11 if score == 50 else 4")
@@ -237,6 +249,7 @@ except OSError as _error:
 '''
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["bwrap", "process"])
 def test_a_submission_cannot_poison_the_cache_or_forge_a_result_file(tmp_path, monkeypatch, private_cache, mode):
     if mode == "process":
@@ -262,6 +275,7 @@ def test_a_submission_cannot_poison_the_cache_or_forge_a_result_file(tmp_path, m
     assert graded(tmp_path, "sp19").score == result.max_score
 
 
+@pytest.mark.slow
 def test_a_tampered_cache_file_is_detected_and_generated_again(tmp_path, private_cache, caplog):
     variant = load_variant("sp19")
     honest = case_source._cached_generation(variant)

@@ -11,7 +11,7 @@ import jinja2
 import markupsafe
 import pytest
 
-from grader import build, handout, project
+from grader import build, handout, project, rendering
 from grader.cli import main
 from grader.spec import SpecError, all_variants, load_variant
 
@@ -54,13 +54,14 @@ def solution_folder(variant, tmp_path):
     folder = tmp_path / "solution"
     folder.mkdir()
     (folder / "hog.py").write_text(build.solution_source(variant))
-    (folder / "dice.py").write_text((project.SOURCES / "dice.py").read_text())
+    (folder / "dice.py").write_text(project.DICE.read_text())
     return folder
 
 
 # ------------------------------------------------- sessions are doctests
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", VARIANTS, ids=IDS)
 def test_every_session_of_the_markdown_handout_passes_against_the_solution(variant, tmp_path):
     folder = tmp_path / "docs"
@@ -70,6 +71,7 @@ def test_every_session_of_the_markdown_handout_passes_against_the_solution(varia
     assert result.returncode == 0 and "1 passed" in result.stdout, result.stdout + result.stderr
 
 
+@pytest.mark.slow
 def test_a_wrong_number_in_the_handout_fails_the_doctest_run(tmp_path):
     variant = load_variant("sp19")
     text = rendered(variant, "md")
@@ -136,7 +138,7 @@ def test_each_question_shows_the_signature_of_the_students_file_its_task_and_com
         assert f"<pre><code>{escape(function.signature)}</code></pre>" in page
         assert f"Question {question.label}: {escape(question.title)}" in page
         assert f"python -m pytest -k {question.key}" in page and f"python -m pytest -k {question.key}`" in markdown
-        assert handout.points(question.points) in page
+        assert rendering.points(question.points) in page
         task = question.task or function.task
         assert task and escape(task) in page
     # Two questions on one function (play, then its commentary) each say what they ask.
@@ -161,9 +163,9 @@ def test_grading_explains_hidden_cases_and_the_final_strategys_exact_thresholds(
     for question in variant.questions:
         for threshold in question.thresholds:
             row = f"at least {threshold.win_rate} ({threshold.win_rate * 100:g}%)"
-            assert f"| {row} | {handout.points(threshold.points)} |" in markdown
-            assert f'<td>{row}</td><td class="points">{handout.points(threshold.points)}</td>' in page
-    assert f"<th>{handout.points(variant.points)}</th>" in page
+            assert f"| {row} | {rendering.points(threshold.points)} |" in markdown
+            assert f'<td>{row}</td><td class="points">{rendering.points(threshold.points)}</td>' in page
+    assert f"<th>{rendering.points(variant.points)}</th>" in page
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=IDS)
@@ -185,7 +187,7 @@ def test_html_escapes_the_spec_and_markdown_keeps_it_literal():
 
 
 def test_a_missing_template_value_is_an_error_not_an_empty_string():
-    environment = handout._environment()
+    environment = rendering.environment("handout")
     with pytest.raises(jinja2.UndefinedError):
         environment.from_string("{{ variant.nickname }}").render(variant=load_variant("sp19"))
 
@@ -219,6 +221,7 @@ def test_hog_handout_prints_html_by_default(capsys):
     assert capsys.readouterr().out == rendered(load_variant("sp19"), "html")
 
 
+@pytest.mark.slow
 def test_hog_handout_writes_markdown_when_asked_or_when_the_file_says_md(tmp_path, capsys):
     variant = load_variant("sp19")
     assert main(["handout", "sp19", "--out", str(tmp_path / "hog.md")]) == 0
@@ -240,6 +243,7 @@ def test_the_students_edition_shows_no_picture_of_the_optimal_strategy(variant):
         assert "What optimal play looks like" not in text
 
 
+@pytest.mark.slow
 def test_the_instructors_edition_adds_the_picture(tmp_path, capsys):
     sp19, fa19 = load_variant("sp19"), load_variant("fa19")
     assert main(["handout", "sp19", "--with-strategy"]) == 0

@@ -2,11 +2,14 @@
 
 from xml.etree import ElementTree
 
+import pytest
+
 from grader import grade, project
 from grader.report import junit
 from grader.spec import load_variant
 
 
+@pytest.mark.slow
 def test_junit_says_how_the_submission_was_isolated():
     result = grade.grade(project.SKELETON / "nju24", load_variant("nju24"))
     suite = ElementTree.fromstring(junit.render(result).split("\n", 1)[1])

@@ -26,6 +26,7 @@ def swapped(swap, current, opponent):
     return swap(current, opponent)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant_id", IDS)
 def test_zero_dice_rule_on_every_score(variant_id):
     _, zero, _ = rules_of(variant_id)
@@ -33,6 +34,7 @@ def test_zero_dice_rule_on_every_score(variant_id):
     assert [zero(score) for score in SCORES] == [expected(score) for score in SCORES]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant_id", IDS)
 def test_swap_predicate_on_every_pair_of_scores(variant_id):
     _, _, swap = rules_of(variant_id)
@@ -50,6 +52,7 @@ def take_turn(variant_id, hog, num_rolls, score, opponent, dice):
     return hog.take_turn(num_rolls, opponent, dice)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant_id", IDS)
 @settings(max_examples=300, deadline=None)
 @given(num_rolls=st.integers(0, 10), score=st.integers(0, 99), opponent=st.integers(0, 99), cycle=outcomes)
@@ -72,6 +75,7 @@ def scripted(counts):
     return strategy
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant_id", IDS)
 @settings(max_examples=200, deadline=None)
 @given(counts0=st.lists(st.integers(1, 10), min_size=1, max_size=8),

@@ -89,6 +89,21 @@ def test_each_mistake_names_file_line_and_fix(old, new, expected):
     assert message(broken(old, new)) == expected
 
 
+def test_a_rule_names_the_feature_it_adds_and_a_misspelt_one_is_caught():
+    assert spec.parse(GOOD, "specs/demo.yaml").features == frozenset()
+    with_feature = broken("    summary: Rolling zero dice scores something.\n",
+                          "    summary: Rolling zero dice scores something.\n    feature: parity_bonus\n")
+    assert spec.parse(with_feature, "specs/demo.yaml").features == {"parity_bonus"}
+    assert message(with_feature.replace("parity_bonus", "parity_bonsu")) == (
+        "specs/demo.yaml:11: unknown feature 'parity_bonsu' (did you mean 'parity_bonus'?)")
+
+
+def test_the_two_feral_hogs_rules_are_two_features():
+    assert spec.load_variant("nju21").features == {"parity_bonus"}
+    assert spec.load_variant("fa19").features == {"dice_count_bonus"}
+    assert all(not spec.load_variant(v).features for v in ("sp19", "nju24", "fa18"))
+
+
 def test_a_second_question_on_the_same_function_says_what_it_adds():
     second = GOOD[GOOD.index('  - number: "02"'):].replace('"02"', '"03"').replace("zero_dice", "take_turn")
     assert message(GOOD + second) == ("specs/demo.yaml:25: question 03 grades 'free_bacon' like question 02 "
@@ -122,6 +137,7 @@ def test_unknown_variant_suggests_the_closest():
         spec.load_variant("sp91")
 
 
+@pytest.mark.slow
 def test_the_command_line_reports_a_broken_spec_without_traceback(tmp_path):
     (tmp_path / "specs").mkdir()
     (tmp_path / "specs" / "demo.yaml").write_text(broken("    points: 1\n", "    points: [1\n"))

@@ -19,6 +19,7 @@ def pytest_in(folder, *args):
                           capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", VARIANTS, ids=[v.id for v in VARIANTS])
 def test_every_question_passes_on_the_solution_and_fails_on_the_skeleton(variant):
     questions = len(variant.questions)
@@ -28,6 +29,7 @@ def test_every_question_passes_on_the_solution_and_fails_on_the_skeleton(variant
     assert f"{questions} failed" in started.stdout, started.stdout
 
 
+@pytest.mark.slow
 def test_a_failure_reads_like_the_ok_client():
     result = pytest_in(project.SKELETON / "sp19", "-k", "q02")
     assert "1 failed" in result.stdout
@@ -47,6 +49,7 @@ q02 > Case q02-1
 Run only this question:  python -m pytest -k q02""" in result.stdout
 
 
+@pytest.mark.slow
 def test_a_crash_shows_the_error_the_student_caused(tmp_path):
     folder = tmp_path / "student"
     shutil.copytree(project.SKELETON / "sp19", folder)

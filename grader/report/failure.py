@@ -1,13 +1,13 @@
 """How one failing case reads: the session as typed, what was expected, what came back.
 
 The layout itself is shared with the students' own pytest run
-(``grader/sources/student/case_report.py``), so both read the same.
+(``grader/shipped/student/case_report.py``), so both read the same.
 """
 
 from __future__ import annotations
 
 from grader.grade import HIDDEN_FAILED, CaseVerdict, QuestionResult
-from grader.sources.student.case_report import RERUN, RULE, failure
+from grader.shipped.student.case_report import RERUN, RULE, failure
 
 __all__ = ["RERUN", "RULE", "describe", "session_lines"]   # ``hog test`` passes its own rerun command
 

@@ -9,7 +9,7 @@ from dataclasses import asdict, dataclass
 from grader.strategy.distributions import MAX_DICE
 from grader.strategy.match import FIRST_WINS, NEVER_ENDS, can_loop, expected_payoff, win_rate
 from grader.strategy.optimal import solve
-from grader.strategy.rules import baseline_rolls, rules_for
+from grader.strategy.rules import Rules
 from grader.strategy.tables import always_roll_table
 
 
@@ -56,15 +56,14 @@ class Analysis:
         return json.dumps(data, indent=2)
 
 
-def analyze(variant_id: str, goal: int = 100, baseline: int | None = None) -> Analysis:
-    """Solve ``variant_id`` at ``goal`` and compute its exact figures.
+def analyze(rules: Rules, baseline: int | None = None) -> Analysis:
+    """Solve the variant of ``rules`` and compute its exact figures.
 
-    ``baseline`` is the baseline's dice count (default: the variant's, see
-    the spec's ``baseline``).
+    ``baseline`` is the baseline's dice count (default: the variant's, ``rules.baseline``).
     """
     started = time.perf_counter()
-    rules = rules_for(variant_id, goal)
-    rolls = baseline_rolls(variant_id) if baseline is None else baseline
+    variant_id, goal = rules.variant_id, rules.goal
+    rolls = rules.baseline if baseline is None else baseline
     optimal = solve(rules)
     baseline_table = always_roll_table(rolls, goal)
     never = None
@@ -77,7 +76,7 @@ def analyze(variant_id: str, goal: int = 100, baseline: int | None = None) -> An
         loops.append([expected_payoff(rules, first, second, NEVER_ENDS)
                       if can_loop(rules, first, second) else 0.0 for second in tables])
     projected = projected_vs_optimal = None
-    if rules.feral_hogs:
+    if rules.dice_count_bonus:
         projected = win_rate(rules, optimal.table, baseline_table).to_dict()
         projected_vs_optimal = win_rate(rules, optimal.table, optimal).to_dict()
     against_baseline = win_rate(rules, optimal, baseline_table).to_dict()

@@ -66,11 +66,3 @@ def heatmap_svg(table: list[list[int]], title: str) -> str:
                    f'<text x="{legend_x + 24}" y="{y + 12}">{n}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
-
-
-def strategy_heatmap(variant_id: str, goal: int = 100) -> str:
-    """SVG heatmap of the variant's optimal strategy (fa19: its (score, opponent_score) table)."""
-    from grader.strategy.optimal import solve
-    strategy = solve(variant_id, goal)
-    note = " (most probable full-state choice)" if hasattr(strategy, "full_table") else ""
-    return heatmap_svg(strategy.table, f"Optimal strategy, Hog {variant_id}, goal {goal}{note}")

@@ -8,26 +8,24 @@ zero-point turns connect states, and a zero-dice turn is deterministic: a
 state that rolls 0 for 0 points simply takes the value of the state it leads
 to, and a loop of such states never ends.
 
-fa19's Feral Hogs needs the previous dice counts in the state;
-``grader.strategy.feral_match`` handles that rule and is used automatically.
+fa19's dice-count bonus (its Feral Hogs) needs the previous dice counts in the
+state; ``grader.strategy.dice_count_match`` handles that rule and is used automatically.
 """
 
 from __future__ import annotations
 
-import functools
 from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from grader.strategy.distributions import MAX_DICE
-from grader.strategy.rules import Rules, rules_for
+from grader.strategy import dice_count_match
+from grader.strategy.rules import COUNTS, Rules, roll_arrays
 from grader.strategy.tables import Strategy, Table, always_roll_table, as_table
 
 # Payoffs (first player wins, second player wins, the game never ends).
 FIRST_WINS = (1.0, 0.0, 0.0)
 SECOND_WINS = (0.0, 1.0, 0.0)
 NEVER_ENDS = (0.0, 0.0, 1.0)
-COUNTS = MAX_DICE + 1
 
 
 @dataclass(frozen=True)
@@ -65,10 +63,6 @@ class WinRate:
         return {**asdict(self), "average": self.average}
 
 
-def _rules(variant: str | Rules, goal: int) -> Rules:
-    return variant if isinstance(variant, Rules) else rules_for(variant, goal)
-
-
 def expected_payoff(rules: Rules, table0: Table, table1: Table,
                     payoff: tuple[float, float, float], start: tuple[int, int] = (0, 0)) -> float:
     """Expected payoff of the game with player 0 (``table0``) moving first.
@@ -79,29 +73,10 @@ def expected_payoff(rules: Rules, table0: Table, table1: Table,
     """
     if not all(0 <= score < rules.goal for score in start):
         raise ValueError(f"starting scores must be below the goal {rules.goal}, got {start}")
-    if rules.feral_hogs:
-        from grader.strategy import feral_match
-        return feral_match.expected_payoff(rules, feral_match.strategy_form(table0, rules.goal),
-                                           feral_match.strategy_form(table1, rules.goal), payoff, start)
+    if rules.dice_count_bonus:
+        return dice_count_match.expected_payoff(rules, dice_count_match.strategy_form(table0, rules.goal),
+                                                dice_count_match.strategy_form(table1, rules.goal), payoff, start)
     return float(payoff_values(rules, table0, table1, [payoff])[0, start[0], start[1], 0])
-
-
-@functools.lru_cache(maxsize=32)
-def roll_arrays(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
-    """``(lo, probs)``: ``lo[parity, n]`` the lowest points of rolling ``n`` dice and
-    ``probs[parity, n, k]`` the probability of ``lo + k`` points (zero-padded);
-    ``n = 0`` is a single outcome at offset 0 (its points are the zero-dice rule's)."""
-    width = max(len(probs) for table in rules.rolls for _, probs in table)
-    lo = np.zeros((2, COUNTS), dtype=np.intp)
-    probs = np.zeros((2, COUNTS, width))
-    for parity in (0, 1):
-        probs[parity, 0, 0] = 1.0
-        for n in range(1, COUNTS):
-            low, distribution = rules.rolls[parity][n]
-            lo[parity, n] = low
-            probs[parity, n, :len(distribution)] = distribution
-    lo.flags.writeable = probs.flags.writeable = False
-    return lo, probs
 
 
 def payoff_values(rules: Rules, table0: Table, table1: Table, payoffs) -> np.ndarray:
@@ -181,17 +156,16 @@ def _follow_zero_point_turns(state, choice, zero, swaps, values, position, never
         values[position[p, a, b]] = result
 
 
-def exact_match(variant: str | Rules, first: Strategy, second: Strategy,
-                goal: int = 100, score0: int = 0, score1: int = 0) -> MatchResult:
+def exact_match(rules: Rules, first: Strategy, second: Strategy,
+                score0: int = 0, score1: int = 0) -> MatchResult:
     """Exact probabilities that ``first`` (moving first) wins, that ``second`` wins,
-    and that the game never ends. ``variant`` is a variant id or tabulated ``Rules``;
-    ``score0``/``score1`` are the starting scores, as in the reference ``play``."""
-    rules = _rules(variant, goal)
+    and that the game never ends under ``rules``; ``score0``/``score1`` are the
+    starting scores, as in the reference ``play``."""
     table0, table1 = _strategy_tables(rules, first, second)
     start = (score0, score1)
     if not all(0 <= score < rules.goal for score in start):
         raise ValueError(f"starting scores must be below the goal {rules.goal}, got {start}")
-    if rules.feral_hogs:
+    if rules.dice_count_bonus:
         first_wins = expected_payoff(rules, table0, table1, FIRST_WINS, start)
         never = 0.0
     elif can_loop(rules, table0, table1):
@@ -209,7 +183,7 @@ def can_loop(rules: Rules, table0, table1) -> bool:
     A loop needs a zero-point turn by each player (a swap or not, the same
     state comes back only after the other player has also scored nothing).
     """
-    if not rules.has_zero_point_turns or rules.feral_hogs:
+    if not rules.has_zero_point_turns or rules.dice_count_bonus:
         return False
     scoreless = [b for b, points in enumerate(rules.zero_points) if points == 0]
     return all(any(table[a][b] == 0 for a in range(rules.goal) for b in scoreless)
@@ -217,23 +191,20 @@ def can_loop(rules: Rules, table0, table1) -> bool:
 
 
 def _strategy_tables(rules: Rules, first, second):
-    if rules.feral_hogs:
-        from grader.strategy import feral_match
-        return feral_match.strategy_form(first, rules.goal), feral_match.strategy_form(second, rules.goal)
+    if rules.dice_count_bonus:
+        return (dice_count_match.strategy_form(first, rules.goal),
+                dice_count_match.strategy_form(second, rules.goal))
     return as_table(first, rules.goal), as_table(second, rules.goal)
 
 
-def win_rate(variant: str | Rules, strategy: Strategy, baseline: Strategy | None = None,
-             goal: int = 100) -> WinRate:
+def win_rate(rules: Rules, strategy: Strategy, baseline: Strategy | None = None) -> WinRate:
     """Exact win rate of ``strategy`` against ``baseline`` going first and going second
-    (the variant's baseline ``always_roll`` when ``baseline`` is None)."""
-    from grader.strategy.rules import baseline_rolls
-    rules = _rules(variant, goal)
+    (the variant's baseline ``always_roll(rules.baseline)`` when ``baseline`` is None)."""
     if baseline is None:
-        baseline = always_roll_table(baseline_rolls(rules.variant_id), rules.goal)
+        baseline = always_roll_table(rules.baseline, rules.goal)
     mine, theirs = _strategy_tables(rules, strategy, baseline)
     half = (1.0, 0.0, 0.5)
-    if rules.feral_hogs:
+    if rules.dice_count_bonus:
         as_first = expected_payoff(rules, mine, theirs, half)
         as_second = 1.0 - expected_payoff(rules, theirs, mine, half)
     else:

@@ -35,7 +35,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from grader.strategy.distributions import MAX_DICE
-from grader.strategy.rules import Rules, rules_for
+from grader.strategy import dice_count_solve
+from grader.strategy.rules import Rules
 
 TIE = 1e-12   # tolerance when a zero-point pass is compared with a move that scores
 BIAS = 1e-13  # a dice count must beat fewer dice by more than this per extra die
@@ -65,12 +66,10 @@ class OptimalStrategy:
         return self.values[0][0]
 
 
-def solve(variant: str | Rules, goal: int = 100) -> OptimalStrategy:
-    """Solve a variant exactly; fa19 (Feral Hogs) goes to ``grader.strategy.feral_solve``."""
-    rules = variant if isinstance(variant, Rules) else rules_for(variant, goal)
-    if rules.feral_hogs:
-        from grader.strategy import feral_solve
-        return feral_solve.solve(rules)
+def solve(rules: Rules) -> OptimalStrategy:
+    """Solve a variant exactly; fa19 (its dice-count bonus) goes to ``grader.strategy.dice_count_solve``."""
+    if rules.dice_count_bonus:
+        return dice_count_solve.solve(rules)
     started = time.perf_counter()
     value, choice = _solve_values(rules)
     table, values = choice.tolist(), value.tolist()

@@ -40,6 +40,7 @@ def open_handout(browser, variant, folder, viewport):
     return page, elsewhere
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", VARIANTS, ids=[v.id for v in VARIANTS])
 def test_rules_examples_and_questions_are_visible(browser, variant, tmp_path):
     page, elsewhere = open_handout(browser, variant, tmp_path, DESKTOP)
@@ -62,6 +63,7 @@ def test_rules_examples_and_questions_are_visible(browser, variant, tmp_path):
     page.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", VARIANTS, ids=[v.id for v in VARIANTS])
 def test_a_phone_reads_it_without_scrolling_sideways(browser, variant, tmp_path):
     page, _ = open_handout(browser, variant, tmp_path, PHONE)
@@ -76,6 +78,7 @@ def test_a_phone_reads_it_without_scrolling_sideways(browser, variant, tmp_path)
     page.close()
 
 
+@pytest.mark.slow
 def test_printing_hides_the_contents_and_wraps_sessions(browser, tmp_path):
     variant = VARIANTS[0]
     page, _ = open_handout(browser, variant, tmp_path, DESKTOP)

@@ -2,9 +2,12 @@
 
 import json
 
+import pytest
+
 from grader import cli
 
 
+@pytest.mark.slow
 def test_analyze_json_has_the_contracted_fields(capsys):
     assert cli.main(["analyze", "nju21", "--json", "--goal", "30"]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -18,6 +21,7 @@ def test_analyze_json_has_the_contracted_fields(capsys):
     assert data["optimal_vs_baseline"] == seats["average"] == (seats["as_first"] + seats["as_second"]) / 2
 
 
+@pytest.mark.slow
 def test_analyze_prints_a_readable_report(capsys):
     assert cli.main(["analyze", "sp19", "--goal", "25"]) == 0
     text = capsys.readouterr().out

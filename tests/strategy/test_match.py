@@ -8,7 +8,8 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from grader.strategy import always_roll_table, exact_match, rules_for, win_rate
+from grader.engine import exact_match, rules_for, win_rate
+from grader.strategy import always_roll_table
 from grader.strategy.match import FIRST_WINS, NEVER_ENDS, SECOND_WINS, expected_payoff
 from .conftest import load_reference
 from .independent import game_for, match_by_linear_algebra, match_by_recursion
@@ -29,6 +30,7 @@ def test_outcomes_computed_separately_add_up_to_one(variant):
     assert total == pytest.approx(1.0, abs=1e-12)
 
 
+@pytest.mark.slow
 @settings(max_examples=15, deadline=None)
 @given(st.data())
 def test_random_strategies_at_goal_12_match_plain_recursion(data):
@@ -44,6 +46,7 @@ def test_random_strategies_at_goal_12_match_plain_recursion(data):
     assert result.never_ending == 0.0
 
 
+@pytest.mark.slow
 @settings(max_examples=6, deadline=None)
 @given(st.lists(st.lists(st.sampled_from([0, 0, 1, 3, 6, 10]), min_size=5, max_size=5),
                 min_size=5, max_size=5),
@@ -82,6 +85,7 @@ def test_nju21_passing_back_and_forth_between_1_7_and_7_1_never_finishes():
     assert exact_match("nju21", zero, always_roll_table(1, 100), score0=1, score1=7).never_ending == 0.0
 
 
+@pytest.mark.slow
 def test_nju21_half_the_time_a_passing_loop():
     """From 1-1 (picky_piggy(1) = 0, 3**2 = 9 swaps: a zero-point turn leaves 1-1).
 
@@ -124,11 +128,12 @@ def test_exact_rates_agree_with_reference_play(variant, games):
     assert abs(sampled - exact) < 5 * sigma
 
 
-def test_fa19_feral_hogs_changes_the_result_and_play_agrees_with_it():
+@pytest.mark.slow
+def test_fa19_dice_count_bonus_changes_the_result_and_play_agrees_with_it():
     hog = load_reference("fa19")
     baseline = always_roll_table(4, 100)
     with_feral = exact_match(rules_for("fa19"), _alternating, baseline).first_wins
-    without = exact_match(rules_for("fa19", feral_hogs=False), _alternating, baseline).first_wins
+    without = exact_match(rules_for("fa19", dice_count_bonus=False), _alternating, baseline).first_wins
     assert abs(with_feral - without) > 0.02
     games = 4000
     sampled_on = _monte_carlo(hog, _alternating, hog.always_roll(4), games, seed=7)

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from grader.strategy import Rules, always_roll_table, exact_match, rules_for, solve, win_rate
+from grader.engine import exact_match, rules_for, solve, win_rate
+from grader.strategy import Rules, always_roll_table
 from grader.strategy.match import NEVER_ENDS, expected_payoff
 from .conftest import load_reference
 from .independent import game_for, optimal_value
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("goal", [10, 20])
 def test_small_goals_match_a_plain_recursion(variant, goal):
     if variant == "nju21":
@@ -21,17 +23,19 @@ def test_small_goals_match_a_plain_recursion(variant, goal):
     assert solve(variant, goal).first_player_value == pytest.approx(expected, abs=1e-12)
 
 
+@pytest.mark.slow
 def test_fa19_full_state_matters_for_the_optimum():
     """Solving fa19 while ignoring Feral Hogs gives a different (lower) value and strategy."""
     goal = 30
     feral = solve("fa19", goal)
-    blind = solve(rules_for("fa19", goal, feral_hogs=False))
+    blind = solve(rules_for("fa19", goal, dice_count_bonus=False))
     assert feral.first_player_value != pytest.approx(blind.first_player_value, abs=1e-6)
     # Played under the real rules, the Feral-blind optimum does worse than the true one.
     blind_rate = win_rate(rules_for("fa19", goal), blind.table, feral, goal=goal).average
     assert blind_rate < 0.5
 
 
+@pytest.mark.slow
 def test_optimal_play_against_itself_is_worth_its_value(variant):
     """Evaluating the returned table (or full state) as a strategy gives back the solved value."""
     goal = 100 if variant != "fa19" else 40
@@ -40,6 +44,7 @@ def test_optimal_play_against_itself_is_worth_its_value(variant):
     assert result.first_wins + result.never_ending / 2 == pytest.approx(optimal.first_player_value, abs=1e-12)
 
 
+@pytest.mark.slow
 def test_optimal_beats_or_ties_every_always_roll(variant):
     goal = 100 if variant != "fa19" else 40
     optimal = solve(variant, goal)
@@ -150,6 +155,7 @@ def test_a_pair_of_states_passing_to_each_other_where_both_pass():
     assert [optimal.table[a][b] for a, b in ((1, 1), (0, 1), (1, 0), (0, 0))] == [0] * 4
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("goal", [25, 100])
 def test_nju21_optimal_values_satisfy_the_optimality_equations(goal):
     """Every state's value is the best of its moves' values, the passes included,

@@ -40,6 +40,7 @@ def test_always_roll_rejects_impossible_counts():
         always_roll_table(11, 2)
 
 
+@pytest.mark.slow
 @given(st.lists(st.lists(st.integers(-3, 14), min_size=4, max_size=4), min_size=4, max_size=4))
 def test_validation_accepts_exactly_the_tables_of_dice_counts(table):
     good = all(0 <= v <= 10 for row in table for v in row)

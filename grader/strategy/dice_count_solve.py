@@ -1,4 +1,4 @@
-"""The optimal strategy of fa19, whose Feral Hogs rule makes the state larger.
+"""The optimal strategy of fa19, whose dice-count bonus (its Feral Hogs) makes the state larger.
 
 fa19 gives 3 extra points when a player's dice count is exactly 2 away from
 that player's previous count (0 before the first turn), so a state is (mover's
@@ -12,7 +12,7 @@ exactly ``E[n]`` of the state (a + 3, b, po), already solved. The previous
 count pm then only decides which counts get the bonus.
 
 A strategy of ``(score, opponent_score)`` cannot see the previous counts, so
-``FeralOptimalStrategy`` offers two things:
+``DiceCountOptimalStrategy`` offers two things:
 
 * ``choose(score, opponent_score, previous_rolls, opponent_previous_rolls)``
   and ``full_table``: the true optimum over the full state;
@@ -32,15 +32,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from grader.strategy.distributions import MAX_DICE
-from grader.strategy.match import roll_arrays
-from grader.strategy.rules import FERAL_BONUS, FERAL_DISTANCE, Rules
+from grader.strategy.rules import DICE_COUNT_BONUS, DICE_COUNT_DISTANCE, Rules, roll_arrays
 
 COUNTS = MAX_DICE + 1
 BIAS = 1e-13  # a dice count must beat fewer dice by more than this per extra die
 
 
 @dataclass(frozen=True)
-class FeralOptimalStrategy:
+class DiceCountOptimalStrategy:
     """fa19's optimal strategy; see the module docstring for ``table`` vs ``full_table``.
 
     ``full_table[score][opponent_score][previous * 11 + opponent_previous]`` is the
@@ -63,12 +62,12 @@ class FeralOptimalStrategy:
         return self.table[score][opponent_score]
 
 
-def solve(rules: Rules) -> FeralOptimalStrategy:
+def solve(rules: Rules) -> DiceCountOptimalStrategy:
     started = time.perf_counter()
     first_value, full_table = _solve_full(rules)
     solved = time.perf_counter()
     table = project(rules, full_table)
-    return FeralOptimalStrategy(rules.variant_id, rules.goal, full_table, table, first_value,
+    return DiceCountOptimalStrategy(rules.variant_id, rules.goal, full_table, table, first_value,
                                 solved - started, time.perf_counter() - solved)
 
 
@@ -93,15 +92,15 @@ def _solve_full(rules: Rules) -> tuple[float, list[list[bytes]]]:
     windows = np.lib.stride_tricks.sliding_window_view(after, width, axis=3)
     bonus = _bonus_mask()                                    # [pm, n]
     penalty = -BIAS * np.arange(COUNTS)
-    plain = np.zeros((goal + FERAL_BONUS, goal, COUNTS, COUNTS))   # [a, b, po, n]
+    plain = np.zeros((goal + DICE_COUNT_BONUS, goal, COUNTS, COUNTS))   # [a, b, po, n]
 
     def plain_values(scores, opponents):
         values = np.einsum("lpnk,nk->lpn", windows[opponents, :, :, scores + lo], probs)
         values[:, :, 0] = after[opponents, :, 0, scores + zero[opponents]]
         return values
 
-    high = np.repeat(np.arange(goal, goal + FERAL_BONUS), goal)
-    opponents = np.tile(np.arange(goal), FERAL_BONUS)
+    high = np.repeat(np.arange(goal, goal + DICE_COUNT_BONUS), goal)
+    opponents = np.tile(np.arange(goal), DICE_COUNT_BONUS)
     plain[high, opponents] = plain_values(high, opponents)
     value = np.zeros((goal, goal, COUNTS, COUNTS))           # [a, b, pm, po]
     choice = np.zeros((goal, goal, COUNTS, COUNTS), dtype=np.uint8)
@@ -109,7 +108,7 @@ def _solve_full(rules: Rules) -> tuple[float, list[list[bytes]]]:
         bs = np.arange(max(0, total - goal + 1), min(total, goal - 1) + 1)
         scores = total - bs
         without = plain[scores, bs] = plain_values(scores, bs)
-        exact = np.where(bonus[None, :, None, :], plain[scores + FERAL_BONUS, bs][:, None],
+        exact = np.where(bonus[None, :, None, :], plain[scores + DICE_COUNT_BONUS, bs][:, None],
                          without[:, None])                   # [l, pm, po, n]
         picks = np.argmax(exact + penalty, axis=3)
         value[scores, bs] = np.take_along_axis(exact, picks[..., None], axis=3)[..., 0]
@@ -135,7 +134,7 @@ def _rolls(rules: Rules) -> tuple[int, np.ndarray, int]:
 def _bonus_mask() -> np.ndarray:
     """``mask[pm, n]``: rolling ``n`` after ``pm`` earns the Feral Hogs bonus."""
     counts = np.arange(COUNTS)
-    return np.abs(counts[None, :] - counts[:, None]) == FERAL_DISTANCE
+    return np.abs(counts[None, :] - counts[:, None]) == DICE_COUNT_DISTANCE
 
 
 def project(rules: Rules, full_table: list[list[bytes]]) -> list[list[int]]:
@@ -199,7 +198,7 @@ def _occupancy(rules: Rules, choice: np.ndarray) -> np.ndarray:
             # Only the turns some mass takes; one per (b, po, n), so the windows written never overlap.
             l, po, rolled = np.nonzero(grouped[..., extra])
             weight = grouped[l, po, rolled, extra]
-            shift = scores[l] + FERAL_BONUS * extra
+            shift = scores[l] + DICE_COUNT_BONUS * extra
             passed = rolled == 0
             dice = ~passed
             windows[bs[l[dice]], po[dice], rolled[dice], shift[dice] + lo] += \

@@ -1,4 +1,4 @@
-"""Exact outcomes of a fa19 game between two given strategies (Feral Hogs on).
+"""Exact outcomes of a fa19 game between two given strategies (dice-count bonus on: its Feral Hogs).
 
 The bonus depends on the mover's previous dice count, so a state is (player to
 move, mover's score a, other's score b, mover's previous count pm, other's
@@ -7,7 +7,7 @@ player's strategy returns somewhere, which keeps the states few for the usual
 strategies. For one (player, a, b, po), the previous counts pm that lead to the
 same dice count and the same bonus share one computation.
 
-A strategy is a ``(score, opponent_score)`` table, or a ``FeralOptimalStrategy``
+A strategy is a ``(score, opponent_score)`` table, or a ``DiceCountOptimalStrategy``
 which plays with the full state (its ``table`` attribute is the projection).
 """
 
@@ -16,8 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from grader.strategy.distributions import MAX_DICE
-from grader.strategy.match import roll_arrays
-from grader.strategy.rules import FERAL_BONUS, FERAL_DISTANCE, Rules
+from grader.strategy.rules import DICE_COUNT_BONUS, DICE_COUNT_DISTANCE, Rules, roll_arrays
 from grader.strategy.tables import Strategy, as_table
 
 COUNTS = MAX_DICE + 1
@@ -47,9 +46,13 @@ def expected_payoff(rules: Rules, form0, form1, payoff: tuple[float, float, floa
     mover, having rolled n against b whose previous count is po, ends the
     turn's points at x) with the distribution of n dice, and one score sum of
     one player is a single gather and ``einsum``.
+
+    One function of ~95 lines on purpose: its blocks (marked by comments) build
+    arrays that index one another (states → units → sources → afters), and cut
+    apart each piece would take and return a dozen of them.
     """
     if rules.has_zero_point_turns:
-        raise ValueError("the Feral Hogs engine needs every turn to score at least one point")
+        raise ValueError("the dice-count bonus engine needs every turn to score at least one point")
     goal = rules.goal
     lo, probs = roll_arrays(rules)
     width = probs.shape[2]
@@ -85,7 +88,7 @@ def expected_payoff(rules: Rules, form0, form1, payoff: tuple[float, float, floa
         a, b = pair_a[:, None, None], pair_b[:, None, None]
         pm, po = mine[p][None, :, None], theirs[p][None, None, :]
         n = choices[p][a, b, pm, po].astype(np.intp)
-        lucky = np.abs(n - pm) == FERAL_DISTANCE
+        lucky = np.abs(n - pm) == DICE_COUNT_DISTANCE
         key = ((np.arange(goal * goal)[:, None, None] * len(theirs[p]) + slot_theirs[p][po]) * COUNTS
                + n) * 2 + lucky
         mark = np.zeros(goal * goal * len(theirs[p]) * COUNTS * 2, dtype=bool)
@@ -96,7 +99,7 @@ def expected_payoff(rules: Rules, form0, form1, payoff: tuple[float, float, floa
         rest, n = np.divmod(rest, COUNTS)
         pair, slot = np.divmod(rest, len(theirs[p]))
         a, b = pair_a[pair], pair_b[pair]
-        points = np.where(n == 0, zero[b], lo[a & 1, n]) + FERAL_BONUS * lucky
+        points = np.where(n == 0, zero[b], lo[a & 1, n]) + DICE_COUNT_BONUS * lucky
         line = (b * len(theirs[p]) + slot) * len(used[p]) + slot_used[p][n]
         starts.append(line * row + a + points)
         rows.append((a & 1) * COUNTS + n)
@@ -145,7 +148,7 @@ def _slots(labels) -> np.ndarray:
 def _first_turn(rules: Rules, n: int, start: tuple[int, int], second, payoff) -> float:
     """Player 0's first turn from ``start``: previous counts 0 for both players."""
     goal, (a, b) = rules.goal, start
-    bonus = FERAL_BONUS if abs(n) == FERAL_DISTANCE else 0
+    bonus = DICE_COUNT_BONUS if abs(n) == DICE_COUNT_DISTANCE else 0
     if n == 0:
         outcomes = [(1.0, rules.zero_points[b])]
     else:

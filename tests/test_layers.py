@@ -1,0 +1,75 @@
+"""The package imports only downward: a module never imports one of a higher layer.
+
+Every ``import`` counts, at the top of a module or inside a function: an import
+placed in a function to dodge a cycle is still the cycle.
+"""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from grader import project
+
+# Lowest first. A module may import its own layer and the ones before it; a
+# package listed here holds its submodules (``grader.strategy.match``).
+LAYERS = [
+    ["grader", "grader.project", "grader.errors", "grader.files", "grader.spec_yaml", "grader.spec",
+     "grader.shipped"],
+    ["grader.rendering", "grader.hog_source", "grader.handout"],     # template rendering
+    ["grader.reference"],
+    ["grader.strategy"],
+    ["grader.engine", "grader.cases"],
+    ["grader.sandbox", "grader.harness"],
+    ["grader.grade"],
+    ["grader.report"],
+    ["grader.build", "grader.assign", "grader.batch"],
+    ["grader.commands"],
+    ["grader.cli"],
+]
+
+
+def layer_of(module: str) -> int | None:
+    for number, layer in enumerate(LAYERS):
+        if any(module == name or (name != "grader" and module.startswith(name + ".")) for name in layer):
+            return number
+    return None
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(project.PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imported(tree: ast.AST, module: str) -> list[tuple[str, int]]:
+    """Every grader module ``tree`` imports, with its line, wherever the import statement is."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(alias.name, node.lineno) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:   # a relative import, resolved against the importing package
+                package = module.split(".")[: len(module.split(".")) - node.level]
+                base = ".".join(package + ([base] if base else []))
+            # ``from grader import build`` imports the module grader.build
+            found += [(f"{base}.{alias.name}" if layer_of(f"{base}.{alias.name}") is not None else base,
+                       node.lineno) for alias in node.names]
+    return [(name, line) for name, line in found if name.startswith("grader")]
+
+
+MODULES = sorted(path for path in project.PACKAGE.rglob("*.py") if "__pycache__" not in path.parts)
+
+
+def test_every_module_of_the_package_has_a_layer():
+    assert [module_name(path) for path in MODULES if layer_of(module_name(path)) is None] == []
+
+
+@pytest.mark.parametrize("path", MODULES, ids=[module_name(path) for path in MODULES])
+def test_a_module_imports_only_its_own_layer_and_those_below(path):
+    module = module_name(path)
+    own = layer_of(module)
+    upward = [f"{project.display(path)}:{line}: {module} (layer {own}) imports {name} (layer {layer_of(name)})"
+              for name, line in imported(ast.parse(path.read_text(encoding="utf-8")), module)
+              if layer_of(name) is not None and layer_of(name) > own]
+    assert upward == []
