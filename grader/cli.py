@@ -58,6 +58,8 @@ def parser() -> argparse.ArgumentParser:
 
     test = verbs.add_parser("test", help="run the public cases against your hog.py (all questions, or -q N)")
     test.add_argument("-q", "--question", metavar="N", help="only this question, e.g. 3 or 05")
+    test.add_argument("-u", "--unlock", action="store_true",
+                      help="first unlock the locked cases (say what each shows), then run the cases")
     test.add_argument("--variant", metavar="ID", help="the variant (default: read from hog.py)")
     test.add_argument("path", nargs="?", default=".", metavar="PATH", help="hog.py or its folder (default: .)")
 
@@ -94,7 +96,8 @@ def main(argv: list[str] | None = None) -> int:
             return commands.grade(submission=args.submission, variant=args.variant, fmt=args.format,
                                   output=args.output, out=sys.stdout)
         if args.verb == "test":
-            return commands.test(path=args.path, variant=args.variant, question=args.question, out=sys.stdout)
+            return commands.test(path=args.path, variant=args.variant, question=args.question, out=sys.stdout,
+                                 unlock=args.unlock)
         if args.verb == "grade-batch":
             return commands.grade_batch(folder=args.folder, variant=args.variant, jobs=args.jobs,
                                         out_dir=args.out, out=sys.stdout)

@@ -178,7 +178,7 @@ class Variant:
 
     @property
     def points(self) -> float:
-        return sum(question.points for question in self.questions)
+        return sum(question.points + question.unlock.points for question in self.questions)
 
 
 # ------------------------------------------------------------ YAML with lines

@@ -117,3 +117,26 @@ def still_locked(folder: Path, variant: Variant) -> set[str]:
     progress = shipped.load_progress(folder)
     return {case.id for question in variant.questions for case in question.cases
             if case.locked and not _right(progress.get(case.id), _expected(variant, question)[case.id])}
+
+
+def items(variant: Variant, question: Question) -> list[dict]:
+    """A question's locked items as unlock.py reads them from tests/qNN.md: concept questions first."""
+    found = [{**concept_payload(variant, question, index, concept), "kind": "concept"}
+             for index, concept in enumerate(question.unlock.concepts, start=1)]
+    return found + [{**case_payload(variant, case), "kind": "case"} for case in question.cases if case.locked]
+
+
+def session(folder: Path, variant: Variant, question: Question | None) -> int:
+    """``hog test -u``: unlock.py's session in the terminal (the given question, or the next locked one).
+    Returns 0 when done, 1 when the student stopped it (progress is saved)."""
+    progress = shipped.load_progress(folder)
+    if question is None:
+        question = next((q for q in variant.questions
+                         if not all(shipped.unlocked(item, progress) for item in items(variant, q))), None)
+        if question is None:
+            print("Every question is unlocked.")
+            return 0
+    if not question.locked:
+        print(f"Question {question.number} has nothing to unlock.")
+        return 0
+    return shipped.session(question.number, items(variant, question), folder)
