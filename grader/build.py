@@ -12,14 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader import engine, handout, project
+from grader import engine, handout, project, unlocking
 from grader.files import write_atomically
 from grader.hog_source import (BuildError, final_rows, final_table_path, marked_source, resolve,
                                skeleton_source, solution_source)
 from grader.spec import Case, Question, SpecError, Variant
 from grader.strategy.heatmap import heatmap_svg
 
-STUDENT_FILES = ("conftest.py", "case_report.py", "pytest.ini")
+STUDENT_FILES = ("conftest.py", "case_report.py", "pytest.ini", "unlock.py")
 
 
 # ------------------------------------------------------- the optimal tables
@@ -45,8 +45,12 @@ def _write_table(path: Path, table: list[list[int]]) -> None:
 # ------------------------------------------------------------ public cases
 
 
-def case_file(variant: Variant, question: Question, cases: list[Case]) -> str:
-    """The public cases of one question as a Markdown file of sessions."""
+def case_file(variant: Variant, question: Question, cases: list[Case], *, locked: bool = True) -> str:
+    """The public cases of one question as a Markdown file of sessions.
+
+    With ``locked``, the locked cases and concept questions are written as salted hashes of
+    their answers for ``unlock.py``; without it (the solution folder, whose code gives every
+    answer away anyway) every case is a plain session."""
     lines = [
         f"# Question {question.label}: {question.title} (`{question.function}`)",
         "",
@@ -55,8 +59,12 @@ def case_file(variant: Variant, question: Question, cases: list[Case]) -> str:
         "",
     ]
     setup = variant.setup.rstrip("\n")
+    lines += unlocking.concept_lines(variant, question) if locked else []
     for case in cases:
         short_id = case.id.removeprefix(f"{variant.id}-")
+        if case.locked and locked:
+            lines += unlocking.locked_lines(variant, question, case)
+            continue
         lines += [
             f"<!-- case {short_id} | {case.origin} | {case.where} -->",
             f"**Case {short_id}** ({case.origin})",
@@ -71,24 +79,24 @@ def case_file(variant: Variant, question: Question, cases: list[Case]) -> str:
     return "\n".join(lines)
 
 
-def case_files(variant: Variant) -> dict[str, str]:
+def case_files(variant: Variant, *, locked: bool = True) -> dict[str, str]:
     files = {}
     for question in variant.questions:
         public = [case for case in question.cases if not case.hidden]
         if public:
-            files[f"tests/{question.key}.md"] = case_file(variant, question, public)
+            files[f"tests/{question.key}.md"] = case_file(variant, question, public, locked=locked)
     return files
 
 
 # ------------------------------------------------------------------ outputs
 
 
-def student_folder(variant: Variant, hog_source: str) -> dict[str, str]:
-    """What a student's folder holds: hog.py, dice.py, public cases, pytest wiring."""
+def student_folder(variant: Variant, hog_source: str, *, locked: bool = True) -> dict[str, str]:
+    """What a student's folder holds: hog.py, dice.py, public cases, pytest wiring, unlock.py."""
     files = {"hog.py": hog_source, "dice.py": project.DICE.read_text(encoding="utf-8")}
     for name in STUDENT_FILES:
         files[name] = (project.SHIPPED / "student" / name).read_text(encoding="utf-8")
-    files.update(case_files(variant))
+    files.update(case_files(variant, locked=locked))
     return files
 
 
@@ -98,7 +106,8 @@ def outputs(variant: Variant) -> dict[Path, str]:
     solution = solution_source(variant)
     for folder, source in ((project.SOLUTION, solution),
                            (project.SKELETON, skeleton_source(variant))):
-        for name, text in student_folder(variant, source).items():
+        # The solution's code gives every answer away, so its cases stay unlocked (and all run).
+        for name, text in student_folder(variant, source, locked=folder == project.SKELETON).items():
             result[folder / variant.id / name] = text
     result[project.DOCS / variant.id / handout.HEATMAP_FILE] = optimal_heatmap(variant)
     for name, text in handout.documents(variant, solution).items():

@@ -57,6 +57,8 @@ def parser() -> argparse.ArgumentParser:
 
     test = verbs.add_parser("test", help="run the public cases against your hog.py (all questions, or -q N)")
     test.add_argument("-q", "--question", metavar="N", help="only this question, e.g. 3 or 05")
+    test.add_argument("-u", "--unlock", action="store_true",
+                      help="first unlock the locked cases (say what each shows), then run the cases")
     test.add_argument("--variant", metavar="ID", help="the variant (default: read from hog.py)")
     test.add_argument("path", nargs="?", default=".", metavar="PATH", help="hog.py or its folder (default: .)")
 
@@ -89,7 +91,7 @@ HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "grade": lambda args: commands.grade(submission=args.submission, variant=args.variant, fmt=args.format,
                                          output=args.output, out=sys.stdout),
     "test": lambda args: commands.test(path=args.path, variant=args.variant, question=args.question,
-                                       out=sys.stdout),
+                                       out=sys.stdout, unlock=args.unlock),
     "grade-batch": lambda args: commands.grade_batch(folder=args.folder, variant=args.variant, jobs=args.jobs,
                                                      out_dir=args.out, out=sys.stdout),
     "analyze": lambda args: commands.analyze(variant=args.variant, as_json=args.json, goal=args.goal,

@@ -10,7 +10,7 @@ import grader.assign
 import grader.batch
 import grader.build
 import grader.handout
-from grader import engine, project, report
+from grader import engine, project, report, unlocking
 from grader.errors import UsageError
 from grader.files import write_atomically
 from grader.cases import grading_cases
@@ -171,8 +171,9 @@ def detect_variant(hog: Path) -> str:
                      f"{', '.join(v.id for v in all_variants())})")
 
 
-def test(*, path: str, variant: str | None, question: str | None, out: TextIO) -> int:
-    """``hog test``: the public cases against a student's hog.py; exit 1 if any fails."""
+def test(*, path: str, variant: str | None, question: str | None, out: TextIO, unlock: bool = False) -> int:
+    """``hog test``: the public cases against a student's hog.py; exit 1 if any fails.
+    Locked cases are left out until unlocked; with ``unlock`` (``-u``) the unlock session runs first."""
     submission = _submission(path)
     hog = submission / "hog.py" if submission.is_dir() else submission
     spec = load_variant(variant or detect_variant(hog))
@@ -183,7 +184,14 @@ def test(*, path: str, variant: str | None, question: str | None, out: TextIO) -
         except KeyError:
             raise UsageError(f"no question {question} in {spec.id} (questions: "
                              f"{', '.join(q.label for q in spec.questions)})") from None
-    result, fault = grade_safely(submission, spec, questions=questions, hidden=False)
+    folder = submission if submission.is_dir() else submission.parent
+    if unlock and unlocking.session(folder, spec, questions[0] if questions else None):
+        return 1
+    locked = unlocking.still_locked(folder, spec)
+    result, fault = grade_safely(submission, spec, questions=questions, hidden=False, leave_out=frozenset(locked))
+    for number in sorted({case.question for case in spec.cases if case.id in locked}):
+        if questions is None or questions[0].number == number:
+            out.write(f"Question {number}: locked cases skipped (unlock them: hog test -q {number} -u)\n")
     shown = f"hog test -q {{number}}" + ("" if variant is None else f" --variant {spec.id}") + \
             ("" if path == "." else f" {path}")
     out.write(report.text.render(result, rerun=shown))

@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader import cases as case_source
-from grader import project
+from grader import project, unlocking
 from grader.sandbox import SKIPPED_AFTER_TIMEOUT, CaseRun, Limits, run_cases
 from grader.spec import Case, Question, Variant
+from grader.unlocking import UnlockStatus
 
 HIDDEN_FAILED = "a hidden case failed"
 _CHECKER = doctest.OutputChecker()
@@ -65,16 +66,17 @@ class GradeResult:
     seconds: float
     import_error: str | None = None
     grader_error: str | None = None   # a fault of the kit itself, never of the submission
+    unlocks: list[UnlockStatus] = field(default_factory=list)   # from the submitted .hog_unlock.json
 
     @property
     def score(self) -> float:
-        return sum(q.score for q in self.questions)
+        return sum(q.score for q in self.questions) + sum(u.score for u in self.unlocks)
 
     @property
     def max_score(self) -> float:
         if not self.questions:
             return self.variant.points
-        return sum(q.max_score for q in self.questions)
+        return sum(q.max_score for q in self.questions) + sum(u.question.unlock.points for u in self.unlocks)
 
 
 def shown(run_step) -> str:
@@ -189,13 +191,15 @@ def _final_strategy(variant: Variant, question: Question, run: CaseRun, verdicts
 
 
 def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
-          questions: list[Question] | None = None, hidden: bool = True) -> GradeResult:
-    """Grade one submission (a hog.py, or a folder holding one) on a variant."""
+          questions: list[Question] | None = None, hidden: bool = True,
+          leave_out: frozenset[str] = frozenset()) -> GradeResult:
+    """Grade one submission (a hog.py, or a folder holding one) on a variant.
+    ``leave_out`` names cases not to run (``hog test`` leaves out the cases a student has not unlocked)."""
     started = time.perf_counter()
     questions = questions or list(variant.questions)
     chosen = {q.number for q in questions}
     pool = case_source.grading_cases(variant) if hidden else case_source.public_cases(variant)
-    graded = [case for case in pool if case.question in chosen]
+    graded = [case for case in pool if case.question in chosen and case.id not in leave_out]
     sessions = [[step.source for step in case.steps] for case in graded]
     final = next((q for q in questions if q.role == "final_strategy"), None)
     if final:
@@ -217,7 +221,7 @@ def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
             results.append(QuestionResult(question, _score(question, verdicts[question.number]),
                                           verdicts[question.number]))
     return GradeResult(variant, str(submission), results, report.isolation, time.perf_counter() - started,
-                       import_error=report.import_error)
+                       import_error=report.import_error, unlocks=unlocking.status(Path(submission), variant, questions))
 
 
 def grade_safely(submission: Path, variant: Variant, **options) -> tuple[GradeResult, bool]:

@@ -52,6 +52,11 @@ class Example:
         """The session as typed, setup line first."""
         return "\n".join(line.text for line in self.lines)
 
+    @property
+    def locked(self) -> str:
+        """A locked case's calls without prompts and '?' for its answers (no doctest runs it)."""
+        return "\n".join(line.text[4:] if line.kind != "output" else line.text for line in self.lines)
+
 
 @dataclass(frozen=True)
 class RuleSection:
@@ -94,10 +99,11 @@ def functions(hog_source: str) -> dict[str, Function]:
 
 
 def _session(variant: Variant, case: Case) -> tuple[Line, ...]:
+    """The session's lines; a locked case shows '?' where each answer goes, never the answer."""
     lines = [Line("setup", line) for line in variant.setup.rstrip("\n").splitlines()]
     for line in case.session.rstrip("\n").splitlines():
         kind = "input" if line.startswith((">>> ", "... ")) or line in (">>>", "...") else "output"
-        lines.append(Line(kind, line))
+        lines.append(Line(kind, "?" if kind == "output" and case.locked else line))
     return tuple(lines)
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from grader import project
 from grader.errors import SpecError
+from grader.spec_unlock import Concept, Unlock, locked, unlock  # noqa: F401 (Concept: part of the model)
 from grader.spec_yaml import Key, Mapping, Node, closest, compose, mapping
 
 ROLES = (
@@ -59,6 +60,7 @@ class Case:
     note: str
     path: str               # spec file
     line: int               # line of the case in the spec file
+    locked: bool = False    # the student unlocks it (predicts its answers) before running it
 
     @property
     def where(self) -> str:
@@ -94,6 +96,12 @@ class Question:
     cases: tuple[Case, ...]
     line: int
     task: str = ""   # what the student does, where the function's docstring does not say it
+    unlock: Unlock = Unlock()
+
+    @property
+    def locked(self) -> bool:
+        """Whether the student has something to unlock in this question."""
+        return bool(self.unlock.concepts) or any(case.locked for case in self.cases)
 
     @property
     def label(self) -> str:
@@ -154,7 +162,7 @@ class Variant:
 
     @property
     def points(self) -> float:
-        return sum(question.points for question in self.questions)
+        return sum(question.points + question.unlock.points for question in self.questions)
 
     @property
     def features(self) -> frozenset[str]:
@@ -197,9 +205,11 @@ QUESTION = {
     "number": Key(str), "role": Key(str), "function": Key(str), "title": Key(str),
     "phase": Key(int), "points": Key(float), "partial": Key(bool, False),
     "thresholds": Key(list, []), "cases": Key(list), "task": Key(str, ""),
+    "unlock": Key(dict, None),
 }
 THRESHOLD = {"win_rate": Key(float), "points": Key(float)}
-CASE = {"origin": Key(str), "session": Key(str), "hidden": Key(bool, False), "note": Key(str, "")}
+CASE = {"origin": Key(str), "session": Key(str), "hidden": Key(bool, False), "note": Key(str, ""),
+        "locked": Key(bool, False)}
 
 
 def parse(text: str, path: str | Path) -> Variant:
@@ -288,6 +298,7 @@ def _question(node: Node, context: _Context, earlier: list[Question]) -> Questio
     return Question(
         number=number, role=role, function=function, title=item.text("title"), task=task, phase=phase,
         points=points, partial=item.get("partial"), thresholds=thresholds, cases=cases, line=node.line,
+        unlock=unlock(item["unlock"] if "unlock" in item else None, cases, number, path),
     )
 
 
@@ -344,6 +355,7 @@ def _case(node: Node, context: _Context, number: str, index: int) -> Case:
     return Case(
         id=f"{context.variant_id}-q{number}-{index}", question=number, origin=origin, session=session,
         steps=steps, hidden=item.get("hidden"), note=item.text("note"), path=path, line=node.line,
+        locked=locked(item, steps, path),
     )
 
 

@@ -15,11 +15,11 @@ from grader import project
 # package listed here holds its submodules (``grader.strategy.match``).
 LAYERS = [
     ["grader", "grader.project", "grader.errors", "grader.files", "grader.spec_yaml", "grader.spec",
-     "grader.shipped"],
+     "grader.spec_unlock", "grader.shipped"],
     ["grader.rendering", "grader.hog_source", "grader.handout"],     # template rendering
     ["grader.reference"],
     ["grader.strategy"],
-    ["grader.engine", "grader.cases"],
+    ["grader.engine", "grader.cases", "grader.unlocking"],
     ["grader.sandbox", "grader.harness"],
     ["grader.grade"],
     ["grader.report"],

@@ -34,15 +34,15 @@ def test_a_failure_reads_like_the_ok_client():
     result = pytest_in(project.SKELETON / "sp19", "-k", "q02")
     assert "1 failed" in result.stdout
     expected = """\
-q02 > Case q02-1
-(000_ceee3136f82db69d.txt: Free Bacon, example 1; specs/sp19.yaml:"""
+q02 > Case q02-2
+(000_ceee3136f82db69d.txt: Free Bacon, example 2; specs/sp19.yaml:"""
     assert expected in result.stdout
     assert """\
 >>> from hog import *
->>> free_bacon(10)
+>>> free_bacon(39)
 
 # Error: expected
-#     1
+#     4
 # but got
 #     Nothing: the line returned None and printed nothing
 

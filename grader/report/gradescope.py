@@ -29,6 +29,15 @@ def results(result: GradeResult, *, rerun: str = RERUN) -> dict:
                       "number": question.question.label, "score": question.score,
                       "max_score": question.max_score, "status": "passed" if question.passed else "failed",
                       "output": output, "visibility": "visible"})
+    for status in result.unlocks:
+        question = status.question
+        tests.append({"name": f"Question {question.label}: unlocked", "number": f"{question.label}.u",
+                      "score": status.score, "max_score": question.unlock.points,
+                      "status": "passed" if status.unlocked else "failed",
+                      "output": f"{status.done}/{status.total} locked cases and concept questions unlocked"
+                                + ("" if status.unlocked else f" (run python3 unlock.py -q {question.number} "
+                                   "and hand in .hog_unlock.json with hog.py)"),
+                      "visibility": "visible"})
     output = f"Hog ({result.variant.title}). Isolation: {result.isolation}."
     if result.import_error:
         output += f"\nhog.py could not be imported: {result.import_error}"

@@ -10,6 +10,14 @@ def _points(value: float) -> str:
     return f"{value:g}"
 
 
+def unlock_line(status) -> str:
+    """Whether a question was unlocked, from the submitted .hog_unlock.json."""
+    state = "unlocked" if status.unlocked else f"locked: {status.done}/{status.total} answered " \
+                                               f"(python3 unlock.py -q {status.question.number})"
+    points = f"  {_points(status.score)}/{_points(status.question.unlock.points)}" if status.question.unlock.points else ""
+    return f"Unlock   {status.question.label:>3}  {state}{points}"
+
+
 def render(result: GradeResult, *, rerun: str = RERUN) -> str:
     variant = result.variant
     lines = [RULE, f"Hog ({variant.title}): {result.submission}"]
@@ -28,6 +36,7 @@ def render(result: GradeResult, *, rerun: str = RERUN) -> str:
                      f"{_points(question.score)}/{_points(question.max_score)}  ({passed}/{total} cases)")
         if question.message:
             lines.append(f"              {question.message}")
+    lines += [unlock_line(status) for status in result.unlocks]
     for question in result.questions:
         if not question.passed and not result.import_error:
             lines += [RULE, describe(question, variant.setup, rerun.format(number=question.question.number))]

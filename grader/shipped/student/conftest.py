@@ -4,6 +4,8 @@
 Each file in tests/ holds the cases of one question as interpreter sessions.
 A failing case is shown the way the course's ok client shows it: the session
 as typed, what was expected, what came back, and where the case comes from.
+A locked case (see unlock.py) is skipped with the command that unlocks it;
+once unlocked, it runs from the answers you typed, which are the right ones.
 Needs only pytest and pytest-doctestplus.
 """
 
@@ -19,6 +21,7 @@ sys.path.insert(0, str(HERE))
 sys.dont_write_bytecode = True
 
 from case_report import RERUN, failure  # noqa: E402  (ships beside this file)
+import unlock  # noqa: E402  (ships beside this file)
 
 CASE_MARK = re.compile(r"<!-- case (?P<id>\S+) \| (?P<origin>.*?) \| (?P<where>\S+) -->")
 
@@ -62,3 +65,61 @@ def pytest_runtest_makereport(item, call):
     failures = _failures(call.excinfo.value)
     if failures:
         report.longrepr = "\n".join(okpy_failure(item.path, *found) for found in failures)
+
+
+# ------------------------------------------------------------ locked cases
+
+
+class LockedCaseFailed(Exception):
+    """An unlocked case failed; the message is the ok client's report."""
+
+
+class LockedCase(pytest.Item):
+    def __init__(self, *, item, **kwargs):
+        super().__init__(**kwargs)
+        self.case = item
+
+    def runtest(self):
+        number = self.case["question"]
+        source = unlock.revealed(self.case, unlock.load_progress(HERE))
+        if source is None:
+            pytest.skip(f"locked: run {unlock.COMMAND.format(number=number)}")
+        test = doctest.DocTestParser().get_doctest(source, {}, self.name, str(self.path), 0)
+        failures = []
+
+        class Runner(doctest.DocTestRunner):
+            def report_failure(self, out, test, example, got):
+                failures.append((example, got))
+
+            def report_unexpected_exception(self, out, test, example, exc_info):
+                failures.append((example, _failures(doctest.UnexpectedException(test, example, exc_info))[0][2]))
+
+        Runner(verbose=False).run(test, out=lambda text: None, clear_globs=True)
+        if failures:
+            example, got = failures[0]
+            session = source.splitlines()[:example.lineno + len(example.source.splitlines())]
+            raise LockedCaseFailed(failure(f"q{number} > Case {self.name}", f"({self.case['origin']}; "
+                                           f"{self.case['where']})", session, example.want, got,
+                                           RERUN.format(number=number)))
+
+    def repr_failure(self, excinfo):
+        if isinstance(excinfo.value, LockedCaseFailed):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self):
+        return self.path, None, f"locked case {self.name}"
+
+
+class LockedCases(pytest.File):
+    def collect(self):
+        for item in unlock.items(self.path):
+            if item["kind"] == "case":
+                yield LockedCase.from_parent(self, name=item["id"].split("-", 1)[-1], item=item)
+
+
+def pytest_collect_file(file_path, parent):
+    if file_path.suffix == ".md" and file_path.parent.name == "tests" and unlock.ITEM.search(
+            file_path.read_text(encoding="utf-8")):
+        return LockedCases.from_parent(parent, path=file_path)
+    return None
