@@ -24,7 +24,7 @@ from grader.spec import ROLES, Case, Question, SpecError, Variant
 
 PLACEHOLDER = '"*** YOUR CODE HERE ***"'
 MARKER = re.compile(r"^(?P<indent>\s*)# (?P<kind>BEGIN|END) PROBLEM (?P<role>\w+)\s*$")
-STUDENT_FILES = ("conftest.py", "case_report.py", "pytest.ini")
+STUDENT_FILES = ("conftest.py", "case_report.py", "pytest.ini", "hog_gui.py")
 
 
 class BuildError(Exception):

@@ -211,6 +211,12 @@ def grade_batch(*, folder: str, variant: str, jobs: int, out_dir: str, out: Text
 
 
 
+def play(*, variant: str, vs: str, goal: int | None, port: int, browser: bool, out: TextIO) -> int:
+    """``hog play``: the students' Hog page on the reference rules, until Ctrl-C."""
+    from grader import play as playing
+    return playing.serve(load_variant(variant), vs=vs, goal=goal, port=port, browser=browser, out=out)
+
+
 def analyze(*, variant: str, as_json: bool, goal: int | None, out: TextIO) -> int:
     """``hog analyze``: the variant's exact figures, as a report or a JSON object."""
     from grader.strategy import analysis

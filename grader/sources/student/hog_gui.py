@@ -41,6 +41,7 @@ import os
 import random
 import re
 import secrets
+import signal
 import subprocess
 import sys
 import threading
@@ -92,7 +93,7 @@ def _truth(name: str, value) -> bool:
     return bool(value)
 
 
-def test_dice(faces):
+def fixed_dice(faces):
     """Dice showing the given faces in order (6 if asked for more than were rolled)."""
     queue = list(faces)
     return lambda: queue.pop(0) if queue else 6
@@ -101,8 +102,8 @@ def test_dice(faces):
 class Calls:
     """The student's functions, called with the argument order of their variant's API."""
 
-    def __init__(self, hog, vid: str, goal: int):
-        self.hog, self.vid, self.goal = hog, vid, goal
+    def __init__(self, hog, vid: str, goal: int, owner: str = "your"):
+        self.hog, self.vid, self.goal, self.owner = hog, vid, goal, owner
         self.zero_name, self.zero_rule = ZERO[vid]
         self.swap_name = SWAP[vid]
 
@@ -130,12 +131,12 @@ class Calls:
         """The turn's points by take_turn on these faces; when that fails, the part that is missing
         first (roll_dice or the zero-dice rule) is named instead."""
         try:
-            return self.take_turn(n, score, opponent, test_dice(faces))
+            return self.take_turn(n, score, opponent, fixed_dice(faces))
         except Exception:
             if n == 0:
                 self.zero(opponent)
             else:
-                self.roll(n, score, test_dice(faces))
+                self.roll(n, score, fixed_dice(faces))
             raise
 
 
@@ -202,13 +203,13 @@ def _turn_by_turn(calls: Calls, recorder: Recorder) -> None:
     recorder.close(scores)
 
 
-def run_game(hog, moves, faces, goal, computer=None, roll=lambda: random.randint(1, 6)) -> dict:
+def run_game(hog, moves, faces, goal, computer=None, roll=lambda: random.randint(1, 6), owner="your") -> dict:
     """Replay a game from its moves and dice faces with the student's play (or, while play is not
     written, turn by turn), adding the computer's moves: the state and an account of every turn."""
     vid = variant_of(hog)
     if vid is None:
         raise ValueError("hog.py's first line no longer names its rules: keep the docstring it came with")
-    calls, notes, mode = Calls(hog, vid, goal), [], "play"
+    calls, notes, mode = Calls(hog, vid, goal, owner), [], "play"
     if computer is not None:
         strategy = computer
         computer = lambda score, opponent: dice_count("final_strategy", strategy(score, opponent),
@@ -262,9 +263,9 @@ def _explain_turn(calls: Calls, turn: dict, previous: list[int], checked: bool) 
     turn["rules"], turn["yours"], turn["warnings"] = [], [], []
     turn.setdefault("score", list(turn["before"]))
     gained = calls.points(n, mine, theirs, faces)
-    yours.append(f"Your take_turn scored {gained:g}.")
+    yours.append(f"{calls.owner.capitalize()} take_turn scored {gained:g}.")
     if n == 0:
-        rules.append([calls.zero_rule, f"Player {who} rolled no dice; your {calls.zero_name}({theirs}) "
+        rules.append([calls.zero_rule, f"Player {who} rolled no dice; {calls.owner} {calls.zero_name}({theirs}) "
                                        f"returned {calls.zero(theirs):g}."])
     elif 1 in faces:
         rules.append(["Pig Out", "A 1 is among the dice."])
@@ -285,7 +286,7 @@ def _explain_turn(calls: Calls, turn: dict, previous: list[int], checked: bool) 
     swap_args = f"{total}" if calls.vid == "nju24" else f"{total}, {theirs}"
     swapped = calls.swaps(total, theirs)
     if swapped:
-        rules.append(["Swine Swap", f"Your {calls.swap_name}({swap_args}) returned True: the scores trade places."])
+        rules.append(["Swine Swap", f"{calls.owner.capitalize()} {calls.swap_name}({swap_args}) returned True: the scores trade places."])
     ends = (theirs, total) if swapped else (total, theirs)
     expected = [ends[0], ends[1]] if who == 0 else [ends[1], ends[0]]
     if checked and expected != turn["score"]:
@@ -364,7 +365,8 @@ class LocalEngine:
 
     def run(self, moves, faces, goal, computer: bool) -> dict:
         try:
-            return {"ok": True, **run_game(self.hog, moves, faces, goal, self.computer if computer else None)}
+            return {"ok": True, **run_game(self.hog, moves, faces, goal, self.computer if computer else None,
+                                           owner="the reference")}
         except Exception as error:
             return {"ok": False, "problem": problem_of(error)}
 
@@ -530,6 +532,8 @@ def serve(app: App, port: int, open_browser: bool, out=sys.stdout) -> int:
     out.flush()
     if open_browser:
         threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
+    if threading.current_thread() is threading.main_thread():   # Ctrl-C works even when started in the background
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         server.serve_forever()
     except KeyboardInterrupt:
