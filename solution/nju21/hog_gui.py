@@ -291,7 +291,7 @@ def _explain_turn(calls: Calls, turn: dict, previous: list[int], checked: bool) 
     expected = [ends[0], ends[1]] if who == 0 else [ends[1], ends[0]]
     if checked and expected != turn["score"]:
         warnings.append(f"Your play ended this turn at {turn['score'][0]:g} to {turn['score'][1]:g}, but your "
-                     f"take_turn ({gained:g} points){' and Feral Hogs (3)' if extra else ''} and your "
+                     f"take_turn ({gained:g} point{'' if gained == 1 else 's'}){' and Feral Hogs (3)' if extra else ''} and your "
                      f"{calls.swap_name}({swap_args}) give {expected[0]:g} to {expected[1]:g}.")
     turn["rules"], turn["yours"], turn["warnings"] = rules, yours, warnings
 
@@ -527,14 +527,14 @@ def serve(app: App, port: int, open_browser: bool, out=sys.stdout) -> int:
     except OSError as error:
         out.write(f"cannot listen on 127.0.0.1:{port}: {error.strerror} (try another --port)\n")
         return 2
-    url = address(app, server)
-    out.write(f"Hog is at {url}  (Ctrl-C stops it)\n")
-    out.flush()
-    if open_browser:
-        threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
     if threading.current_thread() is threading.main_thread():   # Ctrl-C works even when started in the background
         signal.signal(signal.SIGINT, signal.default_int_handler)
+    url = address(app, server)
     try:
+        out.write(f"Hog is at {url}  (Ctrl-C stops it)\n")
+        out.flush()
+        if open_browser:
+            threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
         server.serve_forever()
     except KeyboardInterrupt:
         out.write("\nStopped.\n")
@@ -718,6 +718,7 @@ function render() {
   $("last").replaceChildren(...(fresh.length ? fresh.map((t) => turnItem(t, turns.indexOf(t) + 1)) : [el("li", "turn", "No turn yet.")]));
   shown = turns.length;
   document.body.dataset.state = game.over ? "over" : (busy ? "busy" : "ready");
+  document.body.dataset.game = game.id;
 }
 function showProblem(text) {
   const box = $("problem");
