@@ -705,7 +705,7 @@ function render() {
     $("p" + p).classList.toggle("now", game.next === p);
   }
   const humanTurn = !game.over && !(game.opponent === "computer" && game.next === 1);
-  $("status").textContent = game.over ? "Game over." : (busy ? "Rolling…" : name(game.next) + (game.opponent === "computer" ? ": your turn" : "'s turn") + ". How many dice?");
+  $("status").textContent = game.over ? "Game over." : (busy ? "Rolling…" : (game.opponent === "computer" ? "Your turn" : name(game.next) + "'s turn") + ". How many dice?");
   const winner = $("winner");
   winner.hidden = !game.over;
   winner.textContent = game.over ? (game.winner === null ? "A tie, " : name(game.winner) + " won, ") + game.score[0] + " to " + game.score[1] + "." : "";
