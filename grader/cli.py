@@ -79,6 +79,8 @@ def parser() -> argparse.ArgumentParser:
     play.add_argument("--goal", type=int, metavar="N", help="the goal score (default: the spec's)")
     play.add_argument("--port", type=int, default=0, metavar="N", help="port on 127.0.0.1 (default: any free)")
     play.add_argument("--no-browser", action="store_true", help="print the address only")
+    play.add_argument("--submission", metavar="HOG.PY",
+                      help="play on a student's hog.py, every turn judged against the reference rules")
 
     assign = verbs.add_parser("assign", help="write the student folder and the autograder bundle of a variant")
     assign.add_argument("variant", metavar="ID")
@@ -110,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
             return commands.analyze(variant=args.variant, as_json=args.json, goal=args.goal, out=sys.stdout)
         if args.verb == "play":
             return commands.play(variant=args.variant, vs=args.vs, goal=args.goal, port=args.port,
-                                 browser=not args.no_browser, out=sys.stdout)
+                                 browser=not args.no_browser, submission=args.submission, out=sys.stdout)
         if args.verb == "assign":
             return commands.assign(variant=args.variant, path=args.out, out=sys.stdout)
     except (SpecError, BuildError, OutputError, UsageError) as error:

@@ -211,10 +211,13 @@ def grade_batch(*, folder: str, variant: str, jobs: int, out_dir: str, out: Text
 
 
 
-def play(*, variant: str, vs: str, goal: int | None, port: int, browser: bool, out: TextIO) -> int:
-    """``hog play``: the students' Hog page on the reference rules, until Ctrl-C."""
+def play(*, variant: str, vs: str, goal: int | None, port: int, browser: bool, out: TextIO,
+         submission: str | None = None) -> int:
+    """``hog play``: the students' Hog page on the reference rules (or a submission judged against
+    them), until Ctrl-C."""
     from grader import play as playing
-    return playing.serve(load_variant(variant), vs=vs, goal=goal, port=port, browser=browser, out=out)
+    return playing.serve(load_variant(variant), vs=vs, goal=goal, port=port, browser=browser, out=out,
+                         submission=submission)
 
 
 def analyze(*, variant: str, as_json: bool, goal: int | None, out: TextIO) -> int:

@@ -5,14 +5,23 @@ The page and its server are written once, in the file every student folder gets
 gives it the reference ``hog`` module (run in this process: it is the kit's own
 code) and the instructor's choice of opponent. ``--vs optimal`` plays the exact
 optimal strategy, which never reaches a student folder.
+
+``--submission hog.py`` plays on a student's code instead (in hog_gui's worker
+process, never in this one) and judges every turn against the reference rules on
+the same dice: "your take_turn scored 1; the rules give 9: Free Bacon, opponent
+at 13". Only the kit can say that, because only the kit holds the rules' answers.
 """
 
 from __future__ import annotations
 
+import atexit
 import functools
 import importlib.util
+import shutil
 import sys
+import tempfile
 import types
+from pathlib import Path
 from typing import Callable, TextIO
 
 from grader import build, project, reference
@@ -51,21 +60,85 @@ def opponent(variant: Variant, vs: str, goal: int) -> tuple[Callable | None, str
     raise UsageError(f"--vs {vs!r} is not an opponent (use {OPPONENTS})")
 
 
-def app(variant: Variant, *, vs: str = "human", goal: int | None = None):
-    """The page's application (``hog_gui.App``) on the reference rules of ``variant``."""
+def app(variant: Variant, *, vs: str = "human", goal: int | None = None, submission: Path | None = None):
+    """The page's application (``hog_gui.App``) on the reference rules of ``variant``, or on a
+    submission's hog.py judged against them."""
     goal = variant.goal if goal is None else goal
     if not 1 <= goal <= 200:
         raise UsageError("--goal must be from 1 to 200")
-    computer, label = opponent(variant, vs, goal)
+    module, hog = gui(), reference.load(variant.id)
     config = {"title": f"Hog: {variant.title}", "source": "the kit's reference hog.py",
-              "rules": [{"name": rule.name, "summary": " ".join(rule.summary.split())} for rule in variant.rules],
-              "opponent": "human" if computer is None else "computer", "computer": label}
-    module = gui()
-    return module.App(module.LocalEngine(reference.load(variant.id), computer), config, goal)
+              "rules": [{"name": rule.name, "summary": " ".join(rule.summary.split())} for rule in variant.rules]}
+    if submission is None:
+        computer, label = opponent(variant, vs, goal)
+        engine = module.LocalEngine(hog, computer)
+    else:
+        if vs not in ("human", "final"):
+            raise UsageError("with --submission, --vs is human or final (the submission's final_strategy)")
+        computer, label = vs == "final", "the submission's final_strategy"
+        engine = CheckedEngine(module.StudentEngine(_submission_folder(submission)),
+                               module.Calls(hog, variant.id, goal, "the reference"))
+        config["source"] = f"{submission.name}, judged against the reference rules"
+    config.update(opponent="human" if not computer else "computer", computer=label)
+    return module.App(engine, config, goal)
 
 
-def serve(variant: Variant, *, vs: str, goal: int | None, port: int, browser: bool, out: TextIO) -> int:
+def _submission_folder(submission: Path) -> Path:
+    """A private folder holding the submission as hog.py and the kit's dice.py."""
+    if not submission.is_file() or submission.suffix != ".py":
+        raise UsageError(f"--submission {submission}: give a student's hog.py")
+    folder = Path(tempfile.mkdtemp(prefix="hog-play-"))
+    atexit.register(shutil.rmtree, folder, True)
+    shutil.copyfile(submission, folder / "hog.py")
+    shutil.copyfile(project.SOURCES / "dice.py", folder / "dice.py")
+    return folder
+
+
+class CheckedEngine:
+    """A student's engine whose every turn is judged against the reference on the same dice."""
+
+    def __init__(self, engine, rules):
+        self.engine, self.rules = engine, rules
+
+    def run(self, moves, faces, goal, computer: bool) -> dict:
+        result = self.engine.run(moves, faces, goal, computer)
+        if result.get("ok"):
+            previous = [0, 0]
+            for turn in result["turns"]:
+                if "points" in turn:
+                    turn["warnings"] = turn["warnings"] + judge(self.rules, turn, previous[turn["player"]])
+                previous[turn["player"]] = turn["dice"]
+        return result
+
+
+def judge(rules, turn: dict, previous: int) -> list[str]:
+    """Where a turn of the submission's game differs from the reference rules on the same dice."""
+    who, n, faces = turn["player"], turn["dice"], turn["faces"]
+    mine, theirs = turn["before"][who], turn["before"][1 - who]
+    extra = 3 if rules.vid == "fa19" and abs(n - previous) == 2 else 0
+    points = rules.points(n, mine, theirs, faces)
+    theirs_points = turn["points"] - extra
+    found = []
+    if theirs_points != points:
+        why = (f"{rules.zero_rule}, opponent at {theirs}" if n == 0 else
+               "Pig Out" if 1 in faces else "the sum of the dice")
+        if rules.vid == "nju21" and n and any(face % 2 == mine % 2 for face in faces):
+            why += f" and Feral Hogs at a score of {mine}"
+        found.append(f"Your take_turn scored {theirs_points:g}; the rules give {points:g}: {why}.")
+    total = mine + points + extra
+    swapped = rules.swaps(total, theirs)
+    ends = (theirs, total) if swapped else (total, theirs)
+    expected = [ends[0], ends[1]] if who == 0 else [ends[1], ends[0]]
+    if expected != turn["score"]:
+        found.append(f"Your game ended this turn at {turn['score'][0]:g} to {turn['score'][1]:g}; the rules give "
+                     f"{expected[0]:g} to {expected[1]:g}" + (" (Swine Swap)." if swapped else " (no swap)."))
+    return found
+
+
+def serve(variant: Variant, *, vs: str, goal: int | None, port: int, browser: bool, out: TextIO,
+          submission: str | None = None) -> int:
     """Serve the page until Ctrl-C."""
     if not 0 <= port <= 65535:
         raise UsageError("--port must be from 0 to 65535")
-    return gui().serve(app(variant, vs=vs, goal=goal), port, browser, out)
+    chosen = app(variant, vs=vs, goal=goal, submission=None if submission is None else Path(submission))
+    return gui().serve(chosen, port, browser, out)

@@ -83,8 +83,8 @@ def faces_from(*faces):
 
 @pytest.fixture
 def game(serve):
-    """A reference sp19 game against always_roll(5) at goal 10, with one move made."""
-    app = play.app(load_variant("sp19"), vs="always:5", goal=10)
+    """A reference sp19 game against always_roll(5) at goal 30, with one move made."""
+    app = play.app(load_variant("sp19"), vs="always:5", goal=30)
     port = serve(app)
     status, answer = call(port, app.token, "POST", "api/new", {})
     assert status == 200
@@ -136,12 +136,13 @@ def test_a_move_out_of_turn_is_refused(game):
 
 def test_a_move_after_the_end_is_refused(game):
     port, token, game_id = game
+    answer = call(port, token, "GET", f"api/game/{game_id}")[1]
     for _ in range(40):
-        status, answer = call(port, token, "POST", "api/move", {"game": game_id, "player": 0, "dice": 5})
         if answer["game"]["over"]:
             break
+        status, answer = call(port, token, "POST", "api/move", {"game": game_id, "player": 0, "dice": 5})
     assert answer["game"]["over"] and answer["game"]["winner"] in (0, 1)
-    assert max(answer["game"]["score"]) >= 10
+    assert max(answer["game"]["score"]) >= 30
 
     def bad():
         got, reply = call(port, token, "POST", "api/move", {"game": game_id, "player": 0, "dice": 3})
@@ -388,3 +389,30 @@ def test_hog_play_config_speaks_the_spec(serve):
     assert config["opponent"] == "computer" and config["computer"] == "the reference final_strategy"
     assert [rule["name"] for rule in config["rules"]] == [rule.name for rule in variant.rules]
     assert config["goal"] == 100 and config["title"] == f"Hog: {variant.title}"
+
+
+def test_hog_play_judges_a_submission_against_the_reference_rules(tmp_path):
+    variant = load_variant("sp19")
+    submission = tmp_path / "hog.py"
+    submission.write_text(with_bug("sp19", "    return 1 + min(tens, ones)\n", "    return 1\n"))
+    app = play.app(variant, vs="human", submission=submission)
+    assert app.config["source"] == "hog.py, judged against the reference rules"
+    # Player 0 rolls 4 and 5: 9. Player 1 rolls 6, 6, 6, 5: 23. Player 0 rolls no dice against 23: Free Bacon.
+    faces = [4, 5, 6, 6, 6, 5]
+    answer = app.engine.run([[0, 2], [1, 4], [0, 0]], faces, 100, computer=False)
+    assert answer["ok"], answer
+    first, second, third = answer["turns"]
+    assert first["warnings"] == second["warnings"] == []
+    assert third["warnings"] == ["Your take_turn scored 1; the rules give 3: Free Bacon, opponent at 23.",
+                                 "Your game ended this turn at 10 to 23; the rules give 12 to 23 (no swap)."]
+    with pytest.raises(UsageError, match="--vs is human or final"):
+        play.app(variant, vs="optimal", submission=submission)
+    with pytest.raises(UsageError, match="give a student's hog.py"):
+        play.app(variant, submission=tmp_path)
+
+
+def test_hog_play_with_a_bad_opponent_is_a_usage_error(capsys):
+    from grader import cli
+    assert cli.main(["play", "sp19", "--vs", "robot", "--no-browser"]) == 2
+    assert capsys.readouterr().err == ("Error: --vs 'robot' is not an opponent "
+                                       "(use human, final, optimal or always:N (N from 0 to 10))\n")
