@@ -4,7 +4,6 @@ turn accounts follow the rules (reference) or point at the student's disagreemen
 
 import http.client
 import json
-import os
 import signal
 import subprocess
 import sys

@@ -15,16 +15,23 @@ handout.md beside this file). A function that raises, loops or is not written
 yet is named on the page; the server keeps running. Edit hog.py, save, and
 the next roll uses your new code.
 
-Why this file cannot tell you the right answer. It holds no copy of the rules:
-anything here that computed Free Bacon, Picky Piggy or a swap would be the
-answer to a question. It states only what the handout states as a plain fact
-about a turn: rolling zero dice is the zero-dice rule, a 1 among the dice is
-Pig Out (the turn scores 1), the Feral Hogs conditions. Whether the zero-dice
-points or a swap were right is for your tests (python3 -m pytest) and the
-handout's worked examples; the page shows the inputs and your results so you
-can check them by hand, and it says when your play and your take_turn and
-swap function disagree with each other. Instructors' `hog play` serves this
-same page on the reference rules.
+Why this file cannot tell you the right answer (a decision, not an oversight).
+Everything in your folder is yours to read, so anything here that computed
+Free Bacon, Picky Piggy or a swap would hand you the answer to a question; the
+course's reference solution is never shipped, not even as a "rules checker".
+So this page judges your code only by what needs no answer key:
+  - the facts the handout states plainly about a turn: rolling zero dice is the
+    zero-dice rule, a 1 among the dice is Pig Out (the turn scores 1), and the
+    Feral Hogs conditions; each rule that applied is shown with its sentence
+    from handout.md;
+  - your code against itself: your play's scores after a turn against what your
+    own take_turn and swap function give for the same dice.
+Whether the zero-dice points or a swap were right is for the public cases
+(python3 -m pytest) and the handout's worked examples; the page shows the
+inputs and your results so you can check them by hand. Instructors hold the
+rules' answers: `hog play ID --submission hog.py` serves this same page with
+every turn judged against the reference ("your take_turn scored 1; the rules
+give 3: Free Bacon, opponent at 23").
 
 Safety: the server listens on 127.0.0.1 only, the address carries a random
 token, and requests whose Host is not this machine are refused. Your code runs
@@ -37,7 +44,6 @@ import argparse
 import contextlib
 import io
 import json
-import os
 import random
 import re
 import secrets

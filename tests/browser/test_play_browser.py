@@ -7,7 +7,6 @@ goes to $CI_ARTIFACTS (or tests/artifacts/)."""
 import json
 import os
 import random
-import shutil
 import signal
 import subprocess
 import sys
@@ -17,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from grader import assign, build, play, project
+from grader import assign, play, project
 from grader.spec import all_variants, load_variant
 
 CHROMIUM = Path("/usr/bin/chromium")
