@@ -415,3 +415,20 @@ def test_hog_play_with_a_bad_opponent_is_a_usage_error(capsys):
     assert cli.main(["play", "sp19", "--vs", "robot", "--no-browser"]) == 2
     assert capsys.readouterr().err == ("Error: --vs 'robot' is not an opponent "
                                        "(use human, final, optimal or always:N (N from 0 to 10))\n")
+
+
+def test_hog_gui_needs_only_the_standard_library(tmp_path):
+    """Python without site-packages (-S) and isolated (-I) serves the page and plays a move."""
+    folder = student_folder(tmp_path, load_variant("nju24"), (project.SOLUTION / "nju24" / "hog.py").read_text())
+    process = subprocess.Popen([sys.executable, "-I", "-S", "hog_gui.py", "--no-browser", "-f"], cwd=folder,
+                               text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        address = process.stdout.readline().split()[3]
+        port, token = int(address.split(":")[2].split("/")[0]), address.split("/")[4]
+        game_id = call(port, token, "POST", "api/new", {})[1]["game"]["id"]
+        status, answer = call(port, token, "POST", "api/move", {"game": game_id, "player": 0, "dice": 4})
+        assert status == 200 and "problem" not in answer and len(answer["game"]["turns"]) == 2
+    finally:
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=20)
+    assert err == ""

@@ -348,7 +348,8 @@ class StudentEngine:
     def run(self, moves, faces, goal, computer: bool) -> dict:
         request = json.dumps({"moves": moves, "faces": faces, "goal": goal, "computer": computer})
         try:
-            done = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--worker", str(self.folder)],
+            flags = ["-I"] * sys.flags.isolated + ["-S"] * sys.flags.no_site   # as this process was started
+            done = subprocess.run([sys.executable, *flags, str(Path(__file__).resolve()), "--worker", str(self.folder)],
                                   input=request, capture_output=True, text=True, timeout=self.timeout,
                                   cwd=self.folder)
         except subprocess.TimeoutExpired:
