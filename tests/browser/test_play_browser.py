@@ -240,3 +240,22 @@ def test_a_loop_is_reported_and_the_page_keeps_working(browser, student_server):
 def _artifacts():
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return ARTIFACTS
+
+
+@pytest.mark.slow
+def test_hog_play_shows_where_a_submission_breaks_the_rules(browser, kit_server, tmp_path):
+    source = (project.SOLUTION / "sp19" / "hog.py").read_text()
+    bug = "    return 1 + min(tens, ones)\n"
+    assert bug in source
+    submission = tmp_path / "hog.py"
+    submission.write_text(source.replace(bug, "    return 1\n"))
+    url = kit_server(play.app(load_variant("sp19"), submission=submission))
+    page, _ = open_page(browser, url)
+    for _ in range(30):   # Player 1 climbs past 10; Player 0 rolls no dice (Free Bacon) against it
+        roll(page, 0)
+        if page.locator("#last .warn").count() or page.evaluate("document.body.dataset.state") == "over":
+            break
+        roll(page, 6)
+    warning = page.locator("#last .warn").first.inner_text()
+    assert warning.startswith("⚠ Your take_turn scored 1; the rules give ") and ": Free Bacon, opponent at " in warning
+    page.close()
