@@ -19,7 +19,7 @@ from grader.hog_source import (BuildError, final_rows, final_table_path, marked_
 from grader.spec import Case, Question, SpecError, Variant
 from grader.strategy.heatmap import heatmap_svg
 
-STUDENT_FILES = ("conftest.py", "case_report.py", "pytest.ini", "unlock.py")
+STUDENT_FILES = ("conftest.py", "case_report.py", "pytest.ini", "unlock.py", "hog_gui.py")
 
 
 # ------------------------------------------------------- the optimal tables

@@ -73,6 +73,16 @@ def parser() -> argparse.ArgumentParser:
     analyze.add_argument("--json", action="store_true", help="print a JSON object")
     analyze.add_argument("--goal", type=int, metavar="N", help="the goal score (default: the spec's)")
 
+    play = verbs.add_parser("play", help="play a variant in the browser on the reference rules")
+    play.add_argument("variant", metavar="ID")
+    play.add_argument("--vs", default="human", metavar="WHO",
+                      help="human (default), final, optimal or always:N: who plays Player 1")
+    play.add_argument("--goal", type=int, metavar="N", help="the goal score (default: the spec's)")
+    play.add_argument("--port", type=int, default=0, metavar="N", help="port on 127.0.0.1 (default: any free)")
+    play.add_argument("--no-browser", action="store_true", help="print the address only")
+    play.add_argument("--submission", metavar="HOG.PY",
+                      help="play on a student's hog.py, every turn judged against the reference rules")
+
     assign = verbs.add_parser("assign", help="write the student folder and the autograder bundle of a variant")
     assign.add_argument("variant", metavar="ID")
     assign.add_argument("--out", metavar="DIR", required=True, help="a new or empty folder to write into")
@@ -96,6 +106,8 @@ HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
                                                      out_dir=args.out, out=sys.stdout),
     "analyze": lambda args: commands.analyze(variant=args.variant, as_json=args.json, goal=args.goal,
                                              out=sys.stdout),
+    "play": lambda args: commands.play(variant=args.variant, vs=args.vs, goal=args.goal, port=args.port,
+                                       browser=not args.no_browser, submission=args.submission, out=sys.stdout),
     "assign": lambda args: commands.assign(variant=args.variant, path=args.out, out=sys.stdout),
 }
 

@@ -11,6 +11,7 @@ import grader.batch
 import grader.build
 import grader.handout
 from grader import engine, project, report, unlocking
+from grader import play as playing
 from grader.errors import UsageError
 from grader.files import write_atomically
 from grader.cases import grading_cases
@@ -216,6 +217,14 @@ def grade_batch(*, folder: str, variant: str, jobs: int, out_dir: str, out: Text
         return 130
     return GRADER_FAULT if summary.failed else 0
 
+
+
+def play(*, variant: str, vs: str, goal: int | None, port: int, browser: bool, out: TextIO,
+         submission: str | None = None) -> int:
+    """``hog play``: the students' Hog page on the reference rules (or a submission judged against
+    them), until Ctrl-C."""
+    return playing.serve(load_variant(variant), vs=vs, goal=goal, port=port, browser=browser, out=out,
+                         submission=submission)
 
 
 def analyze(*, variant: str, as_json: bool, goal: int | None, out: TextIO) -> int:

@@ -51,7 +51,7 @@ def test_the_bundle_holds_a_student_folder_and_an_autograder_folder(tmp_path, ca
     variant = load_variant("sp19")
     tests = [f"student/tests/{question.key}.md" for question in variant.questions]
     wiring = [f"student/{name}" for name in build.STUDENT_FILES]
-    assert "student/conftest.py" in wiring and "student/pytest.ini" in wiring
+    assert "student/conftest.py" in wiring and "student/pytest.ini" in wiring and "student/hog_gui.py" in wiring
     assert sorted(files_under(out)) == sorted([
         "autograder/.github/workflows/grade.yml", "autograder/README.md", "autograder/autograder.zip",
         "student/dice.py", "student/handout.html", "student/handout.md", "student/hog.py",

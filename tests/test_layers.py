@@ -23,7 +23,7 @@ LAYERS = [
     ["grader.sandbox", "grader.harness"],
     ["grader.grade"],
     ["grader.report"],
-    ["grader.build", "grader.assign", "grader.batch"],
+    ["grader.build", "grader.assign", "grader.batch", "grader.play"],
     ["grader.commands"],
     ["grader.cli"],
 ]
