@@ -19,7 +19,7 @@ from pathlib import Path
 
 import jinja2
 
-from grader import handout, project
+from grader import catalogue, handout, project
 from grader.spec import ROLES, Case, Question, SpecError, Variant
 
 PLACEHOLDER = '"*** YOUR CODE HERE ***"'
@@ -36,7 +36,7 @@ class BuildError(Exception):
 
 def _environment() -> jinja2.Environment:
     return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(project.SOURCES / "hog"),
+        loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(project.SOURCES / "hog"), catalogue.loader()]),
         undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True, autoescape=False,
     )
@@ -83,7 +83,8 @@ def marked_source(variant: Variant) -> str:
     labels = {question.role: question.label for question in variant.questions}
     template_name = f"{variant.id}.py.j2"
     try:
-        template = _environment().get_template(template_name)
+        template = (_environment().from_string(catalogue.layout_source(variant.compose)) if variant.compose
+                    else _environment().get_template(template_name))
         return template.render(
             title=variant.title,
             fn=variant.functions,

@@ -134,6 +134,7 @@ class Variant:
     rules: tuple[Rule, ...]
     questions: tuple[Question, ...]
     path: str
+    compose: "Composition | None" = None   # a variant built from catalogue rules (hog mint)
 
     @property
     def cases(self) -> tuple[Case, ...]:
@@ -294,6 +295,7 @@ def parse(text: str, path: str | Path) -> Variant:
         "id": (str, True), "title": (str, True), "course": (str, True), "seed": (str, True),
         "goal": (int, False), "baseline": (int, False), "setup": (str, False),
         "phases": (list, True), "rules": (list, True), "questions": (list, True),
+        "compose": (dict, False),
     }, "the spec")
     variant_id = _text(top, "id")
     seed = _text(top, "seed")
@@ -401,8 +403,33 @@ def parse(text: str, path: str | Path) -> Variant:
     return Variant(
         id=variant_id, title=_text(top, "title"), course=_text(top, "course"), seed=seed, goal=goal,
         baseline=baseline, setup=_text(top, "setup", ">>> from hog import *"), phases=tuple(phases),
-        rules=tuple(rules), questions=tuple(questions), path=path,
+        rules=tuple(rules), questions=tuple(questions), path=path, compose=_composition(top, path),
     )
+
+
+@dataclass(frozen=True)
+class Composition:
+    """A variant whose hog.py is a family layout filled with catalogue rules (``compose:``)."""
+    layout: str
+    zero_dice: str
+    swap: str
+    bonus: str = ""
+
+
+def _composition(top: dict[str, _Node], path: str) -> Composition | None:
+    """The spec's ``compose:`` block, its rules checked against the catalogue."""
+    if "compose" not in top:
+        return None
+    item = _mapping(top["compose"], path, {"layout": (str, True), "zero_dice": (str, True), "swap": (str, True),
+                                           "bonus": (str, False)}, "'compose'")
+    composition = Composition(_text(item, "layout"), _text(item, "zero_dice"), _text(item, "swap"),
+                              _text(item, "bonus"))
+    from grader.catalogue.layouts import check
+    problem = check(composition)
+    if problem:
+        raise SpecError(path, top["compose"].line, f"'compose' cannot be built: {problem}",
+                        "see docs/rules.md for the catalogue's rules")
+    return composition
 
 
 def _check_origin(origin: str, seed: str, rule_names: set[str], path: str, line: int) -> None:
