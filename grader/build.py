@@ -236,6 +236,12 @@ def optimal_heatmap(variant: Variant) -> str:
     return heatmap_svg(table, f"Optimal strategy, {variant.title}")
 
 
+def catalogue_outputs() -> dict[Path, str]:
+    """``docs/rules.md``, the catalogue of rules every variant is built from."""
+    from grader.catalogue.docs import markdown
+    return {project.DOCS / "rules.md": markdown()}
+
+
 def generated_folders(variant: Variant) -> list[Path]:
     return [project.SOLUTION / variant.id, project.SKELETON / variant.id, project.DOCS / variant.id]
 
@@ -254,8 +260,8 @@ def build(variants: list[Variant], *, check: bool = False) -> BuildResult:
     is missing; ``extra`` lists files in generated folders that nothing makes.
     """
     written, stale, extra = [], [], []
-    for variant in variants:
-        files = outputs(variant)
+    for variant in [None, *variants]:
+        files = outputs(variant) if variant else catalogue_outputs()
         for path, text in files.items():
             current = path.read_text(encoding="utf-8") if path.exists() else None
             if current == text:
@@ -265,7 +271,7 @@ def build(variants: list[Variant], *, check: bool = False) -> BuildResult:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_text(text, encoding="utf-8")
                 written.append(path)
-        for folder in generated_folders(variant):
+        for folder in generated_folders(variant) if variant else ():
             if folder.exists():
                 for path in sorted(folder.rglob("*")):
                     if path.is_file() and path not in files and "__pycache__" not in path.parts:

@@ -72,3 +72,10 @@ def test_every_family_member_drawn_validates():
         for _ in range(60):
             member = catalogue.draw(kind, rng)
             assert catalogue.get(member.id).source == member.source
+
+
+def test_docs_rules_md_is_generated_from_the_catalogue():
+    from grader import build
+    (path, text), = build.catalogue_outputs().items()
+    assert path.read_text(encoding="utf-8") == text
+    assert "digits_linear" in text and "swap_same_place_digit" in text
