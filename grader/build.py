@@ -43,6 +43,8 @@ def _environment() -> jinja2.Environment:
 
 
 def final_table_path(variant: Variant) -> Path:
+    if variant.compose:   # a minted variant keeps its table beside its spec (the project's, not the kit's)
+        return project.SPECS / "final" / f"{variant.id}.txt"
     return project.SOURCES / "hog" / "final" / f"{variant.id}.txt"
 
 

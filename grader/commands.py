@@ -221,3 +221,17 @@ def analyze(*, variant: str, as_json: bool, goal: int | None, out: TextIO) -> in
     result = analysis.analyze(spec.id, goal=goal, baseline=spec.baseline)
     out.write(result.to_json() + "\n" if as_json else analysis.report(result) + "\n")
     return 0
+
+
+def mint(*, variant: str, seed: int, zero_dice: str, swap: str, bonus: str, goal: int, like: str,
+         band: tuple[float, float], force: bool, out: TextIO) -> int:
+    """``hog mint``: compose a balanced variant from the rule catalogue and write its spec."""
+    from grader import mint as minting
+    from grader.mint.balance import Limits
+    if not 0 <= band[0] < band[1] <= 1:
+        raise UsageError(f"--band {band[0]} {band[1]}: give two win rates, the lower first, from 0 to 1")
+    result = minting.mint(variant, seed=seed, choices=minting.Choices(zero_dice, swap, bonus), goal=goal,
+                          like=like, limits=Limits(band=band), force=force, out=out)
+    out.write(f"Minted {variant} after {result.attempts} draw(s). Next: hog build --variant {variant} && "
+              f"hog grade solution/{variant} --variant {variant} && hog assign {variant} --out DIR\n")
+    return 0
