@@ -21,7 +21,7 @@ from grader.files import write_atomically
 from grader.mint.balance import Balance, Limits, check
 from grader.mint.compose import Draft, reference_module, spec_text
 from grader.mint.difference import crossings
-from grader.spec import SpecError, all_variants, load, load_variant
+from grader.spec import SpecError, all_variants, load, load_variant, parse
 
 ATTEMPTS = 40
 
@@ -91,32 +91,43 @@ def mint(variant_id: str, *, seed: int = 0, choices: Choices = Choices(), goal: 
         balance = check(variant_id, goal, like_variant.baseline, zero.function, swap.function,
                         feral_hogs=bonus is not None and bonus.flag == "feral_hogs", limits=limits)
         out.write("\n".join(balance.lines()) + "\n")
-        if balance.accepted:
-            break
-        for failure in balance.failures:
+        failures = list(balance.failures)
+        if not failures:
+            draft = Draft(variant_id, seed, like_variant, layout, goal, zero, swap, bonus, balance.thresholds)
+            text, crossed = _compose(draft, balance, path, out)
+            failures = [f"{c.historic}'s {c.role} cases do not tell the rules apart" for c in crossed if not c.distinct]
+            if not failures:
+                write_atomically(path, text)
+                load(path)
+                out.write(f"wrote {project.display(path)} and {project.display(_table_path(variant_id))}\n")
+                return Minted(path, draft, balance, attempt)
+            _table_path(variant_id).unlink()
+        for failure in failures:
             out.write(f"  rejected: {failure}\n")
         if given:
-            raise UsageError("the rules given are not balanced (see above); change one or leave it to the seed")
-    else:
-        raise UsageError(f"no balanced variant in {ATTEMPTS} draws (widen --band or give other rules)")
-    draft = Draft(variant_id, seed, like_variant, layout, goal, zero, swap, bonus, balance.thresholds)
-    return Minted(_write(draft, balance, path, out), draft, balance, attempt)
+            raise UsageError("the rules given do not pass the checks (see above); change one or leave it to the seed")
+    raise UsageError(f"no variant passed the checks in {ATTEMPTS} draws (widen --band or give other rules)")
 
 
-def _write(draft: Draft, balance: Balance, path: Path, out: TextIO) -> Path:
-    table = project.SPECS / "final" / f"{draft.id}.txt"
+def _table_path(variant_id: str) -> Path:
+    return project.SPECS / "final" / f"{variant_id}.txt"
+
+
+def _compose(draft: Draft, balance: Balance, path: Path, out: TextIO):
+    """The spec's text and its crossings with the public variants (the optimal table is written first:
+    the reference renders final_strategy from it)."""
+    table = _table_path(draft.id)
     table.parent.mkdir(parents=True, exist_ok=True)
     write_atomically(table, "".join("".join(f"{n:x}" for n in row) + "\n" for row in balance.final_table))
     try:
         text = spec_text(draft, project.display(path))
+        variant = parse(text, project.display(path))
+        historic = [v for v in all_variants() if v.compose is None]
+        crossed = crossings(variant, reference_module(variant), historic)
     except (SpecError, CatalogueError):
         table.unlink()
         raise
-    write_atomically(path, text)
-    variant = load(path)
-    out.write(f"wrote {project.display(path)} and {project.display(table)}\n")
-    historic = [v for v in all_variants() if v.compose is None]
-    out.write("different from the public variants (an old solution fails the new cases, and back):\n")
-    for crossing in crossings(variant, reference_module(variant), historic):
-        out.write(crossing.line() + "\n")
-    return path
+    out.write("  different from the public variants (an old solution fails the new cases, and back):\n")
+    for crossing in crossed:
+        out.write("  " + crossing.line() + "\n")
+    return text, crossed

@@ -32,6 +32,7 @@ class Limits:
     rule_share: float = 0.05        # each rule changes the optimal choice in at least this share of states
     mirror: tuple[float, float] = (0.35, 0.65)   # always_roll(baseline) vs itself, first player
     margin: float = 0.05            # optimal beats every always_roll(n) against the baseline by this much
+    trivial: float = 0.62           # no always_roll(n) wins more than this against the baseline (historic: 0.53-0.55)
 
 
 @dataclass(frozen=True)
@@ -121,6 +122,9 @@ def check(name: str, goal: int, baseline: int, zero, swap, feral_hogs: bool = Fa
     if against - best[1] < limits.margin:
         failures.append(f"always_roll({best[0]}) wins {best[1]:.4f} against the baseline, within "
                         f"{limits.margin:.2f} of optimal play ({against:.4f}): a trivial strategy nearly suffices")
+    if best[1] > limits.trivial:
+        failures.append(f"always_roll({best[0]}) wins {best[1]:.4f} against always_roll({baseline}), above "
+                        f"{limits.trivial:.2f}: one fixed dice count dominates")
     thresholds = thresholds_between(best[1] + 0.015, best[1] + (against - best[1]) / 2)
     if not thresholds:
         failures.append("no three final-strategy thresholds fit between the best always_roll and optimal play")

@@ -202,12 +202,22 @@ HEADER = """# Hog with rules minted by `hog mint {id} --seed {seed}` from the ru
 """
 
 
+def _shown(module: types.ModuleType, sources: list[str]) -> list[str] | None:
+    """What the reference shows, or None for a borrowed session this layout cannot run
+    (fa19's ``play(..., feral_hogs=False)`` without the bonus): that case is left out."""
+    try:
+        return run(module, sources)
+    except Exception:  # noqa: BLE001 - the case is dropped, not the variant
+        return None
+
+
 def spec_text(draft: Draft, path: str) -> str:
     """The finished spec: the sessions of the first pass, with the reference's outputs."""
     plan = {q.number: [(sources, note, None) for sources, note in _sessions(draft, q)] for q in draft.like.questions}
     first = yaml.dump(_document(draft, plan), Dumper=_Dumper, sort_keys=False, width=100, allow_unicode=True)
     module = reference_module(parse(first, path))
-    done = {number: [(sources, note, run(module, sources)) for sources, note, _ in cases]
+    done = {number: [(sources, note, shown) for sources, note, _ in cases
+                     for shown in [_shown(module, sources)] if shown is not None]
             for number, cases in plan.items()}
     body = yaml.dump(_document(draft, done), Dumper=_Dumper, sort_keys=False, width=100, allow_unicode=True)
     return HEADER.format(id=draft.id, seed=draft.seed) + body
