@@ -23,6 +23,7 @@ from grader.spec import Variant, parse
 KEEP_NOTES = {"roll_dice", "commentary", "announce_highest", "make_averaged", "max_scoring_num_rolls",
               "final_strategy"}   # roles whose cases (and notes) do not depend on the special rules
 ADDED = "added"
+SEED = "rule_catalogue.txt"   # names no seed text: the worked examples come from the catalogue's branches
 
 
 @dataclass(frozen=True)
@@ -85,15 +86,17 @@ def _call(name: str, args) -> str:
     return f"{name}({', '.join(map(str, args))})"
 
 
-def _rule_cases(draft: Draft, role: str, function: str) -> list[tuple[list[str], str]]:
-    member = draft.zero if role == "zero_dice" else draft.swap
-    return [([_call(function, branch.args)], branch.note) for branch in member.branches]
+def _rule_cases(draft: Draft, role: str, function: str) -> list[tuple[list[str], str, str]]:
+    """One worked example per branch of the rule (the handout shows them under the rule)."""
+    member, name = (draft.zero, "Free Bacon") if role == "zero_dice" else (draft.swap, "Swine Swap")
+    return [([_call(function, branch.args)], branch.note, f"{SEED}: {name}, example {number}")
+            for number, branch in enumerate(member.branches, start=1)]
 
 
 def _take_turn_cases(draft: Draft) -> list[tuple[list[str], str]]:
     scores = [b.args[0] for b in draft.zero.branches if b.args[0] < draft.goal]
     return [([f"take_turn(0, {score})" for score in scores],
-             "Rolling zero dice scores by the zero-dice rule and never touches the dice.")]
+             "Rolling zero dice scores by the zero-dice rule and never touches the dice.", ADDED)]
 
 
 def _zero_strategy_cases(draft: Draft, function: str) -> list[tuple[list[str], str]]:
@@ -101,7 +104,7 @@ def _zero_strategy_cases(draft: Draft, function: str) -> list[tuple[list[str], s
     points = draft.zero(score)
     return [([f"{function}(10, {score}, {points}, 5)", f"{function}(10, {score}, {points + 1}, 5)"],
              f"Rolling zero dice against {score} scores {points}: enough for a margin of {points}, "
-             f"not for {points + 1}.")]
+             f"not for {points + 1}.", ADDED)]
 
 
 def _swap_strategy_cases(draft: Draft, function: str) -> list[tuple[list[str], str]]:
@@ -123,17 +126,17 @@ def _swap_strategy_cases(draft: Draft, function: str) -> list[tuple[list[str], s
                 continue
             if key not in found:
                 found[key] = ([f"{function}({score}, {opponent}, {margin}, 6)"],
-                              f"At {score} against {opponent} rolling zero dice scores {points}: {why}.")
+                              f"At {score} against {opponent} rolling zero dice scores {points}: {why}.", ADDED)
     return [found[key] for key in ("helps", "harms", "enough", "short") if key in found]
 
 
-def _sessions(draft: Draft, question) -> list[tuple[list[str], str]]:
-    """(sources, note) of each case of a question, before the reference shows anything."""
+def _sessions(draft: Draft, question) -> list[tuple[list[str], str, str]]:
+    """(sources, note, origin) of each case of a question, before the reference shows anything."""
     role, function = question.role, question.function
     if role in ("zero_dice", "swap"):
         return _rule_cases(draft, role, function)
     borrowed = [([step.source.replace(f"range({draft.like.goal})", f"range({draft.goal})")
-                  for step in case.steps], case.note if role in KEEP_NOTES else "")
+                  for step in case.steps], case.note if role in KEEP_NOTES else "", ADDED)
                 for case in question.cases if not case.hidden]
     extra = {"take_turn": lambda: _take_turn_cases(draft),
              "zero_strategy": lambda: _zero_strategy_cases(draft, function),
@@ -179,8 +182,8 @@ def _document(draft: Draft, cases: dict[str, list[tuple[list[str], str, list[str
             entry["thresholds"] = [{"win_rate": rate, "points": _number(round(share * (i + 1), 2))}
                                    for i, rate in enumerate(draft.thresholds)]
         entry["cases"] = []
-        for sources, note, shown in cases[question.number]:
-            case = {"origin": ADDED}
+        for sources, note, origin, shown in cases[question.number]:
+            case = {"origin": origin}
             if note:
                 case["note"] = note
             case["session"] = session_text(sources, shown)
@@ -190,8 +193,8 @@ def _document(draft: Draft, cases: dict[str, list[tuple[list[str], str, list[str
     if draft.bonus:
         compose["bonus"] = draft.bonus.id
     return {"id": draft.id, "title": f"Minted rules {draft.id}",
-            "course": f"minted by hog mint (seed {draft.seed}, layout of {draft.like.id})",
-            "seed": "minted", "goal": draft.goal, "baseline": draft.like.baseline, "setup": draft.like.setup,
+            "course": f"this term (minted by hog mint with seed {draft.seed}, in the layout of {draft.like.id})",
+            "seed": SEED, "goal": draft.goal, "baseline": draft.like.baseline, "setup": draft.like.setup,
             "compose": compose, "phases": [{"number": p.number, "title": p.title} for p in draft.like.phases],
             "rules": _rules(draft), "questions": questions}
 
@@ -213,10 +216,11 @@ def _shown(module: types.ModuleType, sources: list[str]) -> list[str] | None:
 
 def spec_text(draft: Draft, path: str) -> str:
     """The finished spec: the sessions of the first pass, with the reference's outputs."""
-    plan = {q.number: [(sources, note, None) for sources, note in _sessions(draft, q)] for q in draft.like.questions}
+    plan = {q.number: [(sources, note, origin, None) for sources, note, origin in _sessions(draft, q)]
+            for q in draft.like.questions}
     first = yaml.dump(_document(draft, plan), Dumper=_Dumper, sort_keys=False, width=100, allow_unicode=True)
     module = reference_module(parse(first, path))
-    done = {number: [(sources, note, shown) for sources, note, _ in cases
+    done = {number: [(sources, note, origin, shown) for sources, note, origin, _ in cases
                      for shown in [_shown(module, sources)] if shown is not None]
             for number, cases in plan.items()}
     body = yaml.dump(_document(draft, done), Dumper=_Dumper, sort_keys=False, width=100, allow_unicode=True)
