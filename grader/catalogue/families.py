@@ -79,9 +79,9 @@ def _explain_clamp(raw: Callable[[int], int], k: int) -> Callable:
         if value > k:
             return "high", f"Against {score} the formula gives {value}, above {k}, so the rule scores {k}."
         if score < 10:
-            return "one", f"Against {score}, a one-digit score, the tens digit is 0."
+            return "one", f"Against {score}, a one-digit score (tens digit 0), the formula gives {value}."
         if score >= 100:
-            return "big", f"Against {score} only the last two digits count."
+            return "big", f"Against {score} only the last two digits count: the formula gives {value}."
         return "mid", f"Against {score} the formula gives {value}."
     return explain
 
