@@ -4,7 +4,7 @@
 
 For each seed: ``hog mint`` (balance figures shown), ``hog build --variant``,
 ``hog build --check --variant``, the solution graded (full marks expected),
-the skeleton graded (0 expected), the handout rendered. Then the compositions
+the skeleton graded (0 expected), ``hog assign``, the handout rendered. Then the compositions
 must all differ. The project is copied (specs, solution, skeleton, docs) and
 ``HOG_ROOT`` points the kit at the copy, so nothing here touches the project.
 Exit 1 if any seed fails a check.
@@ -36,6 +36,7 @@ def hog(root: Path, *args: str) -> subprocess.CompletedProcess:
 def copy_project(into: Path) -> Path:
     for name in ("specs", "solution", "skeleton", "docs"):
         shutil.copytree(KIT / name, into / name, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(KIT / "pyproject.toml", into / "pyproject.toml")   # hog assign bundles it
     return into
 
 
@@ -74,6 +75,9 @@ def check_seed(root: Path, seed: int) -> dict:
     row["skeleton"] = f"{got:g}/{total:g}"
     if got != 0:
         row["problems"].append(f"skeleton scored {got}/{total}")
+    assigned = hog(root, "assign", vid, "--out", str(root / "release" / vid))
+    if assigned.returncode or not (root / "release" / vid / "autograder" / "autograder.zip").exists():
+        row["problems"].append(f"hog assign failed: {assigned.stderr.strip()[-300:]}")
     handout = hog(root, "handout", vid, "--format", "md")
     zero_rule = " ".join(spec["rules"][1]["summary"].split()[:8])
     if handout.returncode or zero_rule not in handout.stdout or "example 1" not in handout.stdout:

@@ -126,3 +126,10 @@ def test_a_minted_variant_grades_its_solution_full_and_its_skeleton_zero(tmp_pat
     row = mint_seeds.check_seed(mint_seeds.copy_project(tmp_path), 5)
     assert row["problems"] == [], row
     assert row["solution"].split("/")[0] == row["solution"].split("/")[1] and row["skeleton"].startswith("0/")
+
+
+def test_a_composition_whose_games_may_never_end_is_rejected():
+    from grader.catalogue import get
+    balance = check("x", 100, 4, get("picky_piggy_one_over_21").function, get("swap_excitement").function)
+    assert balance.failures == ("optimal play never ends with chance 0.107 (choose a zero-dice rule that "
+                                "always scores)",)
