@@ -9,6 +9,7 @@ import sys
 
 from grader import commands
 from grader.build import BuildError
+from grader.catalogue import CatalogueError
 from grader.errors import OutputError, UsageError
 from grader.spec import SpecError
 
@@ -117,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
                                  force=args.force, out=sys.stdout)
         if args.verb == "assign":
             return commands.assign(variant=args.variant, path=args.out, out=sys.stdout)
-    except (SpecError, BuildError, OutputError, UsageError) as error:
+    except (SpecError, BuildError, CatalogueError, OutputError, UsageError) as error:
         print(f"Error: {error}", file=sys.stderr)
         return USAGE_ERROR
     except BrokenPipeError:

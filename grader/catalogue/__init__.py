@@ -11,19 +11,22 @@ from __future__ import annotations
 import re
 
 from grader.catalogue.families import FAMILIES, build, draw
-from grader.catalogue.historic import MEMBERS as HISTORIC
+from grader.catalogue import historic
 from grader.catalogue.layouts import LAYOUTS, LIKE, layout_source, loader
 from grader.catalogue.model import KINDS, Branch, CatalogueError, Member, make, validate
 
 FAMILY_CALL = re.compile(r"^(?P<family>\w+)\((?P<params>[^)]*)\)$")
-_BY_ID = {member.id: member for member in HISTORIC}
+
+
+def _by_id() -> dict[str, Member]:
+    return {member.id: member for member in historic.members()}
 
 
 def get(rule_id: str) -> Member:
     """The member named ``rule_id``; CatalogueError names the closest ids."""
     rule_id = rule_id.replace(" ", "")
-    if rule_id in _BY_ID:
-        return _BY_ID[rule_id]
+    if rule_id in _by_id():
+        return _by_id()[rule_id]
     match = FAMILY_CALL.match(rule_id)
     family = match["family"] if match else rule_id
     if family in FAMILIES and match:
@@ -35,7 +38,7 @@ def get(rule_id: str) -> Member:
             params[key] = int(value)
         return build(family, params)
     import difflib
-    known = list(_BY_ID) + list(FAMILIES)
+    known = list(_by_id()) + list(FAMILIES)
     close = difflib.get_close_matches(family, known, n=1)
     hint = f"did you mean '{close[0]}'?" if close else f"known rules and families: {', '.join(known)}"
     if family in FAMILIES:
@@ -45,7 +48,7 @@ def get(rule_id: str) -> Member:
 
 def members(kind: str | None = None) -> list[Member]:
     """The historic members (of one kind)."""
-    return [m for m in HISTORIC if kind is None or m.kind == kind]
+    return [m for m in historic.members() if kind is None or m.kind == kind]
 
 
 def template(name: str) -> str | None:
@@ -58,5 +61,5 @@ def template(name: str) -> str | None:
         return None
 
 
-__all__ = ["LAYOUTS", "LIKE", "layout_source", "loader", "KINDS", "Branch", "CatalogueError", "FAMILIES", "HISTORIC", "Member", "build", "draw", "get",
+__all__ = ["LAYOUTS", "LIKE", "layout_source", "loader", "KINDS", "Branch", "CatalogueError", "FAMILIES", "Member", "build", "draw", "get",
            "make", "members", "template", "validate"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from grader.catalogue.families import FAMILIES, build
-from grader.catalogue.historic import MEMBERS
+from grader.catalogue.historic import members
 from grader.catalogue.model import Member
 
 TITLES = {"zero_dice": "Zero-dice rules", "swap": "Swap rules", "bonus": "Turn bonuses"}
@@ -49,7 +49,7 @@ def markdown() -> str:
     lines = [INTRO]
     for kind, title in TITLES.items():
         lines += [f"## {title}", "", "### Historic", ""]
-        for member in MEMBERS:
+        for member in members():
             if member.kind == kind:
                 lines += _member(member, f"#### `{member.id}` ({member.name}, {USED_BY.get(member.id, '')})")
         families = [family for family in FAMILIES.values() if family.kind == kind]

@@ -7,6 +7,8 @@ the historic variants are built from here like any minted one; ``summary`` and
 
 from __future__ import annotations
 
+import functools
+
 from grader.catalogue.model import make
 
 ONE_DIGIT = "A one-digit score has a tens digit of 0."
@@ -129,86 +131,89 @@ def swap_excitement(player_score, opponent_score):
 
 SWAP_BEFORE_WIN = "The swap is judged before the game checks for a winner, so a swap can hand the opponent the win."
 
-MEMBERS = (
-    make("zero_dice", function=free_bacon_min_plus_one, name="Free Bacon",
-         summary="Rolling zero dice scores one point more than the smaller of the tens digit and the ones "
-                 "digit of the opponent's score.",
-         choices=["A one-digit score has a tens digit of 0, so rolling zero dice against it scores 1."],
-         branches=[((39,), "The smaller digit of 39 is 3."), ((7,), ONE_DIGIT), ((85,), "The smaller digit may be the ones digit.")]),
-    make("zero_dice", function=free_bacon_double_tens, name="Free Bacon",
-         summary="Rolling zero dice scores twice the tens digit of the opponent's score minus its ones digit, "
-                 "but never less than 1 point.",
-         choices=["A one-digit score has a tens digit of 0, so rolling zero dice against it scores 1."],
-         branches=[((62,), "Twice 6 minus 2."), ((19,), "Twice 1 minus 9 is below 1, so 1."), ((7,), ONE_DIGIT)]),
-    make("zero_dice", function=free_bacon_ten_minus_min, name="Free Bacon",
-         summary="Rolling zero dice scores ten points minus the smaller of the tens digit and the ones digit "
-                 "of the opponent's score.",
-         choices=["A one-digit score has a tens digit of 0, so rolling zero dice against it scores 10."],
-         branches=[((48,), "Ten minus 4."), ((7,), ONE_DIGIT)]),
-    make("zero_dice", function=picky_piggy_digit_difference, name="Picky Piggy",
-         summary="Rolling zero dice scores twice the distance between the tens digit and the ones digit of the "
-                 "opponent's score, plus 1.",
-         choices=["A one-digit score has a tens digit of 0, so rolling zero dice against 7 scores 2 * 7 + 1 = 15.",
-                  "The tens digit is the second digit from the right, also for scores of 100 or more."],
-         branches=[((73,), "Distance 4."), ((7,), ONE_DIGIT), ((44,), "Equal digits score 1.")]),
-    make("zero_dice", function=picky_piggy_one_over_21, name="Picky Piggy",
-         summary="Rolling zero dice scores one digit of the decimal expansion of 1/21 (0.047619 047619 ...): the "
-                 "digit whose position after the decimal point is the opponent's score. Against a score of 0 it "
-                 "scores 1 point.",
-         choices=["The expansion repeats every six digits, so the points depend only on the score's remainder by "
-                  "6; rolling zero dice can score 0 points."],
-         branches=[((0,), "Against 0 the rule scores 1."), ((1,), "The first digit is 0."), ((5,), "The fifth digit is 1.")]),
-    make("swap", function=swap_same_place_digit, name="Swine Swap",
-         summary="Once the turn's points are added, the two scores trade places when they have the same digit in "
-                 "the same place (ones, tens or hundreds). Only the digits a number really has count: 0 has none, "
-                 "7 has no tens digit, 23 has no hundreds digit; a zero at the end, as in 20, is a digit.",
-         choices=["A score of 0 has no digits, so it never swaps (20 and 0 do not swap).",
-                  "A score of 100 or more compares its hundreds digit only with a score that has one.",
-                  SWAP_BEFORE_WIN],
-         branches=[((43, 83), "Same ones digit."), ((51, 52), "Same tens digit."), ((20, 0), "0 has no digits."),
-                   ((123, 1), "No shared place.")]),
-    make("swap", function=swap_digit_difference, name="Swine Swap",
-         summary="Once the turn's points are added, take for each score the distance between its tens digit and "
-                 "its ones digit. When both scores have the same distance, they trade places.",
-         choices=["A one-digit score has a tens digit of 0, so the distance for 7 is 7 and for 0 is 0.",
-                  "A score of 100 or more uses its last two digits (117 has the distance between 1 and 7).",
-                  SWAP_BEFORE_WIN],
-         branches=[((26, 84), "Both distances are 4."), ((7, 70), "Distances 7 and 7."), ((12, 30), "Distances 1 and 3.")]),
-    make("swap", function=swap_first_last_product, name="Swine Swap",
-         summary="Once the turn's points are added, multiply the first and the last digit of each score. When both "
-                 "products are equal, the scores trade places.",
-         choices=["A one-digit score is both its first and last digit, so the product for 0 is 0 * 0 = 0 and 10 "
-                  "and 0 swap.", SWAP_BEFORE_WIN],
-         branches=[((26, 43), "2 * 6 = 4 * 3."), ((10, 0), "Both products are 0."), ((123, 45), "3 and 20 differ.")]),
-    make("swap", function=swap_perfect_square, name="Swine Swap",
-         summary="Once the turn's points are added, the scores trade places when the current player's new score is "
-                 "a perfect square (1, 4, 9, 16, ...).",
-         choices=["0 is a perfect square (0 * 0), although no turn can end with a score of 0.",
-                  "The swap is judged before the game checks for a winner, so a swap can hand the opponent the win "
-                  "(90 + 10 = 100 is a square)."],
-         branches=[((49,), "49 is 7 * 7."), ((50,), "50 is no square.")]),
-    make("swap", function=swap_excitement, name="Swine Swap",
-         summary="Once the turn's points are added, compute 3 raised to the combined total of the two scores. When "
-                 "that number begins and ends with the same digit, the scores trade places.",
-         choices=["With both scores at 0, 3 to the power 0 is 1, a single digit that is both first and last, so the "
-                  "scores swap (which changes nothing).", SWAP_BEFORE_WIN,
-                  "A game can go on forever (for example when both players keep scoring 0 points); play then never "
-                  "returns, as in the course.",
-                  "The kit's exact win rates and its optimal strategy count a game that never ends as half a win for "
-                  "each player."],
-         branches=[((0, 0), "3 ** 0 is 1."), ((1, 1), "9 is one digit."), ((2, 1), "27 begins with 2, ends with 7.")]),
-    make("bonus", id="feral_hogs", name="Feral Hogs", flag="feral_hogs", branches=[],
-         where="grader/sources/hog/parts/play.py.j2",
-         summary="A player whose number of dice this turn differs by exactly 2 from the number they rolled on their "
-                 "own previous turn earns 3 extra points for the turn. Before a player's first turn, their previous "
-                 "number counts as 0.",
-         choices=["The 3 points are part of the turn's points, so they are added before the swap is judged.",
-                  "Each player has their own previous number; the opponent's turns do not change it.",
-                  "play(..., feral_hogs=False) plays without this rule; the strategies ignore it."]),
-    make("bonus", id="parity_dice", name="Feral Hogs", flag="parity_bonus", branches=[],
-         where="grader/sources/hog/parts/roll_dice.py.j2",
-         summary="Every die rolled whose outcome is odd when the player's score is odd, or even when it is even, "
-                 "adds 1 extra point to the turn. The score that counts is the player's score before the turn.",
-         choices=["The extra points are added on a Pig Out too (1, 3 and 5 at a score of 21 make 1 + 3 = 4).",
-                  "Rolling zero dice rolls no die, so it earns no extra points."]),
-)
+@functools.cache
+def members() -> tuple:
+    """The members, validated on first use (a bad one is a CatalogueError naming its line, not a crash)."""
+    return (
+        make("zero_dice", function=free_bacon_min_plus_one, name="Free Bacon",
+             summary="Rolling zero dice scores one point more than the smaller of the tens digit and the ones "
+                     "digit of the opponent's score.",
+             choices=["A one-digit score has a tens digit of 0, so rolling zero dice against it scores 1."],
+             branches=[((39,), "The smaller digit of 39 is 3."), ((7,), ONE_DIGIT), ((85,), "The smaller digit may be the ones digit.")]),
+        make("zero_dice", function=free_bacon_double_tens, name="Free Bacon",
+             summary="Rolling zero dice scores twice the tens digit of the opponent's score minus its ones digit, "
+                     "but never less than 1 point.",
+             choices=["A one-digit score has a tens digit of 0, so rolling zero dice against it scores 1."],
+             branches=[((62,), "Twice 6 minus 2."), ((19,), "Twice 1 minus 9 is below 1, so 1."), ((7,), ONE_DIGIT)]),
+        make("zero_dice", function=free_bacon_ten_minus_min, name="Free Bacon",
+             summary="Rolling zero dice scores ten points minus the smaller of the tens digit and the ones digit "
+                     "of the opponent's score.",
+             choices=["A one-digit score has a tens digit of 0, so rolling zero dice against it scores 10."],
+             branches=[((48,), "Ten minus 4."), ((7,), ONE_DIGIT)]),
+        make("zero_dice", function=picky_piggy_digit_difference, name="Picky Piggy",
+             summary="Rolling zero dice scores twice the distance between the tens digit and the ones digit of the "
+                     "opponent's score, plus 1.",
+             choices=["A one-digit score has a tens digit of 0, so rolling zero dice against 7 scores 2 * 7 + 1 = 15.",
+                      "The tens digit is the second digit from the right, also for scores of 100 or more."],
+             branches=[((73,), "Distance 4."), ((7,), ONE_DIGIT), ((44,), "Equal digits score 1.")]),
+        make("zero_dice", function=picky_piggy_one_over_21, name="Picky Piggy",
+             summary="Rolling zero dice scores one digit of the decimal expansion of 1/21 (0.047619 047619 ...): the "
+                     "digit whose position after the decimal point is the opponent's score. Against a score of 0 it "
+                     "scores 1 point.",
+             choices=["The expansion repeats every six digits, so the points depend only on the score's remainder by "
+                      "6; rolling zero dice can score 0 points."],
+             branches=[((0,), "Against 0 the rule scores 1."), ((1,), "The first digit is 0."), ((5,), "The fifth digit is 1.")]),
+        make("swap", function=swap_same_place_digit, name="Swine Swap",
+             summary="Once the turn's points are added, the two scores trade places when they have the same digit in "
+                     "the same place (ones, tens or hundreds). Only the digits a number really has count: 0 has none, "
+                     "7 has no tens digit, 23 has no hundreds digit; a zero at the end, as in 20, is a digit.",
+             choices=["A score of 0 has no digits, so it never swaps (20 and 0 do not swap).",
+                      "A score of 100 or more compares its hundreds digit only with a score that has one.",
+                      SWAP_BEFORE_WIN],
+             branches=[((43, 83), "Same ones digit."), ((51, 52), "Same tens digit."), ((20, 0), "0 has no digits."),
+                       ((123, 1), "No shared place.")]),
+        make("swap", function=swap_digit_difference, name="Swine Swap",
+             summary="Once the turn's points are added, take for each score the distance between its tens digit and "
+                     "its ones digit. When both scores have the same distance, they trade places.",
+             choices=["A one-digit score has a tens digit of 0, so the distance for 7 is 7 and for 0 is 0.",
+                      "A score of 100 or more uses its last two digits (117 has the distance between 1 and 7).",
+                      SWAP_BEFORE_WIN],
+             branches=[((26, 84), "Both distances are 4."), ((7, 70), "Distances 7 and 7."), ((12, 30), "Distances 1 and 3.")]),
+        make("swap", function=swap_first_last_product, name="Swine Swap",
+             summary="Once the turn's points are added, multiply the first and the last digit of each score. When both "
+                     "products are equal, the scores trade places.",
+             choices=["A one-digit score is both its first and last digit, so the product for 0 is 0 * 0 = 0 and 10 "
+                      "and 0 swap.", SWAP_BEFORE_WIN],
+             branches=[((26, 43), "2 * 6 = 4 * 3."), ((10, 0), "Both products are 0."), ((123, 45), "3 and 20 differ.")]),
+        make("swap", function=swap_perfect_square, name="Swine Swap",
+             summary="Once the turn's points are added, the scores trade places when the current player's new score is "
+                     "a perfect square (1, 4, 9, 16, ...).",
+             choices=["0 is a perfect square (0 * 0), although no turn can end with a score of 0.",
+                      "The swap is judged before the game checks for a winner, so a swap can hand the opponent the win "
+                      "(90 + 10 = 100 is a square)."],
+             branches=[((49,), "49 is 7 * 7."), ((50,), "50 is no square.")]),
+        make("swap", function=swap_excitement, name="Swine Swap",
+             summary="Once the turn's points are added, compute 3 raised to the combined total of the two scores. When "
+                     "that number begins and ends with the same digit, the scores trade places.",
+             choices=["With both scores at 0, 3 to the power 0 is 1, a single digit that is both first and last, so the "
+                      "scores swap (which changes nothing).", SWAP_BEFORE_WIN,
+                      "A game can go on forever (for example when both players keep scoring 0 points); play then never "
+                      "returns, as in the course.",
+                      "The kit's exact win rates and its optimal strategy count a game that never ends as half a win for "
+                      "each player."],
+             branches=[((0, 0), "3 ** 0 is 1."), ((1, 1), "9 is one digit."), ((2, 1), "27 begins with 2, ends with 7.")]),
+        make("bonus", id="feral_hogs", name="Feral Hogs", flag="feral_hogs", branches=[],
+             where="grader/sources/hog/parts/play.py.j2",
+             summary="A player whose number of dice this turn differs by exactly 2 from the number they rolled on their "
+                     "own previous turn earns 3 extra points for the turn. Before a player's first turn, their previous "
+                     "number counts as 0.",
+             choices=["The 3 points are part of the turn's points, so they are added before the swap is judged.",
+                      "Each player has their own previous number; the opponent's turns do not change it.",
+                      "play(..., feral_hogs=False) plays without this rule; the strategies ignore it."]),
+        make("bonus", id="parity_dice", name="Feral Hogs", flag="parity_bonus", branches=[],
+             where="grader/sources/hog/parts/roll_dice.py.j2",
+             summary="Every die rolled whose outcome is odd when the player's score is odd, or even when it is even, "
+                     "adds 1 extra point to the turn. The score that counts is the player's score before the turn.",
+             choices=["The extra points are added on a Pig Out too (1, 3 and 5 at a score of 21 make 1 + 3 = 4).",
+                      "Rolling zero dice rolls no die, so it earns no extra points."]),
+    )
