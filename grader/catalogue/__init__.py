@@ -42,7 +42,8 @@ def get(rule_id: str) -> Member:
     close = difflib.get_close_matches(family, known, n=1)
     hint = f"did you mean '{close[0]}'?" if close else f"known rules and families: {', '.join(known)}"
     if family in FAMILIES:
-        hint = f"give its parameters, e.g. {family}({','.join(f'{k}={v[0]}' for k, v in FAMILIES[family].ranges.items())})"
+        example = ",".join(f"{key}={values[0]}" for key, values in FAMILIES[family].ranges.items())
+        hint = f"give its parameters, e.g. {family}({example})"
     raise CatalogueError(f"no rule '{rule_id}' in the catalogue ({hint})")
 
 
@@ -61,5 +62,6 @@ def template(name: str) -> str | None:
         return None
 
 
-__all__ = ["LAYOUTS", "LIKE", "layout_source", "loader", "KINDS", "Branch", "CatalogueError", "FAMILIES", "Member", "build", "draw", "get",
+__all__ = ["LAYOUTS", "LIKE", "layout_source", "loader", "KINDS", "Branch", "CatalogueError", "FAMILIES", "Member",
+           "build", "draw", "get",
            "make", "members", "template", "validate"]

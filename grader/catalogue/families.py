@@ -173,7 +173,8 @@ def digit_sums_equal(m: int):
 
     def digit_sum(n):
         return sum(int(d) for d in str(n))
-    return (_swap(body, words), summary, SWAP_CHOICES + ("Every digit counts, the hundreds digit too; 0 has a digit sum of 0.",),
+    choices = SWAP_CHOICES + ("Every digit counts, the hundreds digit too; 0 has a digit sum of 0.",)
+    return (_swap(body, words), summary, choices,
             _explain_swap(lambda p, o: digit_sum(p) % m == digit_sum(o) % m,
                           lambda p, o: f"digit sums {digit_sum(p)} and {digit_sum(o)}."))
 
@@ -187,8 +188,12 @@ def ones_product(d: int):
                           lambda p, o: f"{p % 10} * {o % 10} = {p % 10 * (o % 10)}."))
 
 
+def _sum_sentence(c: int) -> Callable[[int, int], str]:
+    return lambda p, o: f"{p} + {o}{f' + {c}' if c else ''} = {p + o + c}."
+
+
 def sum_square(c: int):
-    words = f"the sum of both scores plus {c} is a perfect square" if c else "the sum of both scores is a perfect square"
+    words = f"the sum of both scores{f' plus {c}' if c else ''} is a perfect square"
     body = (f"    total = player_score + opponent_score{f' + {c}' if c else ''}\n    root = 0\n"
             "    while root * root < total:\n        root = root + 1\n    return root * root == total\n")
     summary = f"Once the turn's points are added, the scores trade places when {words} (0, 1, 4, 9, 16, ...)."
@@ -196,7 +201,7 @@ def sum_square(c: int):
     def square(n):
         return round(n ** 0.5) ** 2 == n
     return (_swap(body, words), summary, SWAP_CHOICES,
-            _explain_swap(lambda p, o: square(p + o + c), lambda p, o: f"{p} + {o}{f' + {c}' if c else ''} = {p + o + c}."))
+            _explain_swap(lambda p, o: square(p + o + c), _sum_sentence(c)))
 
 
 def prime_sum(c: int):
@@ -209,7 +214,7 @@ def prime_sum(c: int):
 
     def prime(n):
         return n > 1 and all(n % k for k in range(2, int(n ** 0.5) + 1))
-    explain = _explain_swap(lambda p, o: prime(p + o + c), lambda p, o: f"{p} + {o}{f' + {c}' if c else ''} = {p + o + c}.")
+    explain = _explain_swap(lambda p, o: prime(p + o + c), _sum_sentence(c))
 
     def explain_with_small(p, o):
         branch, sentence = explain(p, o)
@@ -218,7 +223,8 @@ def prime_sum(c: int):
 
 
 FAMILIES = {family.name: family for family in (
-    Family("digits_linear", "zero_dice", {"a": (0, 1, 2, 3), "b": (0, 1, 2, 3), "c": (0, 1, 2, 3), "k": tuple(range(8, 14))},
+    Family("digits_linear", "zero_dice",
+           {"a": (0, 1, 2, 3), "b": (0, 1, 2, 3), "c": (0, 1, 2, 3), "k": tuple(range(8, 14))},
            digits_linear, lambda a, b, c, k: "a and b cannot both be 0" if a == b == 0 else ""),
     Family("digits_extreme", "zero_dice", {"largest": (0, 1), "a": (1, 2), "c": (0, 1, 2, 3), "k": tuple(range(8, 14))},
            digits_extreme),

@@ -139,7 +139,8 @@ def members() -> tuple:
              summary="Rolling zero dice scores one point more than the smaller of the tens digit and the ones "
                      "digit of the opponent's score.",
              choices=["A one-digit score has a tens digit of 0, so rolling zero dice against it scores 1."],
-             branches=[((39,), "The smaller digit of 39 is 3."), ((7,), ONE_DIGIT), ((85,), "The smaller digit may be the ones digit.")]),
+             branches=[((39,), "The smaller digit of 39 is 3."), ((7,), ONE_DIGIT),
+                       ((85,), "The smaller digit may be the ones digit.")]),
         make("zero_dice", function=free_bacon_double_tens, name="Free Bacon",
              summary="Rolling zero dice scores twice the tens digit of the opponent's score minus its ones digit, "
                      "but never less than 1 point.",
@@ -162,7 +163,8 @@ def members() -> tuple:
                      "scores 1 point.",
              choices=["The expansion repeats every six digits, so the points depend only on the score's remainder by "
                       "6; rolling zero dice can score 0 points."],
-             branches=[((0,), "Against 0 the rule scores 1."), ((1,), "The first digit is 0."), ((5,), "The fifth digit is 1.")]),
+             branches=[((0,), "Against 0 the rule scores 1."), ((1,), "The first digit is 0."),
+                       ((5,), "The fifth digit is 1.")]),
         make("swap", function=swap_same_place_digit, name="Swine Swap",
              summary="Once the turn's points are added, the two scores trade places when they have the same digit in "
                      "the same place (ones, tens or hundreds). Only the digits a number really has count: 0 has none, "
@@ -178,13 +180,15 @@ def members() -> tuple:
              choices=["A one-digit score has a tens digit of 0, so the distance for 7 is 7 and for 0 is 0.",
                       "A score of 100 or more uses its last two digits (117 has the distance between 1 and 7).",
                       SWAP_BEFORE_WIN],
-             branches=[((26, 84), "Both distances are 4."), ((7, 70), "Distances 7 and 7."), ((12, 30), "Distances 1 and 3.")]),
+             branches=[((26, 84), "Both distances are 4."), ((7, 70), "Distances 7 and 7."),
+                       ((12, 30), "Distances 1 and 3.")]),
         make("swap", function=swap_first_last_product, name="Swine Swap",
              summary="Once the turn's points are added, multiply the first and the last digit of each score. When both "
                      "products are equal, the scores trade places.",
              choices=["A one-digit score is both its first and last digit, so the product for 0 is 0 * 0 = 0 and 10 "
                       "and 0 swap.", SWAP_BEFORE_WIN],
-             branches=[((26, 43), "2 * 6 = 4 * 3."), ((10, 0), "Both products are 0."), ((123, 45), "3 and 20 differ.")]),
+             branches=[((26, 43), "2 * 6 = 4 * 3."), ((10, 0), "Both products are 0."),
+                       ((123, 45), "3 and 20 differ.")]),
         make("swap", function=swap_perfect_square, name="Swine Swap",
              summary="Once the turn's points are added, the scores trade places when the current player's new score is "
                      "a perfect square (1, 4, 9, 16, ...).",
@@ -195,18 +199,19 @@ def members() -> tuple:
         make("swap", function=swap_excitement, name="Swine Swap",
              summary="Once the turn's points are added, compute 3 raised to the combined total of the two scores. When "
                      "that number begins and ends with the same digit, the scores trade places.",
-             choices=["With both scores at 0, 3 to the power 0 is 1, a single digit that is both first and last, so the "
-                      "scores swap (which changes nothing).", SWAP_BEFORE_WIN,
+             choices=["With both scores at 0, 3 to the power 0 is 1, a single digit that is both first and last, "
+                      "so the scores swap (which changes nothing).", SWAP_BEFORE_WIN,
                       "A game can go on forever (for example when both players keep scoring 0 points); play then never "
                       "returns, as in the course.",
-                      "The kit's exact win rates and its optimal strategy count a game that never ends as half a win for "
-                      "each player."],
-             branches=[((0, 0), "3 ** 0 is 1."), ((1, 1), "9 is one digit."), ((2, 1), "27 begins with 2, ends with 7.")]),
+                      "The kit's exact win rates and its optimal strategy count a game that never ends as half a "
+                      "win for each player."],
+             branches=[((0, 0), "3 ** 0 is 1."), ((1, 1), "9 is one digit."),
+                       ((2, 1), "27 begins with 2, ends with 7.")]),
         make("bonus", id="feral_hogs", name="Feral Hogs", flag="feral_hogs", branches=[],
              where="grader/sources/hog/parts/play.py.j2",
-             summary="A player whose number of dice this turn differs by exactly 2 from the number they rolled on their "
-                     "own previous turn earns 3 extra points for the turn. Before a player's first turn, their previous "
-                     "number counts as 0.",
+             summary="A player whose number of dice this turn differs by exactly 2 from the number they rolled on "
+                     "their own previous turn earns 3 extra points for the turn. Before a player's first turn, "
+                     "their previous number counts as 0.",
              choices=["The 3 points are part of the turn's points, so they are added before the swap is judged.",
                       "Each player has their own previous number; the opponent's turns do not change it.",
                       "play(..., feral_hogs=False) plays without this rule; the strategies ignore it."]),

@@ -53,7 +53,8 @@ def check(compose) -> str:
         if member.kind != kind:
             return f"'{rule_id}' is a {member.kind} rule, not a {kind} rule"
         if kind == "swap" and member.arity != arity:
-            return f"the {compose.layout} layout calls the swap rule with {arity} scores; '{rule_id}' takes {member.arity}"
+            return (f"the {compose.layout} layout calls the swap rule with {arity} scores; "
+                    f"'{rule_id}' takes {member.arity}")
         if kind == "bonus" and member.flag not in bonuses:
             return f"the {compose.layout} layout has no '{rule_id}' bonus (it has: {', '.join(bonuses) or 'none'})"
     return ""

@@ -55,8 +55,9 @@ class Balance:
 
     def lines(self) -> list[str]:
         n, best = self.always_roll_best
+        ends = "yes" if self.never_ends == 0 else f"no (optimal play never ends with chance {self.never_ends:.3g})"
         return [
-            f"  every game ends: {'yes' if self.never_ends == 0 else f'no (optimal play never ends with chance {self.never_ends:.3g})'}",
+            f"  every game ends: {ends}",
             f"  optimal first player wins: {self.first_player:.4f}",
             f"  zero-dice rule changes the optimal choice in {self.zero_share:.1%} of score pairs; "
             f"swap rule in {self.swap_share:.1%}",
