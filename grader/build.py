@@ -36,7 +36,7 @@ class BuildError(Exception):
 
 def _environment() -> jinja2.Environment:
     return jinja2.Environment(
-        loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(project.SOURCES / "hog"), catalogue.loader()]),
+        loader=jinja2.FileSystemLoader(project.SOURCES / "hog"),
         undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True, autoescape=False,
     )
@@ -80,13 +80,22 @@ def _write_table(path: Path, table: list[list[int]]) -> None:
     path.write_text("".join("".join(f"{count:x}" for count in row) + "\n" for row in table), encoding="utf-8")
 
 
+def _template(variant: Variant) -> jinja2.Template:
+    """The variant's source template; ``catalogue/<rule id>.py.j2`` serves each rule from the catalogue,
+    and a composed variant (``compose:`` in its spec) is its family layout filled with catalogue rules."""
+    environment = _environment()
+    environment.loader = jinja2.ChoiceLoader([environment.loader, catalogue.loader()])
+    if variant.compose:
+        return environment.from_string(catalogue.layout_source(variant.compose))
+    return environment.get_template(f"{variant.id}.py.j2")
+
+
 def marked_source(variant: Variant) -> str:
     """The reference hog.py with symbolic ``# BEGIN PROBLEM <role>`` markers."""
     labels = {question.role: question.label for question in variant.questions}
     template_name = f"{variant.id}.py.j2"
     try:
-        template = (_environment().from_string(catalogue.layout_source(variant.compose)) if variant.compose
-                    else _environment().get_template(template_name))
+        template = _template(variant)
         return template.render(
             title=variant.title,
             fn=variant.functions,
