@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader import engine, handout, project, unlocking
+from grader.catalogue import docs as catalogue_docs
 from grader.files import write_atomically
 from grader.hog_source import (BuildError, final_rows, final_table_path, marked_source, resolve,
                                skeleton_source, solution_source)
@@ -121,6 +122,11 @@ def optimal_heatmap(variant: Variant) -> str:
     return heatmap_svg(table, f"Optimal strategy, {variant.title}")
 
 
+def catalogue_outputs() -> dict[Path, str]:
+    """``docs/rules.md``, the catalogue of rules every variant is built from."""
+    return {project.DOCS / "rules.md": catalogue_docs.markdown()}
+
+
 def generated_folders(variant: Variant) -> list[Path]:
     return [project.SOLUTION / variant.id, project.SKELETON / variant.id, project.DOCS / variant.id]
 
@@ -139,8 +145,8 @@ def build(variants: list[Variant], *, check: bool = False) -> BuildResult:
     is missing; ``extra`` lists files in generated folders that nothing makes.
     """
     written, stale, extra = [], [], []
-    for variant in variants:
-        files = outputs(variant)
+    for variant in [None, *variants]:
+        files = outputs(variant) if variant else catalogue_outputs()
         for path, text in files.items():
             current = path.read_text(encoding="utf-8") if path.exists() else None
             if current == text:
@@ -150,7 +156,7 @@ def build(variants: list[Variant], *, check: bool = False) -> BuildResult:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 write_atomically(path, text)
                 written.append(path)
-        for folder in generated_folders(variant):
+        for folder in generated_folders(variant) if variant else ():
             if folder.exists():
                 for path in sorted(folder.rglob("*")):
                     if path.is_file() and path not in files and "__pycache__" not in path.parts:

@@ -96,7 +96,7 @@ def _take_turn(api: Api, rng: random.Random) -> Sessions:
     sessions = []
     for _ in range(40):
         num_rolls = rng.choice([0, 0, rng.randint(1, 10)])
-        call = api.take_turn(num_rolls, rng.randint(0, 99), rng.randint(0, 99), "dice")
+        call = api.take_turn(num_rolls, rng.randint(0, 99), rng.randint(0, api.variant.goal - 1), "dice")
         sessions.append(["dice = " + _cycle(rng), call, "dice()"])
     return sessions
 
@@ -116,7 +116,7 @@ def _strategies(rng: random.Random) -> tuple[str, str]:
 def _play_call(api: Api, rng: random.Random, say: str | None) -> str:
     first, second = _strategies(rng)
     args = [first, second, str(rng.randint(0, 40)), str(rng.randint(0, 40)), "dice=" + _cycle(rng),
-            f"goal={rng.randint(50, 100)}"]
+            f"goal={rng.randint(api.variant.goal // 2, api.variant.goal)}"]
     if say:
         args.append(f"say={say}")
     if "dice_count_bonus" in api.variant.features and rng.random() < 0.3:

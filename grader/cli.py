@@ -86,6 +86,17 @@ def parser() -> argparse.ArgumentParser:
     assign = verbs.add_parser("assign", help="write the student folder and the autograder bundle of a variant")
     assign.add_argument("variant", metavar="ID")
     assign.add_argument("--out", metavar="DIR", required=True, help="a new or empty folder to write into")
+    mint = verbs.add_parser("mint", help="compose a new balanced variant from the rule catalogue (docs/rules.md)")
+    mint.add_argument("variant", metavar="ID")
+    mint.add_argument("--seed", type=int, default=0, metavar="N", help="draws the choices not given (default 0)")
+    mint.add_argument("--zero-dice", default="", metavar="RULE", help="a zero-dice rule id from docs/rules.md")
+    mint.add_argument("--swap", default="", metavar="RULE", help="a swap rule id from docs/rules.md")
+    mint.add_argument("--bonus", default="", metavar="RULE", help="a turn bonus id, or 'none'")
+    mint.add_argument("--goal", type=int, default=100, metavar="N", help="the goal score (default 100)")
+    mint.add_argument("--like", default="sp19", metavar="ID", help="the variant whose layout and questions to follow")
+    mint.add_argument("--band", type=float, nargs=2, default=(0.45, 0.55), metavar=("LOW", "HIGH"),
+                      help="the optimal first player's win rate must lie in this band (default 0.45 0.55)")
+    mint.add_argument("--force", action="store_true", help="replace specs/ID.yaml if it exists")
     return top
 
 
@@ -108,6 +119,9 @@ HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
                                              out=sys.stdout),
     "play": lambda args: commands.play(variant=args.variant, vs=args.vs, goal=args.goal, port=args.port,
                                        browser=not args.no_browser, submission=args.submission, out=sys.stdout),
+    "mint": lambda args: commands.mint(variant=args.variant, seed=args.seed, zero_dice=args.zero_dice,
+                                       swap=args.swap, bonus=args.bonus, goal=args.goal, like=args.like,
+                                       band=tuple(args.band), force=args.force, out=sys.stdout),
     "assign": lambda args: commands.assign(variant=args.variant, path=args.out, out=sys.stdout),
 }
 

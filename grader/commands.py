@@ -11,6 +11,7 @@ import grader.batch
 import grader.build
 import grader.handout
 from grader import engine, project, report, unlocking
+from grader import mint as minting
 from grader import play as playing
 from grader.errors import UsageError
 from grader.files import write_atomically
@@ -235,4 +236,16 @@ def analyze(*, variant: str, as_json: bool, goal: int | None, out: TextIO) -> in
         raise UsageError("--goal must be from 1 to 200")
     result = engine.analyze(spec.id, goal=goal, baseline=spec.baseline)
     out.write(result.to_json() + "\n" if as_json else analysis.report(result) + "\n")
+    return 0
+
+
+def mint(*, variant: str, seed: int, zero_dice: str, swap: str, bonus: str, goal: int, like: str,
+         band: tuple[float, float], force: bool, out: TextIO) -> int:
+    """``hog mint``: compose a balanced variant from the rule catalogue and write its spec."""
+    if not 0 <= band[0] < band[1] <= 1:
+        raise UsageError(f"--band {band[0]} {band[1]}: give two win rates, the lower first, from 0 to 1")
+    result = minting.mint(variant, seed=seed, choices=minting.Choices(zero_dice, swap, bonus), goal=goal,
+                          like=like, limits=minting.Limits(band=band), force=force, out=out)
+    out.write(f"Minted {variant} after {result.attempts} draw(s). Next: hog build --variant {variant} && "
+              f"hog grade solution/{variant} --variant {variant} && hog assign {variant} --out DIR\n")
     return 0

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import jinja2
 
-from grader import project, rendering
+from grader import catalogue, project, rendering
 from grader.errors import UsageError
 from grader.spec import ROLES, Variant
 
@@ -32,6 +32,8 @@ class BuildError(UsageError):
 
 
 def final_table_path(variant: Variant) -> Path:
+    if variant.compose:   # a minted variant keeps its table beside its spec (the project's, not the kit's)
+        return project.SPECS / "final" / f"{variant.id}.txt"
     return project.DATA / "final" / f"{variant.id}.txt"
 
 
@@ -49,12 +51,21 @@ def final_rows(variant: Variant) -> list[str]:
     return rows
 
 
+def _template(variant: Variant) -> jinja2.Template:
+    """The variant's source template; ``catalogue/<rule id>.py.j2`` serves each rule from the catalogue,
+    and a composed variant (``compose:`` in its spec) is its family layout filled with catalogue rules."""
+    environment = rendering.environment("hog")
+    if variant.compose:
+        return environment.from_string(catalogue.layout_source(variant.compose))
+    return environment.get_template(f"{variant.id}.py.j2")
+
+
 def marked_source(variant: Variant) -> str:
     """The reference hog.py with symbolic ``# BEGIN PROBLEM <role>`` markers."""
     labels = {question.role: question.label for question in variant.questions}
     template_name = f"{variant.id}.py.j2"
     try:
-        template = rendering.environment("hog").get_template(template_name)
+        template = _template(variant)
         return template.render(
             title=variant.title,
             fn=variant.functions,

@@ -14,7 +14,7 @@ import functools
 
 import jinja2
 
-from grader import project
+from grader import catalogue, project
 
 PRODUCTS = ("hog", "handout", "autograder")
 
@@ -41,6 +41,13 @@ def _is_html(name: str | None) -> bool:
     return bool(name) and name.endswith(".html.j2")
 
 
+def _loader(product: str) -> jinja2.BaseLoader:
+    """The product's folder; the reference ``hog.py`` also includes rules from the catalogue
+    (``catalogue/<rule id>.py.j2``)."""
+    folder = jinja2.FileSystemLoader(project.TEMPLATES / product)
+    return jinja2.ChoiceLoader([folder, catalogue.loader()]) if product == "hog" else folder
+
+
 @functools.cache
 def environment(product: str, *, trim_blocks: bool = True) -> jinja2.Environment:
     """The environment for the templates of ``grader/templates/<product>/``.
@@ -52,7 +59,7 @@ def environment(product: str, *, trim_blocks: bool = True) -> jinja2.Environment
     if product not in PRODUCTS:
         raise ValueError(f"unknown template folder {product!r} (one of: {', '.join(PRODUCTS)})")
     made = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(project.TEMPLATES / product),
+        loader=_loader(product),
         undefined=jinja2.StrictUndefined,
         autoescape=_is_html,
         trim_blocks=trim_blocks, lstrip_blocks=trim_blocks,

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader import project
+from grader.catalogue import layouts
 from grader.errors import SpecError
 from grader.spec_unlock import Concept, Unlock, locked, unlock  # noqa: F401 (Concept: part of the model)
 from grader.spec_yaml import Key, Mapping, Node, closest, compose, mapping
@@ -130,6 +131,15 @@ class Phase:
 
 
 @dataclass(frozen=True)
+class Composition:
+    """A variant whose hog.py is a family layout filled with catalogue rules (``compose:``)."""
+    layout: str
+    zero_dice: str
+    swap: str
+    bonus: str = ""
+
+
+@dataclass(frozen=True)
 class Variant:
     id: str
     title: str
@@ -142,6 +152,7 @@ class Variant:
     rules: tuple[Rule, ...]
     questions: tuple[Question, ...]
     path: str
+    compose: "Composition | None" = None   # a variant built from catalogue rules (hog mint)
 
     @property
     def cases(self) -> tuple[Case, ...]:
@@ -197,8 +208,9 @@ def _parse_session(session: str, path: str, line: int) -> tuple[Step, ...]:
 TOP = {
     "id": Key(str), "title": Key(str), "course": Key(str), "seed": Key(str),
     "goal": Key(int, 100), "baseline": Key(int, 4), "setup": Key(str, ">>> from hog import *"),
-    "phases": Key(list), "rules": Key(list), "questions": Key(list),
+    "phases": Key(list), "rules": Key(list), "questions": Key(list), "compose": Key(dict, None),
 }
+COMPOSE = {"layout": Key(str), "zero_dice": Key(str), "swap": Key(str), "bonus": Key(str, "")}
 PHASE = {"number": Key(int), "title": Key(str)}
 RULE = {"name": Key(str), "summary": Key(str), "choices": Key(list, []), "feature": Key(str, "")}
 QUESTION = {
@@ -227,8 +239,21 @@ def parse(text: str, path: str | Path) -> Variant:
     return Variant(
         id=top.text("id"), title=top.text("title"), course=top.text("course"), seed=top.text("seed"),
         goal=goal, baseline=baseline, setup=top.text("setup"), phases=phases, rules=rules,
-        questions=questions, path=path,
+        questions=questions, path=path, compose=_composition(top, path),
     )
+
+
+def _composition(top: Mapping, path: str) -> Composition | None:
+    """The spec's ``compose:`` block (``hog mint``), its rules checked against the catalogue."""
+    if "compose" not in top:
+        return None
+    item = mapping(top["compose"], path, COMPOSE, "'compose'")
+    composition = Composition(item.text("layout"), item.text("zero_dice"), item.text("swap"), item.text("bonus"))
+    problem = layouts.check(composition)
+    if problem:
+        raise SpecError(path, top.line_of("compose"), f"'compose' cannot be built: {problem}",
+                        "see docs/rules.md for the catalogue's rules")
+    return composition
 
 
 def _phase(node: Node, path: str) -> Phase:

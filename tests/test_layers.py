@@ -15,7 +15,7 @@ from grader import project
 # package listed here holds its submodules (``grader.strategy.match``).
 LAYERS = [
     ["grader", "grader.project", "grader.errors", "grader.files", "grader.spec_yaml", "grader.spec",
-     "grader.spec_unlock", "grader.shipped"],
+     "grader.spec_unlock", "grader.shipped", "grader.catalogue"],
     ["grader.rendering", "grader.hog_source", "grader.handout"],     # template rendering
     ["grader.reference"],
     ["grader.strategy"],
@@ -23,7 +23,7 @@ LAYERS = [
     ["grader.sandbox", "grader.harness"],
     ["grader.grade"],
     ["grader.report"],
-    ["grader.build", "grader.assign", "grader.batch", "grader.play"],
+    ["grader.build", "grader.assign", "grader.batch", "grader.play", "grader.mint"],
     ["grader.commands"],
     ["grader.cli"],
 ]
