@@ -399,9 +399,26 @@ def _check_origin(origin: str, seed: str, rule_names: set[str], path: str, line:
                         f"use one of: {', '.join(sorted(rule_names))}")
 
 
+_loaded: dict[tuple, Variant] = {}   # (path, size, mtime) → the Variant: each spec is parsed once a process
+
+
 def load(path: str | Path) -> Variant:
-    """Load and validate one spec file."""
+    """Load and validate one spec file (parsed once per process while the file is unchanged)."""
     path = Path(path)
+    try:
+        status = path.stat()
+        key = (str(path.resolve()), status.st_size, status.st_mtime_ns)
+    except OSError:
+        key = None
+    if key in _loaded:
+        return _loaded[key]
+    variant = _load(path)
+    if key is not None:
+        _loaded[key] = variant
+    return variant
+
+
+def _load(path: Path) -> Variant:
     shown = project.display(path)
     try:
         text = path.read_text(encoding="utf-8")

@@ -34,9 +34,13 @@ class Node:
         self.value, self.line = value, line
 
 
+# libyaml's loader where PyYAML was built with it (still the safe loader: plain data only).
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def compose(text: str, path: str) -> Node:
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = yaml.compose(text, Loader=_LOADER)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         line = mark.line + 1 if mark else None
@@ -50,7 +54,13 @@ def compose(text: str, path: str) -> Node:
     return _convert(node, path)
 
 
-def _convert(node: yaml.Node, path: str) -> Node:
+def _convert(node: yaml.Node, path: str, loader: yaml.SafeLoader | None = None) -> Node:
+    if loader is None:   # one constructor for the whole document's scalars
+        loader = yaml.SafeLoader("")
+        try:
+            return _convert(node, path, loader)
+        finally:
+            loader.dispose()
     line = node.start_mark.line + 1
     if isinstance(node, yaml.MappingNode):
         result: dict[str, Node] = {}
@@ -59,17 +69,14 @@ def _convert(node: yaml.Node, path: str) -> Node:
             if key in result:
                 raise SpecError(path, key_node.start_mark.line + 1, f"duplicate key '{key}'",
                                 "keep one of them")
-            result[key] = _convert(value_node, path)
+            result[key] = _convert(value_node, path, loader)
         return Node(result, line)
     if isinstance(node, yaml.SequenceNode):
-        return Node([_convert(item, path) for item in node.value], line)
-    loader = yaml.SafeLoader("")
+        return Node([_convert(item, path, loader) for item in node.value], line)
     try:
         return Node(loader.construct_object(node, deep=True), line)
     except yaml.YAMLError as error:
         raise SpecError(path, line, f"bad value: {error}") from None
-    finally:
-        loader.dispose()
 
 
 TYPE_NAMES = {str: "text", int: "a whole number", float: "a number", bool: "true or false",
