@@ -189,6 +189,26 @@ def test_a_final_strategy_that_changes_its_mind_earns_nothing(tmp_path):
                         r"same scores: at \(\d+, \d+\) it chose \d+, then \d+", final.message)
 
 
+def test_a_correct_final_strategy_that_prints_once_while_tabulated_still_earns_full_points(tmp_path):
+    source = (project.SOLUTION / "sp19" / "hog.py").read_text().replace(
+        "    return int(table[score][opponent_score], 16)",
+        "    CALLS.append(1)\n"
+        "    if len(CALLS) == 15000:  # after the 10,000 calls of the question's own case: in the tabulation\n"
+        "        print('x' * 7000)\n"
+        "    return int(table[score][opponent_score], 16)") + "\nCALLS = []\n"
+    result = graded(tmp_path, "sp19", source=source)
+    final = result.questions[-1]
+    assert result.grader_error is None and final.score == final.max_score, final.message
+
+
+def test_a_huge_text_returned_by_final_strategy_is_quoted_cut(tmp_path):
+    result = graded(tmp_path, "sp19", "    return int(table[score][opponent_score], 16)",
+                    "    return 'y' * 46_000 if (score, opponent_score) == (3, 4) else 4")
+    final = result.questions[-1]
+    assert final.score == 0 and "table[3][4] = 'yyy" in final.message
+    assert len(final.message) < 700 and final.message.endswith(" characters, cut)")
+
+
 def test_a_final_strategy_that_rolls_eleven_dice_is_told_so(tmp_path):
     result = graded(tmp_path, "sp19", "    return int(table[score][opponent_score], 16)",
                     "    return 11 if score == 50 else 4")
