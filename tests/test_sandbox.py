@@ -302,6 +302,18 @@ def test_processes_threads_and_programs_cannot_be_started(tmp_path, mode):
     assert_honest_case_passes(report.cases[4])
 
 
+def test_no_terminal_no_memfd_and_only_the_two_channels(tmp_path, mode):
+    report = run(tmp_path, [["terminal()"], ["memory_file()"], ["descriptors()"], ["parent_command_line()"],
+                            ["parent_descriptors()"], ["square(3)"]], hostile="reach_out.py")
+    terminal, memfd, held, command_line, descriptors, honest = [case.steps[0].output for case in report.cases]
+    assert terminal in ("'OSError'\n", "'PermissionError'\n")   # no controlling terminal (ENXIO), or Landlock
+    assert memfd == "'PermissionError'\n"
+    assert held.count(",") == 1  # the control pipe and the result pipe (and nothing the grader holds)
+    if mode == "files":  # /proc is not readable at all
+        assert command_line == descriptors == "'PermissionError'\n"
+    assert_honest_case_passes(report.cases[5])
+
+
 def test_memory_hog_fails_cleanly(tmp_path, mode):
     # A smaller limit than the default 1 GiB keeps the test quick: filling memory takes time.
     limits = Limits(case_seconds=5.0, memory_bytes=256 << 20)
