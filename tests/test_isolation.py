@@ -273,3 +273,39 @@ def test_in_a_container_bubblewrap_as_the_minimum_is_a_kit_fault(tmp_path, hones
     done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
     assert done.stdout.startswith("unavailable: isolation 'bubblewrap' is required, but only 'files' can be "
                                   "reached here: bubblewrap failed its start-up check"), done.stdout + done.stderr
+
+
+# ---------------------------------------------------------------------------
+# A root grader: a uid of its own per concurrent sandbox
+# ---------------------------------------------------------------------------
+
+CONCURRENT = """
+import json, sys, threading
+from grader.sandbox import run_cases
+found = {}
+def one(name):
+    report = run_cases(sys.argv[1], [["__import__('os').getuid()"], ["parent_descriptors()"]])
+    found[name] = [report.level] + [case.steps[0].output for case in report.cases]
+threads = [threading.Thread(target=one, args=(name,)) for name in "ab"]
+[thread.start() for thread in threads]
+[thread.join() for thread in threads]
+print(json.dumps(found))
+"""
+
+
+@pytest.mark.slow
+def test_concurrent_sandboxes_of_a_root_grader_run_as_uids_of_their_own(tmp_path):
+    """Needs a Python that other users can read (the system's, here), as a container's usually is."""
+    system_python = Path("/usr/bin/python3.11")
+    if os.geteuid() != 0 or not system_python.exists() or level.landlock_unavailable():
+        pytest.skip("needs root, Landlock and a system Python 3.11 that other users can read")
+    (tmp_path / "hog.py").write_text((HOSTILE / "reach_out.py").read_text())
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "HOG_SANDBOX": "files"}
+    done = subprocess.run([str(system_python), "-c", CONCURRENT, str(tmp_path / "hog.py")],
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    uids = {int(found[name][1]) for name in "ab"}
+    assert len(uids) == 2 and all(uid >= 1_900_000_000 for uid in uids)
+    assert [found[name][0] for name in "ab"] == ["files", "files"]
+    assert [found[name][2] for name in "ab"] == ["'PermissionError'\n"] * 2
