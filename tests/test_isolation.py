@@ -94,6 +94,14 @@ def test_the_environment_overrides_the_callers_minimum(honest, monkeypatch):
         run_cases(honest, [["square(3)"]], limits=FAST, minimum="process")
 
 
+def test_a_level_named_in_HOG_SANDBOX_that_cannot_be_reached_is_a_kit_fault(honest, monkeypatch):
+    monkeypatch.setenv("HOG_SANDBOX", "bwrap")
+    monkeypatch.setattr(namespaces, "bwrap_path", lambda: None)
+    with pytest.raises(SandboxUnavailable, match="HOG_SANDBOX=bwrap asks for the bubblewrap level, but "
+                                                 "bubblewrap \\(bwrap\\) is not installed"):
+        run_cases(honest, [["square(3)"]], limits=FAST)
+
+
 def test_a_level_asked_below_the_minimum_is_a_usage_error(honest, monkeypatch):
     monkeypatch.setenv("HOG_SANDBOX", "process")
     with pytest.raises(UsageError, match="HOG_SANDBOX=process is below the isolation required"):

@@ -12,9 +12,11 @@
   process namespace.
 
 The caller names a minimum; ``HOG_ISOLATION`` overrides it.  ``HOG_SANDBOX``
-names the level to use (default: the highest one available), so an operator or
-a test can run a lower level on purpose.  When the chosen level is below the
-minimum, ``choose`` raises ``SandboxUnavailable`` with why.
+names exactly the level to use (default: the highest one available), so an
+operator or a test can run a given level on purpose.  When the minimum, or the
+level HOG_SANDBOX names, cannot be reached, ``choose`` raises
+``SandboxUnavailable`` with why; a HOG_SANDBOX level below the minimum is a
+UsageError.
 """
 
 from __future__ import annotations
@@ -76,31 +78,25 @@ def minimum_from(default: "str | Level | None") -> Level:
 
 
 def choose(minimum: "str | Level | None" = None) -> Choice:
-    """The highest level available (or the one HOG_SANDBOX names), at least the minimum."""
+    """The highest level available (or exactly the one HOG_SANDBOX names), at least the minimum."""
     least = minimum_from(minimum)
     wanted = os.environ.get("HOG_SANDBOX", "").strip()
-    ceiling = Level.BUBBLEWRAP if wanted in ("", "auto") else parse(wanted, "HOG_SANDBOX")
-    if ceiling < least:
+    exact = None if wanted in ("", "auto") else parse(wanted, "HOG_SANDBOX")
+    if exact is not None and exact < least:
         raise UsageError(f"HOG_SANDBOX={wanted} is below the isolation required ({least.label}); "
                          f"unset HOG_SANDBOX or lower the minimum (HOG_ISOLATION, --isolation)")
-    notes: list[str] = []
-    if ceiling < Level.BUBBLEWRAP:
-        notes.append(f"HOG_SANDBOX={wanted} is set")
-    chosen = None
-    if ceiling >= Level.BUBBLEWRAP:
-        problem = namespaces.unavailable()
+    notes: list[str] = [f"HOG_SANDBOX={wanted} is set"] if exact is not None and exact < Level.BUBBLEWRAP else []
+    for candidate in (Level.BUBBLEWRAP, Level.FILES):
+        if exact is not None and candidate is not exact:
+            continue
+        problem = namespaces.unavailable() if candidate is Level.BUBBLEWRAP else landlock_unavailable()
         if problem is None:
-            chosen = Choice(Level.BUBBLEWRAP, namespaces.bwrap_path(), False, ())
-        else:
-            notes.append(problem)
-    if chosen is None and ceiling >= Level.FILES:
-        problem = landlock_unavailable()
-        if problem is None:
-            why_not = user.unavailable(namespaces.interpreter())
-            chosen = Choice(Level.FILES, None, why_not is None, tuple(notes + ([why_not] if why_not else [])))
-        else:
-            notes.append(problem)
-    if chosen is None:
+            chosen = _reached(candidate, notes)
+            break
+        if exact is not None:
+            raise SandboxUnavailable(f"HOG_SANDBOX={wanted} asks for the {exact.label} level, but {problem}")
+        notes.append(problem)
+    else:
         chosen = Choice(Level.PROCESS, None, False, tuple(notes))
     if chosen.level < least:
         raise SandboxUnavailable(
@@ -108,6 +104,13 @@ def choose(minimum: "str | Level | None" = None) -> Choice:
             f"{'; '.join(notes)}. Run where it can be reached, or lower the minimum "
             "(HOG_ISOLATION or --isolation) if you accept less.")
     return chosen
+
+
+def _reached(candidate: Level, notes: list[str]) -> Choice:
+    if candidate is Level.BUBBLEWRAP:
+        return Choice(Level.BUBBLEWRAP, namespaces.bwrap_path(), False, ())
+    why_not = user.unavailable(namespaces.interpreter())
+    return Choice(Level.FILES, None, why_not is None, tuple(notes + ([why_not] if why_not else [])))
 
 
 def landlock_unavailable() -> str | None:
