@@ -314,6 +314,14 @@ def test_no_terminal_no_memfd_and_only_the_two_channels(tmp_path, mode):
     assert_honest_case_passes(report.cases[5])
 
 
+def test_a_flood_on_the_result_channel_is_cut_off_as_tampering(tmp_path, mode):
+    report = run(tmp_path, [["flood()"], ["square(3)"]], hostile="reach_out.py")
+    flooded = report.cases[0].steps[-1]
+    assert flooded.kind is StepKind.TAMPERED and flooded.error == (
+        "the result channel was tampered with: a message larger than 16 MiB")
+    assert_honest_case_passes(report.cases[1])
+
+
 def test_memory_hog_fails_cleanly(tmp_path, mode):
     # A smaller limit than the default 1 GiB keeps the test quick: filling memory takes time.
     limits = Limits(case_seconds=5.0, memory_bytes=256 << 20)

@@ -73,6 +73,7 @@ class Batch:
                        "limits": {"memory_bytes": limits.memory_bytes, "cpu_seconds": limits.cpu_seconds,
                                   "file_bytes": limits.file_bytes, "processes": limits.processes}}
         self.total_deadline = 0.0
+        self.read_bytes = 0              # what every process of this batch sent so far (bounded per batch)
 
     # -- starting --
     def start(self) -> Child:
@@ -85,7 +86,7 @@ class Batch:
             problem = self._ready(child)
             self.total_deadline += time.monotonic() - began   # start-up is not the submission's time
             if problem is None:
-                child.case_bytes = 0
+                child.case_bytes, child.batch_bytes = 0, self.read_bytes
                 return child
             child.kill()
             problems.append(problem)
@@ -137,6 +138,7 @@ class Batch:
                     child.finish()
             finally:
                 child.kill()
+                self.read_bytes = child.batch_bytes
             if not restart:
                 break
         for number, run in enumerate(results):
