@@ -202,10 +202,12 @@ def test_a_submission_that_hunts_for_the_kit_scores_nothing_and_reads_nothing(tm
     assert result.score == 0 and all(q.score == 0 for q in result.questions)
 
 
+@pytest.mark.slow
 def test_in_process_mode_the_same_hunter_is_what_the_levels_stop(tmp_path, monkeypatch, filled_cache):
     """The baseline: without file isolation the hunt succeeds, which is why grading asks for more."""
     monkeypatch.setenv("HOG_SANDBOX", "process")
-    report = run_cases(hunter(tmp_path, filled_cache), [["loot()"]], limits=FAST)
+    # Searching a busy machine's /proc and disk takes a while: this hunt gets time enough to finish.
+    report = run_cases(hunter(tmp_path, filled_cache), [["loot()"]], limits=Limits(case_seconds=60.0))
     assert "hog.py" in report.cases[0].steps[0].output and "True" in report.cases[0].steps[0].output
 
 
