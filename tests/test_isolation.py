@@ -319,3 +319,26 @@ def test_concurrent_sandboxes_of_a_root_grader_run_as_uids_of_their_own(tmp_path
     assert len(uids) == 2 and all(uid >= 1_900_000_000 for uid in uids)
     assert [found[name][0] for name in "ab"] == ["files", "files"]
     assert [found[name][2] for name in "ab"] == ["'PermissionError'\n"] * 2
+
+
+@pytest.mark.slow
+def test_a_bubblewrap_that_takes_eleven_seconds_to_start_still_grades_full(tmp_path, monkeypatch):
+    if namespaces.unavailable():
+        pytest.skip(namespaces.unavailable())
+    slow_bwrap = tmp_path / "bwrap"
+    slow_bwrap.write_text(f"#!/bin/sh\nsleep 11\nexec {namespaces.bwrap_path()} \"$@\"\n")
+    slow_bwrap.chmod(0o755)
+    monkeypatch.setattr(namespaces, "bwrap_path", lambda: str(slow_bwrap))
+    monkeypatch.setattr(namespaces, "_probed", {})
+    result = grade.grade(project.SOLUTION / "sp19", load_variant("sp19"), limits=FAST, minimum="bubblewrap")
+    assert result.isolation_level == "bubblewrap" and result.grader_error is None
+    assert result.score == result.max_score
+
+
+def test_an_unknown_level_on_the_command_line_exits_2_with_one_line(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "HOG_SANDBOX": "bogus"}
+    done = subprocess.run([sys.executable, "-m", "grader.cli", "grade", str(project.SOLUTION / "sp19"),
+                           "--variant", "sp19"], capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 2
+    assert done.stderr.strip() == ("Error: HOG_SANDBOX='bogus' is not an isolation level: use process, files "
+                                   "or bubblewrap (from least to most isolated)")
