@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from grader import batch, cases, commands, grade, project
+from grader import batch, cases, commands, grade, project, tabulate
 from grader.sandbox import run_cases
 from grader.spec import all_variants, load_variant
 
@@ -77,7 +77,7 @@ def single(args) -> None:
         grade.grade(folder, variant)  # hidden cases and the engine are ready from here on
         warm = timed(lambda: grade.grade(folder, variant))
         graded = cases.grading_cases(variant)
-        sessions = [[step.source for step in case.steps] for case in graded] + [grade.table_session(variant)]
+        sessions = [[step.source for step in case.steps] for case in graded] + [tabulate.table_session(variant)]
         dice = project.DICE.read_text()
         sandboxed = timed(lambda: run_cases(folder, sessions, support_files={"dice.py": dice}))
         inside = timed(lambda: in_process(variant, folder, sessions))

@@ -8,15 +8,15 @@ producing the right output.
 
 from __future__ import annotations
 
-import ast
 import doctest
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader import cases as case_source
-from grader import project, unlocking
-from grader.sandbox import SKIPPED_AFTER_TIMEOUT, CaseRun, Limits, run_cases
+from grader import project, tabulate, unlocking
+from grader.errors import UsageError
+from grader.sandbox import CaseRun, Limits, StepKind, cap, run_cases
 from grader.spec import Case, Question, Variant
 from grader.unlocking import UnlockStatus
 
@@ -67,6 +67,7 @@ class GradeResult:
     import_error: str | None = None
     grader_error: str | None = None   # a fault of the kit itself, never of the submission
     unlocks: list[UnlockStatus] = field(default_factory=list)   # from the submitted .hog_unlock.json
+    isolation_level: str = "none"     # the level that ran: "process", "files", "bubblewrap" ("none": not run)
 
     @property
     def score(self) -> float:
@@ -80,20 +81,20 @@ class GradeResult:
 
 
 def shown(run_step) -> str:
-    """What the interpreter showed for a step, errors written as a traceback's last line."""
+    """What the interpreter showed for a step, errors written as a traceback's last line (capped)."""
     if run_step.error is None:
-        return run_step.output
+        return cap(run_step.output)
     if run_step.error_type:
-        return run_step.output + "Traceback (most recent call last):\n  ...\n" + run_step.error + "\n"
-    return run_step.output + run_step.error + "\n"
+        return cap(run_step.output) + "Traceback (most recent call last):\n  ...\n" + cap(run_step.error) + "\n"
+    return cap(run_step.output) + cap(run_step.error) + "\n"
 
 
 def _matches(want: str, run_step) -> bool:
     if want.startswith("Traceback (most recent call last):"):
         expected_error = want.strip().splitlines()[-1]
-        return run_step.error is not None and run_step.error_type is not None and \
+        return run_step.kind is StepKind.ERROR and run_step.error_type is not None and \
             run_step.error.split(":")[0] == expected_error.split(":")[0]
-    if run_step.error is not None:
+    if run_step.error is not None or run_step.kind is not StepKind.OK:
         return False
     return _CHECKER.check_output(want, run_step.output, _FLAGS)
 
@@ -115,86 +116,28 @@ def _score(question: Question, verdicts: list[CaseVerdict]) -> float:
     return question.points if all(v.passed for v in verdicts) else 0.0
 
 
-# Run in the sandbox to tabulate final_strategy: an error names the score pair that raised it.
-TABULATE = """\
-def _tabulate(goal):
-    table = []
-    for score in range(goal):
-        row = []
-        for opponent_score in range(goal):
-            try:
-                row.append(final_strategy(score, opponent_score))
-            except Exception as error:
-                raise RuntimeError(f"final_strategy({score}, {opponent_score}) raised "
-                                   f"{type(error).__name__}: {error}") from None
-        table.append(row)
-    return table
-"""
-RAISED = "RuntimeError: final_strategy("
-
-
-def table_session(variant: Variant) -> list[str]:
-    """The session that tabulates final_strategy over every score pair below the goal, twice:
-    a strategy is a function of the two scores, so both tables must agree."""
-    return [TABULATE, f"_tabulate({variant.goal}), _tabulate({variant.goal})\n"]
-
-
 def _final_strategy(variant: Variant, question: Question, run: CaseRun, verdicts: list[CaseVerdict],
                     limits: Limits) -> QuestionResult:
     """Points by the exact average win rate of the tabulated strategy against the baseline."""
-    from grader import engine as match  # the exact engine; imported only when needed
-    from grader.strategy import tables
-
-    failed = next((step for step in run.steps if step.error is not None), None)
-    if failed is not None or len(run.steps) < 2:
-        why = failed.error if failed else "it produced no result"
-        if why.startswith(RAISED):
-            why = why.removeprefix("RuntimeError: ")
-        elif why.startswith("Timeout") or why == SKIPPED_AFTER_TIMEOUT:
-            calls = 2 * variant.goal * variant.goal
-            why += (f" (each score pair is asked twice: the {calls} calls share one case's limit of "
-                    f"{limits.case_seconds:g} s, so a call must take well under "
-                    f"{limits.case_seconds / calls * 1000:.2f} ms)")
-        return QuestionResult(question, 0.0, verdicts, f"final_strategy could not be tabulated over all "
-                                                       f"{variant.goal}x{variant.goal} score pairs: {why}")
-    step = run.steps[1]
-    try:
-        values = ast.literal_eval(step.output.strip())
-    except (ValueError, SyntaxError):
-        return QuestionResult(question, 0.0, verdicts, "final_strategy printed text while being tabulated; "
-                                                       "a strategy only returns a number of dice")
-    if not (isinstance(values, tuple) and len(values) == 2):
-        return QuestionResult(question, 0.0, verdicts, "final_strategy could not be tabulated: "
-                                                       "the result channel was tampered with")
-    try:
-        table, again = (tables.validate_table(table, variant.goal) for table in values)
-    except tables.StrategyTableError as error:
-        return QuestionResult(question, 0.0, verdicts, f"final_strategy: {error}")
-    if table != again:
-        score, opponent = next((s, o) for s, row in enumerate(table) for o, n in enumerate(row)
-                               if again[s][o] != n)
-        return QuestionResult(question, 0.0, verdicts,
-                              f"final_strategy must roll the same number of dice whenever it is asked about "
-                              f"the same scores: at ({score}, {opponent}) it chose {table[score][opponent]}, "
-                              f"then {again[score][opponent]}")
-    rate = match.win_rate(variant.id, table, goal=variant.goal).average
-    earned = max((t.points for t in question.thresholds if rate >= t.win_rate), default=0.0)
-    if not question.thresholds:
-        earned = question.points if all(v.passed for v in verdicts) else 0.0
-    elif not all(v.passed for v in verdicts):
-        earned = 0.0
-    detail = f"exact average win rate against always_roll({variant.baseline}): {rate:.6f}"
-    higher = next((t for t in sorted(question.thresholds, key=lambda t: t.win_rate) if rate < t.win_rate), None)
-    if higher is not None:
-        detail += f" ({higher.win_rate:g} earns {higher.points:g} of {question.points:g} points)"
-    return QuestionResult(question, min(earned, question.points), verdicts, detail)
+    why = tabulate.untabulated(variant, run, limits)
+    if why is not None:
+        return QuestionResult(question, 0.0, verdicts, why)
+    table, why = tabulate.tables_from(variant, run)
+    if table is None:
+        return QuestionResult(question, 0.0, verdicts, why)
+    score, detail = tabulate.points(variant, question, table, all(v.passed for v in verdicts))
+    return QuestionResult(question, score, verdicts, detail)
 
 
 def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
           questions: list[Question] | None = None, hidden: bool = True,
-          leave_out: frozenset[str] = frozenset()) -> GradeResult:
+          leave_out: frozenset[str] = frozenset(), minimum: str | None = None) -> GradeResult:
     """Grade one submission (a hog.py, or a folder holding one) on a variant.
-    ``leave_out`` names cases not to run (``hog test`` leaves out the cases a student has not unlocked)."""
+
+    ``leave_out`` names cases not to run (``hog test`` leaves out the cases a student has not unlocked).
+    ``minimum``: the least isolation level accepted ("process", "files", "bubblewrap";
+    HOG_ISOLATION overrides it); SandboxUnavailable (a GraderFault) when it cannot be reached.
+    """
     started = time.perf_counter()
     questions = questions or list(variant.questions)
     chosen = {q.number for q in questions}
@@ -203,13 +146,13 @@ def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
     sessions = [[step.source for step in case.steps] for case in graded]
     final = next((q for q in questions if q.role == "final_strategy"), None)
     if final:
-        sessions.append(table_session(variant))
-    dice = (project.SOURCES / "dice.py").read_text(encoding="utf-8")
+        sessions.append(tabulate.table_session(variant))
+    dice = project.DICE.read_text(encoding="utf-8")
     groups = [case.question for case in graded] + ([final.number] if final else [])
     limits = limits or Limits()
     report = run_cases(Path(submission), sessions, setup=_setup_lines(variant),
                        support_files={"dice.py": dice}, limits=limits,
-                       names=_api_names(variant), groups=groups)
+                       names=_api_names(variant), groups=groups, minimum=minimum)
     verdicts: dict[str, list[CaseVerdict]] = {q.number: [] for q in questions}
     for case, run in zip(graded, report.cases):
         verdicts[case.question].append(judge(case, run))
@@ -221,13 +164,16 @@ def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
             results.append(QuestionResult(question, _score(question, verdicts[question.number]),
                                           verdicts[question.number]))
     return GradeResult(variant, str(submission), results, report.isolation, time.perf_counter() - started,
-                       import_error=report.import_error, unlocks=unlocking.status(Path(submission), variant, questions))
+                       import_error=report.import_error, isolation_level=report.level,
+                       unlocks=unlocking.status(Path(submission), variant, questions))
 
 
 def grade_safely(submission: Path, variant: Variant, **options) -> tuple[GradeResult, bool]:
     """A GradeResult, and whether the kit itself failed (then a visible 'grader failed' result)."""
     try:
         return grade(submission, variant, **options), False
+    except UsageError:
+        raise  # the operator's mistake (e.g. an unknown isolation level): exit 2, not a kit fault
     except Exception as error:  # a fault of the kit: reported, never a silent score
         return GradeResult(variant, str(submission), [], "unknown", 0.0,
                            grader_error=f"{type(error).__name__}: {error}"), True

@@ -9,6 +9,7 @@ import pytest
 
 from grader import cases as case_source
 from grader import grade, project, sandbox
+from grader.sandbox import namespaces
 from grader.sandbox import Limits
 from grader.spec import load_variant
 
@@ -129,7 +130,7 @@ def free_bacon(score):
     return 1 + min(score // 10 % 10, score % 10)
 '''
     result = graded(tmp_path, "sp19", source=spy)
-    if result.isolation != "bubblewrap":
+    if result.isolation_level == "process":
         pytest.skip(f"file isolation is off on this machine: {result.isolation}")
     assert scores(result)["02"] == 1
 
@@ -184,7 +185,7 @@ def test_a_slow_final_strategy_is_told_the_time_it_has(tmp_path):
     final = result.questions[-1]
     assert final.score == 0 and "final_strategy could not be tabulated" in final.message
     assert (f"(each score pair is asked twice: the 20000 calls share one case's limit of "
-            f"{FAST.case_seconds:g} s, so a call must take well under {FAST.case_seconds / 20:.2f} ms)") \
+            f"{FAST.case_seconds:g} s of CPU time, so a call must take well under {FAST.case_seconds / 20:.2f} ms)") \
         in final.message
 
 
@@ -197,6 +198,26 @@ def test_a_final_strategy_that_changes_its_mind_earns_nothing(tmp_path):
     assert final.score == 0
     assert re.fullmatch(r"final_strategy must roll the same number of dice whenever it is asked about the "
                         r"same scores: at \(\d+, \d+\) it chose \d+, then \d+", final.message)
+
+
+def test_a_correct_final_strategy_that_prints_once_while_tabulated_still_earns_full_points(tmp_path):
+    source = (project.SOLUTION / "sp19" / "hog.py").read_text().replace(
+        "    return int(table[score][opponent_score], 16)",
+        "    CALLS.append(1)\n"
+        "    if len(CALLS) == 15000:  # after the 10,000 calls of the question's own case: in the tabulation\n"
+        "        print('x' * 7000)\n"
+        "    return int(table[score][opponent_score], 16)") + "\nCALLS = []\n"
+    result = graded(tmp_path, "sp19", source=source)
+    final = result.questions[-1]
+    assert result.grader_error is None and final.score == final.max_score, final.message
+
+
+def test_a_huge_text_returned_by_final_strategy_is_quoted_cut(tmp_path):
+    result = graded(tmp_path, "sp19", "    return int(table[score][opponent_score], 16)",
+                    "    return 'y' * 46_000 if (score, opponent_score) == (3, 4) else 4")
+    final = result.questions[-1]
+    assert final.score == 0 and "table[3][4] = 'yyy" in final.message
+    assert len(final.message) < 700 and final.message.endswith(" characters, cut)")
 
 
 @pytest.mark.slow
@@ -256,7 +277,7 @@ def test_a_submission_cannot_poison_the_cache_or_forge_a_result_file(tmp_path, m
         monkeypatch.setenv("HOG_SANDBOX", "process")
     else:
         monkeypatch.delenv("HOG_SANDBOX", raising=False)
-        if sandbox._isolation()[0] is None:
+        if namespaces.unavailable():
             pytest.skip("bubblewrap is not available here")
     variant = load_variant("sp19")
     case_source.grading_cases(variant)  # the hidden cases are now cached in private_cache

@@ -1,7 +1,8 @@
 """The sandbox, as a user of the grader sees it.
 
-Most tests run twice: with bubblewrap (file and network isolation) and with
-HOG_SANDBOX=process (process limits only).  Hostile submissions live in
+Most tests run at every isolation level the machine offers: bubblewrap (a
+private file-system view), files (Landlock, as in a container without
+namespaces: HOG_SANDBOX=files) and process (limits only: HOG_SANDBOX=process).  Hostile submissions live in
 tests/submissions/hostile/; small honest ones are written inline.
 """
 
@@ -20,10 +21,12 @@ import pytest
 
 import grader
 from grader import sandbox
-from grader.sandbox import CaseRun, Limits, SandboxReport, StepResult, run_cases
+from grader.sandbox import CaseRun, Limits, SandboxReport, StepKind, StepResult, channel, child, level, namespaces, run_cases
+from grader.sandbox import run as sandbox_run
+from grader.sandbox import scratch as sandbox_scratch
 
 HOSTILE = Path(__file__).parent / "submissions" / "hostile"
-FAST = Limits(case_seconds=1.0, total_seconds=30.0)
+FAST = Limits(case_seconds=1.0, total_seconds=60.0, wall_seconds=6.0)
 FILTERED = "; the system call filter refused every change to files, but the submission could read the grader's files)"
 NOT_PLAIN = "which is not a plain value (int, float, bool, str, None, list, tuple, dict)"
 HONEST = """
@@ -36,16 +39,35 @@ HONEST = """
 """
 
 
-@pytest.fixture(params=["bwrap", "process"])
+def bubblewrap_missing() -> str | None:
+    return namespaces.unavailable()
+
+
+@pytest.fixture(params=["bwrap", "files", "process"])
 def mode(request, monkeypatch):
-    if request.param == "process":
-        monkeypatch.setenv("HOG_SANDBOX", "process")
-    else:
+    monkeypatch.delenv("HOG_ISOLATION", raising=False)
+    if request.param == "bwrap":
         monkeypatch.delenv("HOG_SANDBOX", raising=False)
-        bwrap, isolation = sandbox._isolation()
-        if bwrap is None:
-            pytest.skip(isolation)
+        if bubblewrap_missing():
+            pytest.skip(bubblewrap_missing())
+    else:
+        monkeypatch.setenv("HOG_SANDBOX", request.param)
+        if request.param == "files" and level.landlock_unavailable():
+            pytest.skip(level.landlock_unavailable())
     return request.param
+
+
+def Step(output: str, error: str | None = None, error_type: str | None = None,
+         kind: StepKind | None = None) -> StepResult:
+    """A step result as expected; the kind, unless given, follows from the kind of message expected."""
+    if kind is None and error is not None:
+        kinds = [("Timeout: ", StepKind.TIMEOUT), ("the submission ended the process", StepKind.CRASH),
+                 ("the submission's process was killed", StepKind.CRASH),
+                 ("the submission did not import: the submission", StepKind.CRASH),
+                 ("the submission did not import: Timeout", StepKind.TIMEOUT),
+                 (sandbox.TAMPERED, StepKind.TAMPERED)]
+        kind = next((found for start, found in kinds if error.startswith(start)), StepKind.ERROR)
+    return StepResult(output, error, error_type, kind or StepKind.OK)
 
 
 def submit(tmp_path: Path, source: str | None = None, hostile: str | None = None) -> Path:
@@ -66,7 +88,7 @@ def errors(report: SandboxReport) -> list[str | None]:
 
 
 def assert_honest_case_passes(case: CaseRun, output: str = "9\n") -> None:
-    assert case.steps == [StepResult(output, None, None)]
+    assert case.steps == [Step(output, None, None)]
 
 
 # ---------------------------------------------------------------------------
@@ -81,9 +103,10 @@ def test_expressions_statements_definitions_and_printed_output(tmp_path, mode):
         [],
     ])
     assert report.import_error is None
-    assert report.isolation == ("bubblewrap" if mode == "bwrap" else
-                                "process limits only (file isolation off: HOG_SANDBOX=process is set"
-                                + FILTERED)
+    assert report.level == {"bwrap": "bubblewrap", "files": "files", "process": "process"}[mode]
+    assert report.isolation == {
+        "bwrap": "bubblewrap", "files": report.isolation if report.isolation.startswith("files (Landlock: ") else "",
+        "process": "process limits only (file isolation off: HOG_SANDBOX=process is set" + FILTERED}[mode]
     first, second, empty = report.cases
     assert [step.output for step in first.steps] == ["9\n", "", "16\n", "rolling 1\n2\n", "hi\n", ""]
     assert all(step.error is None for step in first.steps + second.steps)
@@ -111,9 +134,9 @@ def test_exception_stops_the_case_and_keeps_earlier_output(tmp_path, mode):
                  source=source)
     failing = report.cases[0]
     assert len(failing.steps) == 2  # the third step never ran
-    assert failing.steps[1] == StepResult("before\n", "AssertionError: x must be positive",
+    assert failing.steps[1] == Step("before\n", "AssertionError: x must be positive",
                                           "AssertionError")
-    assert report.cases[1].steps == [StepResult("", "ZeroDivisionError: division by zero",
+    assert report.cases[1].steps == [Step("", "ZeroDivisionError: division by zero",
                                                 "ZeroDivisionError")]
     assert_honest_case_passes(report.cases[2])
 
@@ -185,7 +208,7 @@ def test_a_linked_hog_py_is_the_submissions_fault_and_nothing_runs(tmp_path):
         assert report.import_error == LINKED
         assert report.isolation == sandbox.NOT_RUN
         assert [case.steps for case in report.cases] == [
-            [StepResult("", f"the submission did not import: {LINKED}", None)]] * 2
+            [Step("", f"the submission did not import: {LINKED}", None)]] * 2
 
 
 def test_an_unreadable_hog_py_is_the_submissions_fault(tmp_path, monkeypatch):
@@ -197,7 +220,7 @@ def test_an_unreadable_hog_py_is_the_submissions_fault(tmp_path, monkeypatch):
             raise PermissionError(13, "Permission denied")
         return real_open(path, flags, *args, **kwargs)
 
-    monkeypatch.setattr(sandbox.os, "open", refusing_open)
+    monkeypatch.setattr(sandbox_scratch.os, "open", refusing_open)
     report = run_cases(tmp_path, [["x"]], limits=FAST)
     assert report.import_error == "cannot read hog.py: Permission denied"
     assert report.cases[0].steps[0].error == "the submission did not import: cannot read hog.py: Permission denied"
@@ -213,26 +236,31 @@ def test_an_unreadable_hog_py_is_the_submissions_fault(tmp_path, monkeypatch):
     ("import_exits.py", "SystemExit: 3 (the submission tried to end the process at hog.py, line 4)",
      "SystemExit"),
     ("import_os_exit.py", "the submission ended the process while importing (exit code 5)", None),
-    ("import_loops.py", "Timeout: importing the submission took longer than 1 s", None),
+    ("import_loops.py", "Timeout: importing the submission used more than 1 s of CPU time", None),
 ])
 def test_import_failure_fails_every_case(tmp_path, mode, hostile, error, error_type):
     report = run(tmp_path, [["square(3)"], ["square(4)"]], hostile=hostile)
     assert report.import_error == error
     for case in report.cases:
-        assert case.steps == [StepResult("", f"the submission did not import: {error}", error_type)]
+        assert case.steps == [Step("", f"the submission did not import: {error}", error_type)]
 
 
 # ---------------------------------------------------------------------------
 # Cases that do not finish, or end the process
 # ---------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_loops_sleeps_and_ignored_signals_time_out_and_the_batch_goes_on(tmp_path, mode):
     report = run(tmp_path, [["square(2)", "forever()"], ["square(3)"], ["nap()"], ["square(3)"],
                             ["stubborn()"], ["square(3)"]], hostile="loops.py")
-    for timed_out in report.cases[0:6:2]:
-        assert timed_out.steps[-1] == StepResult("", "Timeout: the case ran longer than 1 s", None)
-        assert 0.9 < timed_out.seconds < 3
-    assert report.cases[0].steps[0] == StepResult("4\n", None, None)  # ran before the loop
+    # A busy loop is stopped by its CPU time, whatever the load; a sleep by the wall-clock backstop.
+    busy, sleeping, stubborn = report.cases[0:6:2]
+    assert busy.steps[-1] == Step("", "Timeout: the case used more than 1 s of CPU time")
+    assert busy.seconds > 0.9
+    for timed_out in (sleeping, stubborn):
+        assert timed_out.steps[-1] == Step("", "Timeout: the case ran longer than 6 s (wall clock)")
+        assert timed_out.seconds > 5.9
+    assert report.cases[0].steps[0] == Step("4\n", None, None)  # ran before the loop
     for honest in report.cases[1:6:2]:
         assert_honest_case_passes(honest)
 
@@ -248,17 +276,16 @@ def test_loops_sleeps_and_ignored_signals_time_out_and_the_batch_goes_on(tmp_pat
 def test_ending_the_process_fails_only_that_case(tmp_path, mode, call, error, error_type):
     report = run(tmp_path, [["square(3)"], [call, "square(3)"], ["square(3)"]], hostile="exits.py")
     assert_honest_case_passes(report.cases[0])
-    assert report.cases[1].steps == [StepResult("", error, error_type)]
+    assert report.cases[1].steps == [Step("", error, error_type)]
     assert_honest_case_passes(report.cases[2])
 
 
 def test_total_time_limit_fails_the_remaining_cases(tmp_path, mode):
     limits = Limits(case_seconds=1.0, total_seconds=1.5)
-    report = run(tmp_path, [["forever()"], ["forever()"], ["square(3)"]], hostile="loops.py",
-                 limits=limits)
-    assert errors(report) == ["Timeout: the case ran longer than 1 s",
-                              "Timeout: the whole batch ran longer than 1.5 s",
+    report = run(tmp_path, [["nap()"], ["square(3)"]], hostile="loops.py", limits=limits)
+    assert errors(report) == ["Timeout: the whole batch ran longer than 1.5 s",
                               "not run: the whole batch ran longer than 1.5 s"]
+    assert [case.steps[-1].kind for case in report.cases] == [StepKind.TIMEOUT] * 2
 
 
 # ---------------------------------------------------------------------------
@@ -275,13 +302,33 @@ def test_processes_threads_and_programs_cannot_be_started(tmp_path, mode):
     assert_honest_case_passes(report.cases[4])
 
 
+def test_no_terminal_no_memfd_and_only_the_two_channels(tmp_path, mode):
+    report = run(tmp_path, [["terminal()"], ["memory_file()"], ["descriptors()"], ["parent_command_line()"],
+                            ["parent_descriptors()"], ["square(3)"]], hostile="reach_out.py")
+    terminal, memfd, held, command_line, descriptors, honest = [case.steps[0].output for case in report.cases]
+    assert terminal in ("'OSError'\n", "'PermissionError'\n")   # no controlling terminal (ENXIO), or Landlock
+    assert memfd == "'PermissionError'\n"
+    assert held.count(",") == 1  # the control pipe and the result pipe (and nothing the grader holds)
+    if mode == "files":  # /proc is not readable at all
+        assert command_line == descriptors == "'PermissionError'\n"
+    assert_honest_case_passes(report.cases[5])
+
+
+def test_a_flood_on_the_result_channel_is_cut_off_as_tampering(tmp_path, mode):
+    report = run(tmp_path, [["flood()"], ["square(3)"]], hostile="reach_out.py")
+    flooded = report.cases[0].steps[-1]
+    assert flooded.kind is StepKind.TAMPERED and flooded.error == (
+        "the result channel was tampered with: a message larger than 16 MiB")
+    assert_honest_case_passes(report.cases[1])
+
+
 def test_memory_hog_fails_cleanly(tmp_path, mode):
     # A smaller limit than the default 1 GiB keeps the test quick: filling memory takes time.
     limits = Limits(case_seconds=5.0, memory_bytes=256 << 20)
     report = run(tmp_path, [["allocate_4gb()"], ["grow_forever()"], ["square(3)"]],
                  hostile="memory_hog.py", limits=limits)
-    assert report.cases[0].steps == [StepResult("", "MemoryError", "MemoryError")]
-    assert report.cases[1].steps == [StepResult("", "MemoryError", "MemoryError")]
+    assert report.cases[0].steps == [Step("", "MemoryError", "MemoryError")]
+    assert report.cases[1].steps == [Step("", "MemoryError", "MemoryError")]
     assert_honest_case_passes(report.cases[2])
 
 
@@ -291,23 +338,23 @@ def test_no_file_can_be_written_so_none_grows_huge(tmp_path, mode):
     temp, beside, shared, honest = report.cases
     # tempfile tries /tmp, /var/tmp, /usr/tmp and the current folder, and may write in none.
     assert temp.steps[0].error.startswith("FileNotFoundError: [Errno 2] No usable temporary directory found in ")
-    assert beside.steps == [StepResult(
+    assert beside.steps == [Step(
         "", "PermissionError: [Errno 1] Operation not permitted: 'notes.txt'", "PermissionError")]
-    assert shared.steps == [StepResult("'PermissionError after 0 files: Operation not permitted'\n", None, None)]
+    assert shared.steps == [Step("'PermissionError after 0 files: Operation not permitted'\n", None, None)]
     assert not (tmp_path / "submission" / "notes.txt").exists()
     assert_honest_case_passes(honest)
 
 
 def test_without_the_filter_the_size_limit_still_stops_a_huge_file(tmp_path, monkeypatch):
     monkeypatch.delenv("HOG_SANDBOX", raising=False)
-    if sandbox._isolation()[0] is None:
+    if bubblewrap_missing():
         pytest.skip("bubblewrap is not available here")
-    monkeypatch.setattr(sandbox, "SECCOMP", False)
+    monkeypatch.setattr(sandbox_run, "SECCOMP", False)
     report = run(tmp_path, [["write_huge_temp_file()"], ["write_beside_submission()"]], hostile="huge_file.py")
     assert report.isolation == "bubblewrap (no system call filter: the grader turned it off)"
-    assert report.cases[0].steps == [StepResult("", "OSError: [Errno 27] File too large", "OSError")]
+    assert report.cases[0].steps == [Step("", "OSError: [Errno 27] File too large", "OSError")]
     # The submission's folder is read-only inside bubblewrap.
-    assert report.cases[1].steps == [StepResult(
+    assert report.cases[1].steps == [Step(
         "", "OSError: [Errno 30] Read-only file system: 'notes.txt'", "OSError")]
 
 
@@ -335,7 +382,7 @@ def test_values_that_lie_are_not_plain(tmp_path, mode):
         f"returned a value of type hog.Loud, {NOT_PLAIN}",
     ]
     # A comparison made inside the case still returns a real bool the grader can trust.
-    assert report.cases[5].steps == [StepResult("True\n", None, None), StepResult("9\n", None, None)]
+    assert report.cases[5].steps == [Step("True\n", None, None), Step("9\n", None, None)]
 
 
 def test_builtins_json_and_doctest_patched_at_import_change_nothing(tmp_path, mode):
@@ -359,9 +406,9 @@ def test_forged_results_fail_the_forging_case_and_later_cases_stay_truthful(tmp_
             "the result channel was tampered with"), case
         assert "42" not in case.steps[0].output
     assert_honest_case_passes(report.cases[2])
-    assert report.cases[4].steps == [StepResult("-1\n", None, None)]  # no forged 42 leaked here
+    assert report.cases[4].steps == [Step("-1\n", None, None)]  # no forged 42 leaked here
     assert_honest_case_passes(report.cases[6])
-    assert report.cases[7].steps == [StepResult("-1\n", None, None)]
+    assert report.cases[7].steps == [Step("-1\n", None, None)]
 
 
 def test_forged_import_and_results_at_import_time_fail_everything(tmp_path, mode):
@@ -374,13 +421,12 @@ def test_forged_import_and_results_at_import_time_fail_everything(tmp_path, mode
 # File system and network
 # ---------------------------------------------------------------------------
 
-def test_kit_files_are_unreadable_inside_bubblewrap(tmp_path, monkeypatch):
-    monkeypatch.delenv("HOG_SANDBOX", raising=False)
-    if sandbox._isolation()[0] is None:
-        pytest.skip("bubblewrap is not available here")
+def test_kit_files_are_unreadable_with_file_isolation(tmp_path, mode):
+    if mode == "process":
+        pytest.skip("the process level does not hide files (the README says so)")
     package = Path(grader.__file__).resolve().parent
     root = package.parent
-    files = [package / "sandbox.py", package / "harness.py", root / "pyproject.toml",
+    files = [package / "sandbox" / "run.py", package / "sandbox" / "harness.py", root / "pyproject.toml",
              root / "solution" / "sp19" / "hog.py", root / "specs" / "fa19.yaml", Path(__file__).resolve()]
     assert all(path.is_file() for path in files), "each of these is readable outside the sandbox"
     folders = [root, package, root / "solution", root / "specs", root.parent, Path("/work"),
@@ -402,9 +448,9 @@ def test_kit_files_are_unreadable_inside_bubblewrap(tmp_path, monkeypatch):
 
 def test_installed_packages_are_hidden_inside_bubblewrap(tmp_path, monkeypatch):
     monkeypatch.delenv("HOG_SANDBOX", raising=False)
-    if sandbox._isolation()[0] is None:
+    if bubblewrap_missing():
         pytest.skip("bubblewrap is not available here")
-    site_packages = [path for path in sandbox._hidden_paths() if os.path.isdir(path)
+    site_packages = [path for path in namespaces.hidden_paths() if os.path.isdir(path)
                      and os.listdir(path)]
     report = run(tmp_path, [[f"listing({path!r})"] for path in site_packages], hostile="read_kit.py")
     for case in report.cases:
@@ -423,10 +469,10 @@ def test_network_is_unreachable(tmp_path, mode):
 
 def test_bubblewrap_gives_the_submission_no_network_interfaces(tmp_path, monkeypatch):
     monkeypatch.delenv("HOG_SANDBOX", raising=False)
-    if sandbox._isolation()[0] is None:
+    if bubblewrap_missing():
         pytest.skip("bubblewrap is not available here")
     report = run(tmp_path, [["interfaces()"]], hostile="network.py")
-    assert report.cases[0].steps == [StepResult("['lo']\n", None, None)]
+    assert report.cases[0].steps == [Step("['lo']\n", None, None)]
 
 
 def _outside(tmp_path: Path) -> tuple[Path, dict[str, bytes]]:
@@ -457,12 +503,14 @@ def test_no_attempt_to_change_a_file_changes_anything(tmp_path, mode):
                 "truncate", "chmod", "chown", "utime", "setxattr", "bind")}
     refused["openat2"] = "OSError ENOSYS"  # so that Python and the C library fall back to openat
     for number in (0, 3, 4):
-        assert report.cases[number].steps == [StepResult(repr(refused) + "\n", None, None)]
+        assert report.cases[number].steps == [Step(repr(refused) + "\n", None, None)]
     forged, poisoned = report.cases[1].steps[0], report.cases[2].steps[0]
     assert forged.error.startswith(f"PermissionError: [Errno 1] Operation not permitted: '{outside}/tmp")
     if mode == "process":  # the folder can be read; bubblewrap does not even show it
-        assert poisoned == StepResult(
+        assert poisoned == Step(
             "", f"PermissionError: [Errno 1] Operation not permitted: '{outside / 'other.json'}'", "PermissionError")
+    elif mode == "files":  # Landlock refuses even to list it
+        assert poisoned.error_type == "PermissionError"
     else:
         assert poisoned.error_type == "FileNotFoundError"
     assert_honest_case_passes(report.cases[5])
@@ -482,21 +530,24 @@ def test_writing_at_import_is_refused_and_told_as_an_import_error(tmp_path, mode
 def test_where_no_filter_can_be_installed_the_report_says_files_were_open(tmp_path, monkeypatch):
     """What an unknown machine type gets in process mode: stated plainly, not hidden."""
     monkeypatch.setenv("HOG_SANDBOX", "process")
-    monkeypatch.setattr(sandbox, "SECCOMP", False)
+    monkeypatch.setattr(sandbox_run, "SECCOMP", False)
     outside, _ = _outside(tmp_path)
     report = run(tmp_path, [[f"forge_result({str(outside)!r})"]], hostile="writes_files.py")
     assert report.isolation == (
         "process limits only (file isolation off: HOG_SANDBOX=process is set; no system call filter either: "
         "the grader turned it off, so the submission could read and write the grader's files)")
-    assert report.cases[0].steps == [StepResult("'forged other-student.json'\n", None, None)]
+    assert report.cases[0].steps == [Step("'forged other-student.json'\n", None, None)]
 
 
-def test_missing_bubblewrap_falls_back_and_says_why(tmp_path, monkeypatch):
+def test_missing_bubblewrap_falls_back_to_the_next_level_and_says_so(tmp_path, monkeypatch):
     monkeypatch.delenv("HOG_SANDBOX", raising=False)
-    monkeypatch.setattr(sandbox, "_bwrap_path", lambda: None)
+    monkeypatch.delenv("HOG_ISOLATION", raising=False)
+    monkeypatch.setattr(namespaces, "bwrap_path", lambda: None)
+    monkeypatch.setattr(level, "landlock_unavailable", lambda: "the kernel offers no Landlock")
     report = run(tmp_path, [["square(3)"]])
+    assert report.level == "process"
     assert report.isolation == ("process limits only (file isolation off: "
-                                "bubblewrap (bwrap) is not installed" + FILTERED)
+                                "bubblewrap (bwrap) is not installed; the kernel offers no Landlock" + FILTERED)
     assert_honest_case_passes(report.cases[0])
 
 
@@ -534,8 +585,8 @@ def test_no_process_or_scratch_folder_is_left_behind(tmp_path, mode, monkeypatch
         return made[-1]
 
     monkeypatch.setattr(tempfile, "mkdtemp", recording_mkdtemp)
-    report = run(tmp_path, [["stubborn()"], ["square(3)"]], hostile="loops.py")
-    assert report.cases[0].steps[-1].error == "Timeout: the case ran longer than 1 s"
+    report = run(tmp_path, [["forever()"], ["square(3)"]], hostile="loops.py")
+    assert report.cases[0].steps[-1].error == "Timeout: the case used more than 1 s of CPU time"
     assert_honest_case_passes(report.cases[1])
     forks = run(tmp_path, [["spawn_sleeper()"], ["fork_bomb()"]], hostile="fork_bomb.py")
     assert all(error.startswith("PermissionError") for error in errors(forks))
@@ -548,15 +599,15 @@ def test_no_process_or_scratch_folder_is_left_behind(tmp_path, mode, monkeypatch
 # ---------------------------------------------------------------------------
 
 def test_rebuilt_values_reject_malformed_data():
-    assert sandbox._rebuild(["t", ["i", "-0x2a"], ["f", "inf"], "s", None, True]) == \
+    assert channel.rebuild(["t", ["i", "-0x2a"], ["f", "inf"], "s", None, True]) == \
         (-42, float("inf"), "s", None, True)
-    assert repr(sandbox._rebuild(["d", ["t", ["i", "0x1"]], ["fn", "strategy"]])) == \
+    assert repr(channel.rebuild(["d", ["t", ["i", "0x1"]], ["fn", "strategy"]])) == \
         "{(1,): <function strategy>}"
-    assert sandbox._rebuild(["l", 3, -7, True, None, "s"]) == [3, -7, True, None, "s"]
+    assert channel.rebuild(["l", 3, -7, True, None, "s"]) == [3, -7, True, None, "s"]
     for bad in (["i", "42"], ["f", "1+1"], ["d", ["l"], None], ["x"], 1 << 60, ["l", 1 << 60], ["d", ["i", "0x1"]],
                 ["l", ["i"]], {"i": 1}, ["l"] + [None] * 200_000):
-        with pytest.raises(sandbox._Tampered):
-            sandbox._rebuild(bad)
+        with pytest.raises(sandbox.model.Tampered):
+            channel.rebuild(bad)
 
 
 def test_harness_uses_only_builtins_captured_before_the_import():
@@ -566,7 +617,7 @@ def test_harness_uses_only_builtins_captured_before_the_import():
     builtins (that is where they are captured); function bodies and every
     statement from the import on must use the captured names.
     """
-    tree = ast.parse(sandbox.HARNESS.read_text())
+    tree = ast.parse(child.HARNESS.read_text())
     main = next(node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == "main")
     bound = {arg.arg for arg in main.args.args}
     for node in ast.walk(main):
@@ -597,10 +648,9 @@ def test_after_a_timeout_the_rest_of_its_group_is_not_run(tmp_path):
     hog = tmp_path / "hog.py"
     hog.write_text("def spin():\n    while True:\n        pass\n\ndef two():\n    return 2\n")
     cases = [["spin()"], ["spin()"], ["two()"], ["spin()"], ["two()"]]
-    started = time.monotonic()
     report = run_cases(hog, cases, limits=Limits(case_seconds=1.0), groups=["a", "a", "b", "a", "c"])
-    assert time.monotonic() - started < 4
     errors = [case.steps[0].error for case in report.cases]
-    assert errors[0].startswith("Timeout")
+    assert report.cases[0].steps[0].kind is StepKind.TIMEOUT
+    assert [report.cases[i].steps[0].kind for i in (1, 3)] == [StepKind.SKIPPED] * 2
     assert errors[1] == errors[3] == sandbox.SKIPPED_AFTER_TIMEOUT
     assert [report.cases[i].steps[0].output for i in (2, 4)] == ["2\n", "2\n"]

@@ -1,9 +1,11 @@
-"""Hog kit sandbox harness: runs one submission's cases inside the sandbox.
+"""Inside the sandbox: the harness that runs one submission's cases (the last part of the harness text).
 
-This file never runs in the grader's own process.  ``grader.sandbox`` starts it
-as ``python -S -s -B -P -c <the text of this file> CONTROL_FD RESULT_FD`` in a
-scratch directory that holds the submission, so no file in that directory can
-stand in for it, and it uses the standard library only.
+This file never runs in the grader's own process.  ``grader.sandbox.child``
+starts ``python -S -s -B -P -c TEXT CONTROL_FD RESULT_FD`` in a scratch
+directory that holds the submission, TEXT being limits.py, landlock.py,
+syscall_filter.py and this file joined, then ``main(sys.argv[1:])``; so no
+file in that directory can stand in for any of it, and it uses the standard
+library only.
 
 Order of work:
 
@@ -12,12 +14,13 @@ Order of work:
    these captured references, so a submission that rebinds ``builtins.repr``,
    ``json.dumps``, ``io.StringIO`` or ``sys.stdout`` at import time changes
    nothing here (tests/test_sandbox.py checks this rule with the ``ast``
-   module).
+   module).  This is why ``main`` is one long function: the captured names
+   are its locals, and its helpers are closures over them; a reader audits
+   the rule in one scope.
 2. Read the configuration line from CONTROL_FD, lock the process down
-   (resource limits, parent-death signal, no capabilities, and a seccomp
-   filter that refuses new processes, programs, signals to other processes,
-   tracing, network sockets and any change to the file system: see
-   ``lockdown``), then import ``hog`` with stdout captured.
+   (``set_limits``; at the ``files`` level ``confine_files``, Landlock;
+   ``install_filter``, the seccomp filter), then import ``hog`` with stdout
+   captured.
 3. Report the import, then run cases one at a time as the grader sends them:
    each case gets a fresh namespace with a pristine copy of the builtins, the
    setup steps (after which any name shadowing a builtin is removed unless the
@@ -27,6 +30,7 @@ Order of work:
 
 Messages to the grader are single lines of ASCII JSON on RESULT_FD:
 
+    ["unavailable", why]                       (the level asked for cannot be reached; exit 71)
     ["ready", unfiltered]                      (locked down, about to import; unfiltered
                                                 is null, or why no seccomp filter is in place)
     ["import", ok, stdout, error, error_type]
@@ -94,6 +98,7 @@ def main(argv):
     _write = os.write
     _read = os.read
     _exit = os._exit
+    _getpid = os.getpid
     _signal = signal.signal
     _getrecursionlimit = sys.getrecursionlimit
     _setrecursionlimit = sys.setrecursionlimit
@@ -310,7 +315,16 @@ def main(argv):
     names = config["names"]
     limits = config["limits"]
 
-    unfiltered = lockdown(config, limits)
+    # Lock the process down: the layers come from the files concatenated before
+    # this one (limits.py, landlock.py, syscall_filter.py).
+    set_limits(config, limits)
+    if config["landlock"] is not None:
+        refused = confine_files(config["landlock"])
+        if refused is not None:
+            # The level the grader chose cannot be reached: a start-up failure, not the submission's.
+            send(['["unavailable",', _esc(refused), "]"])
+            _exit(71)
+    unfiltered = install_filter(_getpid()) if config["filter"] else "the grader turned it off"
     _signal(signal.SIGXFSZ, signal.SIG_IGN)  # an oversized write raises OSError instead
     # Start-up is over; the import allowance starts now.  The second field is
     # null when the system call filter is in place, else why it is not.
@@ -387,212 +401,3 @@ def main(argv):
             if error is not None:
                 break
         send(['["end",', case_text, "]"])
-
-
-def lockdown(config, limits):
-    """Resource limits, parent-death signal, no capabilities, system call filter.
-
-    Runs before the submission is imported.  Returns None once the seccomp
-    filter is in place, else why it is not (an unknown machine type, or a
-    kernel that refused it); the grader's report then says so.  The capability
-    drop and the filter need a known machine type (x86_64 or aarch64);
-    elsewhere the resource limits (and bubblewrap, where used) are what remains.
-
-    The filter (the same in both modes, as defence in depth) refuses with EPERM:
-    new processes and programs, tracing, signals to other processes, network
-    sockets (AF_UNIX only, and no bind or connect), namespaces and mounts, and
-    every change to the file system: open/openat asking for O_WRONLY, O_RDWR,
-    O_CREAT, O_TRUNC or O_APPEND, creat, unlink, rename, mkdir, rmdir, link,
-    symlink, mknod, truncate, fallocate, chmod, chown, utime and the xattr
-    setters, in all their forms.  openat2 (whose flags sit behind a pointer
-    the filter cannot read) fails with ENOSYS, so Python and the C library fall
-    back to openat.  Reading files, and write() on descriptors already open
-    (the result pipe, stdout on /dev/null), still work.
-    """
-    import ctypes
-    import os
-    import resource
-    import signal
-    import struct
-
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.prctl.argtypes = [ctypes.c_int] + [ctypes.c_ulong] * 4
-    libc.prctl.restype = ctypes.c_int
-    machine = os.uname().machine
-
-    if config["mode"] == "process":
-        # Die with the grader; if it is already gone, stop now.
-        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
-        if os.getppid() != config["parent"]:
-            os._exit(0)
-
-    def limit(kind, soft, hard=None):
-        hard = soft if hard is None else hard
-        current = resource.getrlimit(kind)[1]
-        if current != resource.RLIM_INFINITY:
-            soft, hard = min(soft, current), min(hard, current)
-        resource.setrlimit(kind, (soft, hard))
-
-    limit(resource.RLIMIT_AS, limits["memory_bytes"])
-    limit(resource.RLIMIT_FSIZE, limits["file_bytes"])
-    limit(resource.RLIMIT_NPROC, limits["processes"])
-    limit(resource.RLIMIT_CORE, 0)
-    # SIGXCPU at the soft limit; SIGKILL a second later if it is ignored.
-    limit(resource.RLIMIT_CPU, limits["cpu_seconds"], limits["cpu_seconds"] + 1)
-
-    # System call numbers: arch/x86/entry/syscalls/syscall_64.tbl, and for
-    # aarch64 include/uapi/asm-generic/unistd.h (which has only the *at forms).
-    # Numbers from 424 on are the same on every architecture.
-    tables = {
-        "x86_64": {
-            "arch": 0xC000003E, "x32": True, "capset": 126,
-            "kill": 62, "tgkill": 234, "prlimit64": 302, "socket": 41, "prctl": 157,
-            "open": 2, "openat": 257,
-            "deny": [
-                # processes, programs, tracing, other processes' memory and signals
-                57, 58, 56, 435, 59, 322, 101, 310, 311, 200, 424, 438, 129, 297, 312,
-                # namespaces, mounts, kernel facilities
-                272, 308, 165, 166, 155, 161, 321, 298, 323, 425, 426, 427, 250, 248, 249,
-                246, 320, 175, 313, 176, 169, 167, 168, 304, 303, 430, 432, 429, 428, 433,
-                442, 467, 179, 163, 164, 227, 159, 103, 153, 170, 171,
-                # changes to the file system: creat, unlink(at), rename(at, at2),
-                # mkdir(at), rmdir, link(at), symlink(at), mknod(at), truncate,
-                # ftruncate, fallocate, chmod, fchmod(at, at2), chown, fchown,
-                # lchown, fchownat, utime, utimes, futimesat, utimensat
-                85, 87, 263, 82, 264, 316, 83, 258, 84, 86, 265, 88, 266, 133, 259,
-                76, 77, 285, 90, 91, 268, 452, 92, 93, 94, 260, 132, 235, 261, 280,
-                # setxattr, lsetxattr, fsetxattr, removexattr, lremovexattr,
-                # fremovexattr, setxattrat, removexattrat, file_setattr
-                188, 189, 190, 197, 198, 199, 463, 466, 469,
-                # bind (a socket file), connect (other processes' services),
-                # mq_open, mq_unlink
-                49, 42, 240, 241,
-            ],
-        },
-        "aarch64": {
-            "arch": 0xC00000B7, "x32": False, "capset": 91,
-            "kill": 129, "tgkill": 131, "prlimit64": 261, "socket": 198, "prctl": 167,
-            "open": None, "openat": 56,
-            "deny": [
-                220, 435, 221, 281, 117, 270, 271, 130, 424, 438, 138, 240, 272,
-                97, 268, 40, 39, 41, 51, 280, 241, 282, 425, 426, 427, 219, 217, 218,
-                104, 294, 105, 273, 106, 142, 224, 225, 265, 264, 430, 432, 429, 428,
-                433, 442, 467, 60, 89, 170, 112, 171, 116, 58, 161, 162,
-                # unlinkat, renameat, renameat2, mkdirat, linkat, symlinkat,
-                # mknodat, truncate, ftruncate, fallocate, fchmod, fchmodat,
-                # fchmodat2, fchownat, fchown, utimensat
-                35, 38, 276, 34, 37, 36, 33, 45, 46, 47, 52, 53, 452, 54, 55, 88,
-                5, 6, 7, 14, 15, 16, 463, 466, 469,
-                200, 203, 180, 181,
-            ],
-        },
-    }
-    table = tables.get(machine)
-    if table is None:
-        return "no system call filter is known for this machine type (" + machine + ")"
-
-    # Give up every capability (a grader run as root keeps its uid but loses
-    # the powers that would let the submission raise limits or trace others).
-    header = struct.pack("=Ii", 0x20080522, 0)
-    data = bytes(24)
-    libc.syscall(ctypes.c_long(table["capset"]), ctypes.c_char_p(header), ctypes.c_char_p(data))
-
-    if not config.get("filter", True):
-        return "the grader turned it off"
-
-    pid = os.getpid()
-    allow, deny, kill = 0x7FFF0000, 0x00050000 | 1, 0x80000000   # EPERM
-    enosys = 0x00050000 | 38
-    # O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND (the same on both machines;
-    # O_TMPFILE needs O_WRONLY or O_RDWR, so it is covered too).
-    writing = 0o1 | 0o2 | 0o100 | 0o1000 | 0o2000
-    program = []  # (code, true target, false target, k); targets are labels or None
-
-    def op(code, k, true=None, false=None):
-        program.append((code, true, false, k))
-
-    def label(name):
-        program.append(name)
-
-    LOAD, JEQ, JGE, JSET, RET = 0x20, 0x15, 0x35, 0x45, 0x06
-    ARG = [16 + 8 * number for number in range(6)]  # low half of each argument (little-endian)
-    op(LOAD, 4)                                   # architecture
-    op(JEQ, table["arch"], None, "kill")
-    op(LOAD, 0)                                   # system call number
-    if table["x32"]:
-        op(JGE, 0x40000000, "kill", None)
-    op(JEQ, table["openat"], "openat", None)      # the most frequent of these first
-    if table["open"] is not None:
-        op(JEQ, table["open"], "open", None)
-    op(JEQ, 437, "enosys", None)                  # openat2
-    for number in table["deny"]:
-        op(JEQ, number, "deny", None)
-    op(JEQ, table["kill"], "pid_or_zero", None)
-    op(JEQ, table["tgkill"], "own_pid", None)
-    op(JEQ, table["prlimit64"], "pid_or_zero", None)
-    op(JEQ, table["socket"], "socket", None)
-    op(JEQ, table["prctl"], "prctl", None)
-    op(RET, allow)
-    label("openat")
-    op(LOAD, ARG[2])                              # openat(dirfd, path, flags, mode)
-    op(JSET, writing, "deny", "allow")
-    if table["open"] is not None:
-        label("open")
-        op(LOAD, ARG[1])                          # open(path, flags, mode)
-        op(JSET, writing, "deny", "allow")
-    label("pid_or_zero")
-    op(LOAD, ARG[0])
-    op(JEQ, 0, "allow", None)
-    label("own_pid")
-    op(LOAD, ARG[0])
-    op(JEQ, pid, "allow", "deny")
-    label("socket")
-    op(LOAD, ARG[0])
-    op(JEQ, 1, "allow", "deny")                   # AF_UNIX only
-    label("prctl")
-    op(LOAD, ARG[0])
-    op(JEQ, 1, "deny", "allow")                   # no clearing PR_SET_PDEATHSIG
-    label("allow")
-    op(RET, allow)
-    label("deny")
-    op(RET, deny)
-    label("enosys")
-    op(RET, enosys)
-    label("kill")
-    op(RET, kill)
-
-    positions = {}
-    count = 0
-    for item in program:
-        if isinstance(item, str):
-            positions[item] = count
-        else:
-            count += 1
-    code_bytes = []
-    index = 0
-    for item in program:
-        if isinstance(item, str):
-            continue
-        code, true, false, k = item
-        jt = 0 if true is None else positions[true] - index - 1
-        jf = 0 if false is None else positions[false] - index - 1
-        if not (0 <= jt <= 255 and 0 <= jf <= 255):
-            return "the system call filter is too long to assemble"
-        code_bytes.append(struct.pack("=HBBI", code, jt, jf, k))
-        index += 1
-    filters = ctypes.create_string_buffer(b"".join(code_bytes))
-
-    class Program(ctypes.Structure):
-        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
-
-    prog = Program(index, ctypes.cast(filters, ctypes.c_void_p))
-    if libc.prctl(38, 1, 0, 0, 0) != 0:                 # PR_SET_NO_NEW_PRIVS
-        return "the kernel refused PR_SET_NO_NEW_PRIVS (errno " + str(ctypes.get_errno()) + ")"
-    if libc.prctl(22, 2, ctypes.addressof(prog), 0, 0) != 0:   # PR_SET_SECCOMP, FILTER
-        return "the kernel refused the seccomp filter (errno " + str(ctypes.get_errno()) + ")"
-    return None
-
-
-if __name__ == "__main__":
-    import sys as _startup_sys
-    main(_startup_sys.argv[1:])

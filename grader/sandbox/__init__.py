@@ -1,0 +1,37 @@
+"""Run a student's hog.py against cases in a sandbox and bring back plain data.
+
+A submission is untrusted code.  It may loop forever, sleep, exit, crash,
+fork, allocate without end, write huge files, read the kit's own files, reach
+the network, rebind builtins at import time, return objects that lie about
+their value, write forged results to any descriptor it can find, or rewrite
+the harness that runs it.  It never runs in the grader's process, and nothing
+it does may turn a failure into a pass or move one case's result to another.
+
+One module per layer, each readable alone:
+
+=================  ==========================================================
+``level``          choosing the isolation level (process < files < bubblewrap)
+``namespaces``     bubblewrap: arguments and the start-up probe
+``user``           a uid of its own per concurrent sandbox (root graders)
+``landlock``       inside: Landlock, the file layer without namespaces
+``syscall_filter`` inside: the seccomp filter, the same at every level
+``limits``         inside: resource limits, parent-death signal, capabilities
+``harness``        inside: captures builtins, imports hog, runs the cases
+``channel``        the grader's bounded reading and rebuilding of results
+``child``          the child process's life and death, its CPU time
+``scratch``        the scratch folder and the checked arguments
+``run``            the run loop and ``run_cases``
+``model``          the data: Limits, StepKind, StepResult, CaseRun, SandboxReport
+=================  ==========================================================
+
+"inside" modules run only in the child: their text is joined into the
+``python -S -s -B -P -c`` argument, so no file can stand in for them.
+"""
+
+from grader.sandbox.level import Level
+from grader.sandbox.model import (NOT_RUN, SKIPPED_AFTER_TIMEOUT, TAMPERED, CaseRun, Limits, SandboxReport,
+                                  SandboxUnavailable, StepKind, StepResult, cap)
+from grader.sandbox.run import run_cases
+
+__all__ = ["Limits", "StepKind", "StepResult", "CaseRun", "SandboxReport", "SandboxUnavailable", "Level",
+           "run_cases", "cap", "NOT_RUN", "SKIPPED_AFTER_TIMEOUT", "TAMPERED"]

@@ -1,0 +1,142 @@
+"""The grader's side of the result channel: bounded reading and rebuilding of what the harness sends.
+
+Nothing the submission's process holds is trusted, the harness included (the
+submission runs in the same process and could rewrite it).  So the grader
+bounds everything it reads before it costs anything: bytes per message, per
+case and per batch; items, nesting and dictionary entries per value (a
+dictionary of keys that all collide in one hash bucket costs the square of its
+size to rebuild).  Values are rebuilt from a tagged plain form and shown with
+the grader's own ``repr``.  Errors while reading (MemoryError, RecursionError,
+malformed data) are the submission's failure ("tampered"), never the kit's.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from grader.sandbox.model import TAMPERED, StepKind, StepResult, Tampered, cap
+
+# Largest single message accepted (the harness's biggest is 1,000,000 characters of output,
+# at most 6 bytes each once escaped, plus a value of as much text).
+MAX_MESSAGE_BYTES = 16 << 20
+# Largest sum of messages for one case, and for the whole batch.
+MAX_CASE_BYTES = 32 << 20
+MAX_BATCH_BYTES = 256 << 20
+# Largest rebuilt value: items, nesting, dictionary entries.
+MAX_ITEMS = 110_000
+MAX_DEPTH = 110
+MAX_DICT_ENTRIES = 2_000
+SMALL_INT = 1 << 53  # the harness sends integers below this as JSON numbers
+_SCALARS = (int, bool, str, type(None))
+_FLOAT = re.compile(r"-?(?:inf|nan|\d+(?:\.\d+)?(?:e[+-]\d+)?)")
+_INT = re.compile(r"-?0x[0-9a-f]+")
+
+
+def decode(line: bytes):
+    """One message from its JSON line; Tampered if it is not valid or too costly to read."""
+    if len(line) > MAX_MESSAGE_BYTES:
+        raise Tampered(f"a message larger than {MAX_MESSAGE_BYTES >> 20} MiB")
+    try:
+        return json.loads(line)
+    except (ValueError, RecursionError, MemoryError):
+        raise Tampered("a message that is not valid JSON (or too deeply nested to read)") from None
+
+
+class Function:
+    """A function value as the grader shows it."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"<function {self.name}>"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Function) and other.name == self.name
+
+    def __hash__(self) -> int:
+        return hash(("function", self.name))
+
+
+def rebuild(data, depth: int = 0, key: bool = False, count: list[int] | None = None):
+    """Plain Python data from the tagged form; Tampered if it is not well formed.
+
+    The harness sends at most 100000 items nested at most 100 deep; anything
+    bigger did not come from it.  count = [items, dictionary entries].
+    """
+    count = [0, 0] if count is None else count
+    count[0] += 1
+    if depth > MAX_DEPTH or count[0] > MAX_ITEMS:
+        raise Tampered("a value larger than the harness ever sends")
+    if data is None or type(data) is bool or type(data) is str:
+        return data
+    if type(data) is int:
+        if not -SMALL_INT < data < SMALL_INT:
+            raise Tampered("a large integer outside its tagged form")
+        return data
+    if type(data) is not list or not data or type(data[0]) is not str:
+        raise Tampered("a value in an unknown form")
+    tag, items = data[0], data[1:]
+    if tag == "i" and len(items) == 1 and type(items[0]) is str and len(items[0]) <= 2_000_000 \
+            and _INT.fullmatch(items[0]):
+        return int(items[0], 16)
+    if tag == "f" and len(items) == 1 and type(items[0]) is str and len(items[0]) <= 40 \
+            and _FLOAT.fullmatch(items[0]):
+        return float(items[0])
+    if tag == "t":
+        return tuple(rebuild(item, depth + 1, key, count) for item in items)
+    if key:
+        raise Tampered("a dictionary key that is not hashable plain data")
+    if tag == "l":
+        if all(type(item) in _SCALARS for item in items):  # the common case: a table of numbers
+            count[0] += len(items)
+            if count[0] > MAX_ITEMS or any(type(item) is int and not -SMALL_INT < item < SMALL_INT
+                                           for item in items):
+                raise Tampered("a value larger than the harness ever sends")
+            return items
+        return [rebuild(item, depth + 1, False, count) for item in items]
+    if tag == "d" and len(items) % 2 == 0:
+        count[1] += len(items) // 2
+        if count[1] > MAX_DICT_ENTRIES:
+            raise Tampered(f"a value with more than {MAX_DICT_ENTRIES:,} dictionary entries, "
+                           "more than the grader rebuilds")
+        return {rebuild(items[i], depth + 1, True, count): rebuild(items[i + 1], depth + 1, False, count)
+                for i in range(0, len(items), 2)}
+    if tag == "fn" and len(items) == 1 and type(items[0]) is str:
+        return Function(cap(items[0], 100))
+    raise Tampered("a value in an unknown form")
+
+
+def optional_text(value) -> bool:
+    return value is None or type(value) is str
+
+
+def step_result(message) -> tuple[int, int, StepResult]:
+    """(case, step, result) from a step message; Tampered if it is malformed."""
+    if len(message) != 7:
+        raise Tampered("a step message of the wrong length")
+    _, case, step, stdout, value, error, error_type = message
+    if type(case) is not int or type(step) is not int or type(stdout) is not str \
+            or not optional_text(error) or not optional_text(error_type):
+        raise Tampered("a step message with fields of the wrong type")
+    if error is None and error_type is not None:
+        raise Tampered("an error type without an error")
+    if error is not None:
+        if value is not None:
+            raise Tampered("a value together with an error")
+        return case, step, StepResult(stdout, cap(error), error_type and cap(error_type, 100), StepKind.ERROR)
+    if value is None:
+        return case, step, StepResult(stdout, None, None)
+    try:
+        shown = rebuild(value)
+        text = "" if shown is None else repr(shown) + "\n"
+    except (ValueError, RecursionError, MemoryError):
+        return case, step, StepResult(stdout, "returned a value too large to show", None, StepKind.ERROR)
+    return case, step, StepResult(stdout + text, None, None, value=shown)
+
+
+def tampered(why: str) -> str:
+    return f"{TAMPERED}: {why}"

@@ -1,0 +1,310 @@
+"""The child process's life and death: starting the harness, its pipes, its CPU time, killing it.
+
+The child starts in a new session (no controlling terminal) with stdin and
+stdout on /dev/null, stderr kept only to explain a failed start, and no
+descriptor but the two channels: the control pipe (grader → harness) and the
+result pipe (harness → grader).  At the ``files`` level with a root grader it
+runs under a uid of its own.  Killing it kills every process it left behind.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import selectors
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+from grader.sandbox import channel
+from grader.sandbox.model import TAMPERED, Tampered
+
+# The files joined, in this order, into the text the interpreter runs with -c.
+HARNESS_PARTS = ("limits.py", "landlock.py", "syscall_filter.py", "harness.py")
+HARNESS = Path(__file__).with_name("harness.py")
+_text: list[str] = []
+_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def harness_text() -> str:
+    """The harness: its parts joined, then the call of main (read once per grader process)."""
+    if not _text:
+        folder = Path(__file__).parent
+        parts = [(folder / name).read_text(encoding="utf-8") for name in HARNESS_PARTS]
+        _text.append("\n\n".join(parts) + "\n\nimport sys as _startup_sys\nmain(_startup_sys.argv[1:])\n")
+    return _text[0]
+
+
+class Event:
+    __slots__ = ("kind", "message", "more", "detail")
+
+    def __init__(self, kind: str, message=None, more: bool = False, detail: str = ""):
+        self.kind, self.message, self.more, self.detail = kind, message, more, detail
+
+
+def signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+class Child:
+    """A sandboxed interpreter running the harness, with its pipes."""
+
+    def __init__(self, argv: list[str], env: dict[str, str], cwd: str, bubblewrap: bool, uid: int | None = None):
+        self.bubblewrap = bubblewrap
+        control_read, self.control = os.pipe()
+        self.results, result_write = os.pipe()
+        user = {} if uid is None else {"user": uid, "group": uid, "extra_groups": []}
+        try:
+            self.process = subprocess.Popen(
+                [*argv, str(control_read), str(result_write)], stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, pass_fds=(control_read, result_write),
+                start_new_session=True, env=env, cwd=cwd, **user)
+        except BaseException:
+            for descriptor in (self.control, self.results):
+                os.close(descriptor)
+            raise
+        finally:
+            os.close(control_read)
+            os.close(result_write)
+        self.stderr = self.process.stderr.fileno()
+        for descriptor in (self.control, self.results, self.stderr):
+            os.set_blocking(descriptor, False)
+        self.selector = selectors.DefaultSelector()
+        self.selector.register(self.results, selectors.EVENT_READ)
+        self.selector.register(self.stderr, selectors.EVENT_READ)
+        self.inbox = bytearray()
+        self.outbox = bytearray()
+        self.error_tail = bytearray()
+        self.ended = False
+        self.closed = False
+        self.cases_run: list[int] = []
+        self.case_bytes = 0
+        self.batch_bytes = 0
+        self._cpu_pids: list[int] | None = None
+
+    # -- writing --
+    def send(self, message) -> None:
+        self.outbox += json.dumps(message, ensure_ascii=True, separators=(",", ":")).encode() + b"\n"
+        self._flush()
+
+    def _flush(self) -> None:
+        if self.control < 0:
+            return
+        while self.outbox:
+            try:
+                written = os.write(self.control, self.outbox)
+            except BlockingIOError:
+                break
+            except OSError:  # the process is gone; its results will say so
+                self.outbox.clear()
+                break
+            del self.outbox[:written]
+        self._watch_control()
+
+    def _watch_control(self) -> None:
+        wanted = bool(self.outbox)
+        registered = self.control in self.selector.get_map()
+        if wanted and not registered:
+            self.selector.register(self.control, selectors.EVENT_WRITE)
+        elif registered and not wanted:
+            self.selector.unregister(self.control)
+
+    # -- reading --
+    def next(self, deadline: float, cpu_limit: float | None = None) -> Event:
+        """The next message, or an event: 'timeout' (detail 'cpu' or 'wall'), 'ended' or 'bad'.
+
+        ``cpu_limit``: the CPU seconds of the submission's process at which to stop waiting.
+        """
+        while True:
+            newline = self.inbox.find(b"\n")
+            if newline >= 0:
+                line = bytes(self.inbox[:newline])
+                del self.inbox[:newline + 1]
+                try:
+                    message = channel.decode(line)
+                except Tampered as problem:
+                    return Event("bad", detail=problem.args[0])
+                return Event("message", message, more=bool(self.inbox))
+            if len(self.inbox) > channel.MAX_MESSAGE_BYTES:
+                return Event("bad", detail=f"a message larger than {channel.MAX_MESSAGE_BYTES >> 20} MiB")
+            if self.case_bytes > channel.MAX_CASE_BYTES or self.batch_bytes > channel.MAX_BATCH_BYTES:
+                return Event("bad", detail="more output than the grader reads for one case or one batch")
+            if self.ended:
+                return Event("ended", more=bool(self.inbox))
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return Event("timeout", detail="wall")
+            if cpu_limit is not None:
+                if self.cpu_seconds() >= cpu_limit:
+                    return Event("timeout", detail="cpu")
+                remaining = min(remaining, 0.1)
+            for key, _events in self.selector.select(remaining):
+                if key.fd == self.control:
+                    self._flush()
+                elif key.fd == self.results:
+                    self._read_results()
+                elif key.fd == self.stderr:
+                    self._read_stderr()
+
+    def _read_results(self) -> None:
+        try:
+            chunk = os.read(self.results, 1 << 16)
+        except BlockingIOError:
+            return
+        except OSError:
+            chunk = b""
+        if chunk:
+            self.inbox += chunk
+            self.case_bytes += len(chunk)
+            self.batch_bytes += len(chunk)
+        else:
+            self.ended = True
+            self.selector.unregister(self.results)
+
+    def _read_stderr(self) -> None:
+        try:
+            chunk = os.read(self.stderr, 1 << 16)
+        except BlockingIOError:
+            return
+        except OSError:
+            chunk = b""
+        if not chunk:
+            self.selector.unregister(self.stderr)
+            return
+        self.error_tail += chunk
+        del self.error_tail[:-4096]
+
+    def cpu_seconds(self) -> float:
+        """CPU time (user + system) the sandboxed interpreter has used so far."""
+        if self._cpu_pids is None:
+            self._cpu_pids = descendants(self.process.pid) if self.bubblewrap else [self.process.pid]
+        total = 0
+        for pid in self._cpu_pids:
+            try:
+                with open(f"/proc/{pid}/stat", "rb") as handle:
+                    fields = handle.read().rpartition(b")")[2].split()
+                total += int(fields[11]) + int(fields[12])
+            except (OSError, ValueError, IndexError):
+                continue
+        return total / _TICKS
+
+    def how_it_ended(self, importing: bool = False) -> str:
+        """Say why the process stopped, once its result pipe has closed."""
+        try:
+            code = self.process.wait(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            return f"{TAMPERED}: the submission closed it"
+        if code < 0:
+            number = -code
+        elif self.bubblewrap and code > 128 and code - 128 < signal.NSIG:
+            number = code - 128  # bwrap reports a signal as 128 + its number
+        else:
+            number = 0
+        doing = " while importing" if importing else ""
+        if number == signal.SIGXCPU:
+            return f"the submission used up its CPU time{doing} (killed by SIGXCPU)"
+        if number:
+            return f"the submission's process was killed by {signal_name(number)}{doing}"
+        if code == 70 and not importing:
+            return f"{TAMPERED}: the harness could not write its results"
+        return f"the submission ended the process{doing} (exit code {code})"
+
+    def error_output(self) -> str:
+        lines = [line.strip() for line in self.error_tail.decode("utf-8", "replace").splitlines()]
+        lines = [line for line in lines if line]
+        return lines[-1][:300] if lines else ""
+
+    # -- stopping --
+    def finish(self) -> None:
+        """Let the harness exit after its last case; kill it if it does not."""
+        self._close_control()
+        try:
+            self.process.wait(timeout=0.5)
+        except subprocess.TimeoutExpired:
+            pass
+        self.kill()
+
+    def _close_control(self) -> None:
+        if self.control >= 0:
+            if self.control in self.selector.get_map():
+                self.selector.unregister(self.control)
+            os.close(self.control)
+            self.control = -1
+
+    def kill(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        self._close_control()
+        if self.process.poll() is None:
+            inner = descendants(self.process.pid) if self.bubblewrap else []
+            for pid in inner:
+                _kill(pid)
+            _kill(self.process.pid)
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except OSError:
+                pass
+            try:
+                self.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                pass
+            _wait_gone(inner, 2.0)
+        self.selector.close()
+        try:
+            os.close(self.results)
+        except OSError:
+            pass
+        self.process.stderr.close()
+
+
+def _kill(pid: int) -> None:
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except OSError:
+        pass
+
+
+def _parents() -> dict[int, int]:
+    table = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as handle:
+                fields = handle.read().rpartition(b")")[2].split()
+            table[int(entry)] = int(fields[1])
+        except (OSError, ValueError, IndexError):
+            continue
+    return table
+
+
+def descendants(root: int) -> list[int]:
+    parents = _parents()
+    found, frontier = [], [root]
+    while frontier:
+        current = frontier.pop()
+        for pid, parent in parents.items():
+            if parent == current:
+                found.append(pid)
+                frontier.append(pid)
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            state = handle.read().rpartition(b")")[2].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state not in (b"Z", b"X")
+
+
+def _wait_gone(pids: list[int], seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while any(_alive(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.005)

@@ -1,0 +1,155 @@
+"""Choosing the isolation level: named, ordered, and never lowered in silence.
+
+``process`` < ``files`` < ``bubblewrap``:
+
+* ``process``: resource limits and the system call filter; the submission
+  could read whatever the grader's user can read.
+* ``files``: ``process`` plus Landlock (reads limited to the Python standard
+  library, system libraries and the scratch folder; no /proc, no terminal) and,
+  where the grader is root, a uid of the sandbox's own.  Needs no namespaces,
+  so it is what a container (Gradescope's Docker) reaches.
+* ``bubblewrap``: ``process`` plus a private file-system view, network and
+  process namespace.
+
+The caller names a minimum; ``HOG_ISOLATION`` overrides it.  ``HOG_SANDBOX``
+names exactly the level to use (default: the highest one available), so an
+operator or a test can run a given level on purpose.  When the minimum, or the
+level HOG_SANDBOX names, cannot be reached, ``choose`` raises
+``SandboxUnavailable`` with why; a HOG_SANDBOX level below the minimum is a
+UsageError.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import enum
+import os
+import platform
+import sys
+import sysconfig
+from dataclasses import dataclass
+
+from grader.errors import UsageError
+from grader.sandbox import namespaces, user
+from grader.sandbox.model import SandboxUnavailable
+
+
+class Level(enum.IntEnum):
+    PROCESS = 1
+    FILES = 2
+    BUBBLEWRAP = 3
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+
+NAMES = {"process": Level.PROCESS, "files": Level.FILES, "bubblewrap": Level.BUBBLEWRAP,
+         "bwrap": Level.BUBBLEWRAP}
+
+
+def parse(name: "str | Level", where: str) -> Level:
+    """A level from its name; UsageError naming ``where`` it came from otherwise."""
+    if isinstance(name, Level):
+        return name
+    found = NAMES.get(str(name).strip().lower())
+    if found is None:
+        raise UsageError(f"{where}={name!r} is not an isolation level: use process, files or bubblewrap "
+                         "(from least to most isolated)")
+    return found
+
+
+@dataclass(frozen=True)
+class Choice:
+    level: Level
+    bwrap: str | None              # the bwrap binary, at the bubblewrap level
+    uid_drop: bool                 # whether each sandbox runs under a uid of its own (files level)
+    notes: tuple[str, ...]         # why higher levels (or the uid) are not in use
+
+
+def minimum_from(default: "str | Level | None") -> Level:
+    """The minimum: ``HOG_ISOLATION`` if set, else the caller's, else ``process``."""
+    named = os.environ.get("HOG_ISOLATION", "").strip()
+    if named:
+        return parse(named, "HOG_ISOLATION")
+    if default is None:
+        return Level.PROCESS
+    return parse(default, "minimum")
+
+
+def choose(minimum: "str | Level | None" = None) -> Choice:
+    """The highest level available (or exactly the one HOG_SANDBOX names), at least the minimum."""
+    least = minimum_from(minimum)
+    wanted = os.environ.get("HOG_SANDBOX", "").strip()
+    exact = None if wanted in ("", "auto") else parse(wanted, "HOG_SANDBOX")
+    if exact is not None and exact < least:
+        raise UsageError(f"HOG_SANDBOX={wanted} is below the isolation required ({least.label}); "
+                         f"unset HOG_SANDBOX or lower the minimum (HOG_ISOLATION, --isolation)")
+    notes: list[str] = [f"HOG_SANDBOX={wanted} is set"] if exact is not None and exact < Level.BUBBLEWRAP else []
+    for candidate in (Level.BUBBLEWRAP, Level.FILES):
+        if exact is not None and candidate is not exact:
+            continue
+        problem = namespaces.unavailable() if candidate is Level.BUBBLEWRAP else landlock_unavailable()
+        if problem is None:
+            chosen = _reached(candidate, notes)
+            break
+        if exact is not None:
+            raise SandboxUnavailable(f"HOG_SANDBOX={wanted} asks for the {exact.label} level, but {problem}")
+        notes.append(problem)
+    else:
+        chosen = Choice(Level.PROCESS, None, False, tuple(notes))
+    if chosen.level < least:
+        raise SandboxUnavailable(
+            f"isolation '{least.label}' is required, but only '{chosen.level.label}' can be reached here: "
+            f"{'; '.join(notes)}. Run where it can be reached, or lower the minimum "
+            "(HOG_ISOLATION or --isolation) if you accept less.")
+    return chosen
+
+
+def _reached(candidate: Level, notes: list[str]) -> Choice:
+    if candidate is Level.BUBBLEWRAP:
+        return Choice(Level.BUBBLEWRAP, namespaces.bwrap_path(), False, ())
+    why_not = user.unavailable(namespaces.interpreter())
+    return Choice(Level.FILES, None, why_not is None, tuple(notes + ([why_not] if why_not else [])))
+
+
+def landlock_unavailable() -> str | None:
+    """None if this kernel offers Landlock to an unprivileged process, else why not."""
+    if sys.platform != "linux":
+        return "Landlock needs Linux"
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    abi = libc.syscall(ctypes.c_long(444), None, ctypes.c_size_t(0), ctypes.c_uint32(1))
+    if abi < 1:
+        return f"the kernel offers no Landlock (errno {ctypes.get_errno()}), so files cannot be hidden " \
+               "without namespaces"
+    return None
+
+
+def readable_paths(scratch: str) -> list[str]:
+    """What a ``files``-level sandbox may read: standard library (no site-packages), system libraries, scratch."""
+    stdlib = os.path.realpath(sysconfig.get_paths()["stdlib"])
+    hidden = namespaces.hidden_paths()
+    paths = [os.path.join(stdlib, name) for name in sorted(os.listdir(stdlib))
+             if name not in ("site-packages", "dist-packages")
+             and os.path.realpath(os.path.join(stdlib, name)) not in hidden]
+    base_lib = os.path.join(os.path.realpath(sys.base_prefix), "lib")
+    if os.path.isdir(base_lib):
+        paths += [os.path.join(base_lib, name) for name in sorted(os.listdir(base_lib))
+                  if name.startswith("libpython")]
+    multiarch = sysconfig.get_config_var("MULTIARCH") or f"{platform.machine()}-linux-gnu"
+    paths += [f"/usr/lib/{multiarch}", f"/lib/{multiarch}", "/lib64", "/usr/lib64", "/etc/ld.so.cache",
+              "/dev/null", "/dev/zero", "/dev/urandom", "/dev/random", scratch]
+    return paths
+
+
+def describe(choice: Choice, slot_uid: int | None) -> str:
+    """The first part of SandboxReport.isolation."""
+    if choice.level is Level.BUBBLEWRAP:
+        return "bubblewrap"
+    if choice.level is Level.FILES:
+        who = f"its own uid {slot_uid}" if slot_uid is not None else \
+            f"the grader's uid ({'; '.join(choice.notes[-1:]) or 'no uid switch'})"
+        return ("files (Landlock: only the Python standard library, system libraries and the submission's "
+                f"folder readable; no namespaces; ran as {who})")
+    return f"process limits only (file isolation off: {'; '.join(choice.notes) or 'not asked for'})"

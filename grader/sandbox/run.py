@@ -1,0 +1,332 @@
+"""The run loop: start a sandbox, import the submission, run the cases one at a time, check every answer.
+
+Protocol
+--------
+The grader writes one JSON line per message to the harness's control pipe: a
+configuration line, then one case at a time, each only after the previous
+case's results are complete.  The harness answers on the result pipe (never
+stdout or stderr, which the submission controls); see grader/sandbox/harness.py
+for the messages.  Start-up ends at "ready": nothing of the submission's has
+run before it, so a sandbox that does not get there is the kit's failure. It
+is retried once, then ``SandboxUnavailable`` (a "grader failed", never a
+zero); start-up time is not counted against the submission.
+
+Time: each case (and the import) may use ``Limits.case_seconds`` of CPU time
+of the submission's process, measured by the grader, so a busy machine does
+not change a verdict; a generous wall-clock backstop (``Limits.backstop``)
+stops a case that sleeps.
+
+The grader checks the stream strictly.  While case k is in flight, it accepts
+only step messages for case k with the next step number, no step after an
+error, then ``end`` for case k once every step ran or one failed, with nothing
+further already waiting in the pipe.  A malformed, duplicate, out-of-order or
+extra message marks the case involved as failed ("the result channel was
+tampered with") and the batch goes on in a fresh process.  A message that
+names a case which already ended fails that case, and the case that was
+running is run again in a fresh process.  Because a case is only sent once
+the previous one is complete and expected answers never reach the sandbox, a
+forged message can at most claim an output for the case that is running right
+now, which the submission could equally have produced by returning that value.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from pathlib import Path
+from typing import Mapping, Sequence
+
+from grader.sandbox import channel, level, namespaces, scratch as scratch_folder, user
+from grader.sandbox.child import Child, harness_text
+from grader.sandbox.level import Choice, Level
+from grader.sandbox.model import (SKIPPED_AFTER_TIMEOUT, TAMPERED, CaseRun, Limits, SandboxReport, SandboxUnavailable,
+                                  StepKind, StepResult, Tampered, cap, failed, seconds_text)
+
+# Time allowed for the interpreter (and bwrap) to start; not the submission's time.
+STARTUP_SECONDS = 60.0
+# Whether the harness installs its seccomp filter; only tests turn it off, to see what the report says then.
+SECCOMP = True
+
+
+class Batch:
+    """One submission's cases, run in as few sandboxed processes as its behaviour allows."""
+
+    def __init__(self, folder: Path, choice: Choice, uid: int | None, cases: list[list[str]],
+                 setup: list[str], names: list[str] | None, limits: Limits, groups: Sequence[str] | None):
+        self.cases, self.limits, self.choice, self.uid = cases, limits, choice, uid
+        self.groups, self.timed_out = groups, set()
+        self.unfiltered: list[str] = []  # why a process ran without the seccomp filter
+        python = namespaces.interpreter()
+        # -S -s -P and a clean environment give what -I would, while keeping
+        # PYTHONHASHSEED=0 (which -I, through -E, would ignore).
+        command = [python, "-S", "-s", "-B", "-P", "-c", harness_text()]
+        bubblewrap = choice.level is Level.BUBBLEWRAP
+        inside = namespaces.INSIDE if bubblewrap else str(folder)
+        self.argv = namespaces.bwrap_arguments(choice.bwrap, str(folder), python) + command \
+            if bubblewrap else command
+        self.cwd, self.env = str(folder), namespaces.environment(inside)
+        self.config = {"dir": inside, "setup": setup, "names": names,
+                       "mode": "bwrap" if bubblewrap else choice.level.label, "parent": os.getpid(),
+                       "filter": SECCOMP,
+                       "landlock": level.readable_paths(inside) if choice.level is Level.FILES else None,
+                       "limits": {"memory_bytes": limits.memory_bytes, "cpu_seconds": limits.cpu_seconds,
+                                  "file_bytes": limits.file_bytes, "processes": limits.processes}}
+        self.total_deadline = 0.0
+        self.read_bytes = 0              # what every process of this batch sent so far (bounded per batch)
+
+    # -- starting --
+    def start(self) -> Child:
+        """A sandbox that reached "ready"; tried twice, then SandboxUnavailable."""
+        problems = []
+        for _attempt in range(2):
+            began = time.monotonic()
+            child = Child(self.argv, self.env, self.cwd, self.choice.level is Level.BUBBLEWRAP, self.uid)
+            child.send(self.config)
+            problem = self._ready(child)
+            self.total_deadline += time.monotonic() - began   # start-up is not the submission's time
+            if problem is None:
+                child.case_bytes, child.batch_bytes = 0, self.read_bytes
+                return child
+            child.kill()
+            problems.append(problem)
+        raise SandboxUnavailable(f"the sandbox ({self.choice.level.label}) did not start, twice: "
+                                 f"{'; then '.join(dict.fromkeys(problems))}")
+
+    def _ready(self, child: Child) -> str | None:
+        """None once the harness says "ready", else why it did not get there."""
+        event = child.next(time.monotonic() + STARTUP_SECONDS)
+        message = event.message
+        if event.kind == "timeout":
+            return f"it did not start within {seconds_text(STARTUP_SECONDS)}"
+        if event.kind == "ended":
+            said = child.error_output()
+            return "it ended before it was ready" + (f" ({said})" if said else "")
+        if event.kind == "bad" or type(message) is not list or len(message) != 2 \
+                or not channel.optional_text(message[1]):
+            return "its first message was not one the harness sends"
+        if message[0] == "unavailable":
+            return cap(message[1] or "", 300)
+        if message[0] != "ready":
+            return "its first message was not one the harness sends"
+        if message[1] is not None and message[1] not in self.unfiltered:
+            self.unfiltered.append(cap(message[1], 200))
+        return None
+
+    # -- the batch --
+    def run(self) -> SandboxReport:
+        results: list[CaseRun | None] = [None] * len(self.cases)
+        imported: tuple | None = None
+        self.total_deadline = time.monotonic() + self.limits.total_seconds
+        index = 0
+        while imported is None or index < len(self.cases):
+            if time.monotonic() >= self.total_deadline:
+                break
+            child = self.start()
+            try:
+                ok, stdout, error, error_type, kind = self._import(child)
+                if not ok:
+                    note = "the submission did not import" + ("" if imported is None else
+                                                              " when the sandbox restarted") + f": {error}"
+                    for later in range(index, len(self.cases)):
+                        results[later] = failed(note, error_type, kind=kind)
+                    imported = imported or (error, "")
+                    break
+                imported = imported or (None, cap(stdout))
+                index, restart = self._cases(child, index, results)
+                if not restart:
+                    child.finish()
+            finally:
+                child.kill()
+                self.read_bytes = child.batch_bytes
+            if not restart:
+                break
+        for number, run in enumerate(results):
+            if run is None:
+                results[number] = failed(f"not run: the whole batch ran longer than "
+                                         f"{seconds_text(self.limits.total_seconds)}", kind=StepKind.TIMEOUT)
+        import_error, import_stdout = imported or (None, "")
+        return SandboxReport(results, import_error, self._isolation_text(), import_stdout,
+                             self.choice.level.label)
+
+    def _cases(self, child: Child, index: int, results: list) -> tuple[int, bool]:
+        """Run cases from ``index`` in this process: (the next index, whether a fresh process is needed)."""
+        while index < len(self.cases):
+            if time.monotonic() >= self.total_deadline:
+                return index, False
+            if self.groups and self.groups[index] in self.timed_out:
+                results[index] = failed(SKIPPED_AFTER_TIMEOUT, kind=StepKind.SKIPPED)
+                index += 1
+                continue
+            run, keep, earlier = self._case(child, index)
+            for number in earlier:
+                results[number] = failed(channel.tampered("a message about this case came after it had "
+                                                          "ended"), seconds=results[number].seconds,
+                                         kind=StepKind.TAMPERED)
+            if earlier:
+                # The running case was disturbed by another case's messages:
+                # run it again in a fresh process rather than blame it.
+                return index, True
+            results[index] = run
+            if self.groups and run.steps and run.steps[-1].kind is StepKind.TIMEOUT:
+                self.timed_out.add(self.groups[index])
+            index += 1
+            if not keep:
+                return index, True
+        return index, False
+
+    def _isolation_text(self) -> str:
+        """What isolated the submission, as the report says it."""
+        text = level.describe(self.choice, self.uid)
+        if self.unfiltered:
+            why = "; ".join(self.unfiltered)
+            if self.choice.level is not Level.PROCESS:
+                return f"{text} (no system call filter: {why})"
+            return (f"{text[:-1]}; no system call filter either: {why}, so the submission "
+                    "could read and write the grader's files)")
+        if self.choice.level is not Level.PROCESS:
+            return text
+        return (f"{text[:-1]}; the system call filter refused every change to files, "
+                "but the submission could read the grader's files)")
+
+    def _timeout(self, detail: str, began: float, what: str) -> str:
+        if time.monotonic() >= self.total_deadline and detail == "wall":
+            return f"Timeout: the whole batch ran longer than {seconds_text(self.limits.total_seconds)}"
+        if detail == "cpu":
+            return f"Timeout: {what} used more than {seconds_text(self.limits.case_seconds)} of CPU time"
+        return f"Timeout: {what} ran longer than {seconds_text(self._backstop())} (wall clock)"
+
+    def _backstop(self) -> float:
+        return self.limits.backstop
+
+    def _import(self, child: Child) -> tuple[bool, str, str | None, str | None, StepKind]:
+        began = time.monotonic()
+        deadline = min(began + self._backstop(), self.total_deadline)
+        event = child.next(deadline, child.cpu_seconds() + self.limits.case_seconds)
+        if event.kind == "timeout":
+            return False, "", self._timeout(event.detail, began, "importing the submission"), None, \
+                StepKind.TIMEOUT
+        if event.kind == "ended":
+            message = child.how_it_ended(importing=True)
+            said = child.error_output()
+            if said:
+                message += f"; its last line of error output was: {said}"
+            return False, "", message, None, StepKind.CRASH
+        message = event.message
+        if event.kind == "bad" or event.more or type(message) is not list or len(message) != 5 \
+                or message[0] != "import" or type(message[1]) is not bool \
+                or type(message[2]) is not str or not channel.optional_text(message[3]) \
+                or not channel.optional_text(message[4]) or (message[1] != (message[3] is None)):
+            return False, "", f"{TAMPERED} while the submission was importing", None, StepKind.TAMPERED
+        if message[1]:
+            return True, message[2], None, None, StepKind.OK
+        return False, message[2], cap(message[3]), message[4] and cap(message[4], 100), StepKind.ERROR
+
+    def _case(self, child: Child, index: int) -> tuple[CaseRun, bool, list[int]]:
+        """Run one case.
+
+        Returns its result, whether the process may run the next case, and the
+        earlier cases (run by this process) that a late message showed to be
+        tampered with; when there are any, the result is to be discarded.
+        """
+        steps = self.cases[index]
+        began = time.monotonic()
+        deadline = min(began + self._backstop(), self.total_deadline)
+        cpu_limit = child.cpu_seconds() + self.limits.case_seconds
+        child.case_bytes = 0
+        child.send({"case": index, "steps": steps})
+        done: list[StepResult] = []
+        while True:
+            event = child.next(deadline, cpu_limit)
+            elapsed = time.monotonic() - began
+            if event.kind == "timeout":
+                why = self._timeout(event.detail, began, "the case")
+                return failed(why, None, elapsed, done, StepKind.TIMEOUT), False, []
+            if event.kind == "ended":
+                return failed(child.how_it_ended(), None, elapsed, done, StepKind.CRASH), False, []
+            if event.kind == "bad":
+                return failed(channel.tampered(event.detail), None, elapsed, kind=StepKind.TAMPERED), False, []
+            try:
+                if _step(event, index, steps, done, child):
+                    return CaseRun(done, elapsed), True, []
+            except Tampered as problem:
+                earlier = problem.args[1] if len(problem.args) > 1 else []
+                return failed(channel.tampered(problem.args[0]), None, elapsed, kind=StepKind.TAMPERED), \
+                    False, earlier
+
+
+def _step(event, index: int, steps: list[str], done: list[StepResult], child: Child) -> bool:
+    """Take one message of case ``index`` into ``done``; True once the case has ended. Tampered if wrong."""
+    message = event.message
+    if type(message) is not list or not message or message[0] not in ("step", "end"):
+        raise Tampered("a message of an unknown kind")
+    if type(message[1] if len(message) > 1 else None) is int and 0 <= message[1] < index:
+        earlier = [message[1]] if message[1] in child.cases_run else []
+        raise Tampered("a message about an earlier case", earlier)
+    errored = bool(done) and done[-1].error is not None
+    if message[0] == "end":
+        if len(message) != 2 or message[1] != index or type(message[1]) is not int:
+            raise Tampered("an end message for another case")
+        if not errored and len(done) != len(steps):
+            raise Tampered("the case ended before all of its steps ran")
+        if event.more:
+            raise Tampered("more messages after the case ended")
+        child.cases_run.append(index)
+        return True
+    case, step, result = channel.step_result(message)
+    if case != index:
+        raise Tampered("a step message for another case")
+    if errored or step != len(done) or step >= len(steps):
+        raise Tampered("a step message out of order or repeated")
+    done.append(result)
+    return False
+
+
+def run_cases(submission: Path, cases: Sequence[Sequence[str]], *,
+              setup: Sequence[str] = ("from hog import *",),
+              support_files: Mapping[str, str] = {}, limits: Limits = Limits(),
+              names: Sequence[str] | None = None, groups: Sequence[str] | None = None,
+              minimum: "str | Level | None" = None) -> SandboxReport:
+    """Run each case (a list of steps typed at the >>> prompt) against a submission.
+
+    ``submission`` is a hog.py file or a folder holding one (then the student's
+    other top-level *.py files come along, except names in ``support_files``).
+    Every case gets a CaseRun, in order, whatever happened.  Bad arguments
+    raise TypeError, ValueError or FileNotFoundError with a message for the user.
+    A submission whose files cannot be used (hog.py is a symbolic link, not a
+    regular file, or unreadable) is the submission's fault, not the caller's:
+    it is reported like an import error (``import_error`` says why, every case
+    fails with it) and nothing is run.
+
+    ``groups`` labels each case (e.g. with its question); once a case runs out
+    of time, the later cases of its group are not run, so one endless loop costs
+    one case's time limit per group rather than per case.
+
+    ``minimum`` is the least isolation level accepted ("process", "files",
+    "bubblewrap"; ``HOG_ISOLATION`` overrides it; default "process").  An
+    unknown name raises UsageError; a level that cannot be reached, or a
+    sandbox that fails to start twice, raises SandboxUnavailable (a GraderFault).
+    """
+    checked, setup_steps, name_list = scratch_folder.check_arguments(cases, setup, support_files, limits, names)
+    if groups is not None and (len(groups) != len(checked) or not all(type(g) is str for g in groups)):
+        raise ValueError("groups must give one text label per case")
+    choice = level.choose(minimum)
+    try:
+        hog, others = scratch_folder.submission_files(Path(submission))
+    except scratch_folder.Unusable as problem:
+        return scratch_folder.not_run(checked, str(problem))
+    slot = user.acquire() if choice.uid_drop else None
+    folder = Path(tempfile.mkdtemp(prefix="hog-sandbox-"))
+    try:
+        try:
+            scratch_folder.prepare(folder, hog, others, support_files)
+        except scratch_folder.Unusable as problem:
+            return scratch_folder.not_run(checked, str(problem))
+        if slot is not None:
+            user.hand_over(folder, slot.uid)
+        batch = Batch(folder, choice, slot and slot.uid, checked, setup_steps, name_list, limits, groups)
+        return batch.run()
+    finally:
+        scratch_folder.remove(folder)
+        if slot is not None:
+            slot.release()

@@ -1,0 +1,90 @@
+"""final_strategy, tabulated in the sandbox and scored here by its exact win rate.
+
+The sandbox runs ``table_session`` (every score pair below the goal, twice: a
+strategy is a function of the two scores, so both tables must agree) and
+brings back the value rebuilt as plain data; nothing is parsed from printed
+text, so a strategy that prints while it is asked still gets its table read.
+Every text the submission made that a message quotes is capped.
+"""
+
+from __future__ import annotations
+
+from grader.sandbox import CaseRun, Limits, StepKind, cap
+from grader.spec import Question, Variant
+
+# Run in the sandbox to tabulate final_strategy: an error names the score pair that raised it.
+TABULATE = """\
+def _tabulate(goal):
+    table = []
+    for score in range(goal):
+        row = []
+        for opponent_score in range(goal):
+            try:
+                row.append(final_strategy(score, opponent_score))
+            except Exception as error:
+                raise RuntimeError(f"final_strategy({score}, {opponent_score}) raised "
+                                   f"{type(error).__name__}: {error}") from None
+        table.append(row)
+    return table
+"""
+RAISED = "RuntimeError: final_strategy("
+
+
+def table_session(variant: Variant) -> list[str]:
+    """The session that tabulates final_strategy over every score pair below the goal, twice."""
+    return [TABULATE, f"_tabulate({variant.goal}), _tabulate({variant.goal})\n"]
+
+
+def untabulated(variant: Variant, run: CaseRun, limits: Limits) -> str | None:
+    """Why the tabulation gave no table, or None when it gave one."""
+    failed = next((step for step in run.steps if step.error is not None), None)
+    if failed is None and len(run.steps) >= 2:
+        return None
+    why = cap(failed.error) if failed else "it produced no result"
+    if why.startswith(RAISED):
+        why = why.removeprefix("RuntimeError: ")
+    elif failed is not None and failed.kind in (StepKind.TIMEOUT, StepKind.SKIPPED):
+        calls = 2 * variant.goal * variant.goal
+        why += (f" (each score pair is asked twice: the {calls} calls share one case's limit of "
+                f"{limits.case_seconds:g} s of CPU time, so a call must take well under "
+                f"{limits.case_seconds / calls * 1000:.2f} ms)")
+    return f"final_strategy could not be tabulated over all {variant.goal}x{variant.goal} score pairs: {why}"
+
+
+def tables_from(variant: Variant, run: CaseRun) -> tuple[list[list[int]] | None, str]:
+    """(the table, "") when both tabulations agree and are valid, else (None, why not)."""
+    from grader.strategy import tables  # imported only when needed
+
+    values = run.steps[1].value
+    if not (type(values) is tuple and len(values) == 2):
+        return None, "final_strategy could not be tabulated: the result channel was tampered with"
+    try:
+        table, again = (tables.validate_table(table, variant.goal) for table in values)
+    except tables.StrategyTableError as error:
+        return None, f"final_strategy: {cap(str(error))}"
+    except (RecursionError, MemoryError):
+        return None, "final_strategy returned values too large to check"
+    if table != again:
+        score, opponent = next((s, o) for s, row in enumerate(table) for o, n in enumerate(row)
+                               if again[s][o] != n)
+        return None, (f"final_strategy must roll the same number of dice whenever it is asked about "
+                      f"the same scores: at ({score}, {opponent}) it chose {table[score][opponent]}, "
+                      f"then {again[score][opponent]}")
+    return table, ""
+
+
+def points(variant: Variant, question: Question, table: list[list[int]], all_passed: bool) -> tuple[float, str]:
+    """Points by the exact average win rate of ``table`` against the baseline, and the sentence saying so."""
+    from grader import engine  # the exact engine (NumPy), imported only when a final strategy is scored
+
+    rate = engine.win_rate(variant.id, table, goal=variant.goal).average
+    earned = max((t.points for t in question.thresholds if rate >= t.win_rate), default=0.0)
+    if not question.thresholds:
+        earned = question.points if all_passed else 0.0
+    elif not all_passed:
+        earned = 0.0
+    detail = f"exact average win rate against always_roll({variant.baseline}): {rate:.6f}"
+    higher = next((t for t in sorted(question.thresholds, key=lambda t: t.win_rate) if rate < t.win_rate), None)
+    if higher is not None:
+        detail += f" ({higher.win_rate:g} earns {higher.points:g} of {question.points:g} points)"
+    return min(earned, question.points), detail
