@@ -3,17 +3,26 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
+import signal
 import sys
 
 from grader import commands
 from grader.build import BuildError
-from grader.errors import OutputError, UsageError
+from grader.errors import GraderFault, OutputError, UsageError
+from grader.grade import LEVELS
 from grader.spec import SpecError
 
 USAGE_ERROR = 2
+GRADER_FAULT = 1
 BROKEN_PIPE = 128 + 13   # as a shell reports a process ended by SIGPIPE
+STDOUT_FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO)   # standard output cannot take more
+ISOLATION_HELP = ("the least isolation the submission may run under: process, files (the kit's files out of "
+                  "its reach) or bubblewrap; below it, grading fails (exit 1) instead of scoring "
+                  "(default: $HOG_ISOLATION, else files)")
+SEED_HELP = "draw the hidden cases from this seed (default: a fresh one, recorded in the report)"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -55,6 +64,8 @@ def parser() -> argparse.ArgumentParser:
     grade.add_argument("--variant", required=True, metavar="ID")
     grade.add_argument("--format", choices=("text", "json", "junit"), default="text")
     grade.add_argument("--output", metavar="FILE", help="write the report here (default: standard output)")
+    grade.add_argument("--isolation", choices=LEVELS, help=ISOLATION_HELP)
+    grade.add_argument("--seed", type=int, metavar="N", help=SEED_HELP)
 
     test = verbs.add_parser("test", help="run the public cases against your hog.py (all questions, or -q N)")
     test.add_argument("-q", "--question", metavar="N", help="only this question, e.g. 3 or 05")
@@ -66,6 +77,8 @@ def parser() -> argparse.ArgumentParser:
     batch.add_argument("--variant", required=True, metavar="ID")
     batch.add_argument("--jobs", type=int, default=2, metavar="N", help="submissions graded at once (default 2)")
     batch.add_argument("--out", required=True, metavar="OUTDIR", help="where results and gradebook.csv go")
+    batch.add_argument("--isolation", choices=LEVELS, help=ISOLATION_HELP)
+    batch.add_argument("--seed", type=int, metavar="N", help=SEED_HELP.replace("a fresh one", "a fresh one per run"))
 
     analyze = verbs.add_parser("analyze", help="exact win rates and optimal play of a variant")
     analyze.add_argument("variant", metavar="ID")
@@ -81,34 +94,59 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
-        if args.verb == "variants":
-            return commands.variants(out=sys.stdout)
-        if args.verb == "build":
-            return commands.build(check=args.check, variants=args.variant, solve=args.solve, out=sys.stdout)
-        if args.verb == "cases":
-            return commands.cases(variant=args.variant, as_json=args.json, hidden=args.hidden, out=sys.stdout)
-        if args.verb == "handout":
-            return commands.handout(variant=args.variant, fmt=args.format, path=args.out,
-                                    with_strategy=args.with_strategy, out=sys.stdout)
-        if args.verb == "grade":
-            return commands.grade(submission=args.submission, variant=args.variant, fmt=args.format,
-                                  output=args.output, out=sys.stdout)
-        if args.verb == "test":
-            return commands.test(path=args.path, variant=args.variant, question=args.question, out=sys.stdout)
-        if args.verb == "grade-batch":
-            return commands.grade_batch(folder=args.folder, variant=args.variant, jobs=args.jobs,
-                                        out_dir=args.out, out=sys.stdout)
-        if args.verb == "analyze":
-            return commands.analyze(variant=args.variant, as_json=args.json, goal=args.goal, out=sys.stdout)
-        if args.verb == "assign":
-            return commands.assign(variant=args.variant, path=args.out, out=sys.stdout)
+        status = _run(args)
+        sys.stdout.flush()
+        return status
     except (SpecError, BuildError, OutputError, UsageError) as error:
         print(f"Error: {error}", file=sys.stderr)
         return USAGE_ERROR
+    except GraderFault as error:
+        print(f"Error: {error}", file=sys.stderr)
+        return GRADER_FAULT
     except BrokenPipeError:
         # The reader went away (``hog cases sp19 | head``): stop quietly, as a shell tool does.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _drop_stdout()
         return BROKEN_PIPE
+    except OSError as error:
+        if error.filename is not None or error.errno not in STDOUT_FULL:
+            raise  # not standard output: a bug of the kit
+        # Standard output cannot be written (``hog grade ... > /dev/full``): one line, nothing half-said.
+        _drop_stdout()
+        print(f"Error: cannot write to standard output: {error.strerror}", file=sys.stderr)
+        return GRADER_FAULT
+    except KeyboardInterrupt as stop:
+        number = getattr(stop, "signum", signal.SIGINT)
+        print(f"Stopped by {signal.Signals(number).name}.", file=sys.stderr)
+        return 128 + number
+
+
+def _drop_stdout() -> None:
+    """Send what is left in standard output's buffer nowhere, so that exiting does not fail again."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def _run(args) -> int:
+    if args.verb == "variants":
+        return commands.variants(out=sys.stdout)
+    if args.verb == "build":
+        return commands.build(check=args.check, variants=args.variant, solve=args.solve, out=sys.stdout)
+    if args.verb == "cases":
+        return commands.cases(variant=args.variant, as_json=args.json, hidden=args.hidden, out=sys.stdout)
+    if args.verb == "handout":
+        return commands.handout(variant=args.variant, fmt=args.format, path=args.out,
+                                with_strategy=args.with_strategy, out=sys.stdout)
+    if args.verb == "grade":
+        return commands.grade(submission=args.submission, variant=args.variant, fmt=args.format,
+                              output=args.output, isolation=args.isolation, seed=args.seed, out=sys.stdout)
+    if args.verb == "test":
+        return commands.test(path=args.path, variant=args.variant, question=args.question, out=sys.stdout)
+    if args.verb == "grade-batch":
+        return commands.grade_batch(folder=args.folder, variant=args.variant, jobs=args.jobs,
+                                    out_dir=args.out, isolation=args.isolation, seed=args.seed, out=sys.stdout)
+    if args.verb == "analyze":
+        return commands.analyze(variant=args.variant, as_json=args.json, goal=args.goal, out=sys.stdout)
+    if args.verb == "assign":
+        return commands.assign(variant=args.variant, path=args.out, out=sys.stdout)
     raise AssertionError(f"verb {args.verb} has no handler")
 
 

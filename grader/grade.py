@@ -10,16 +10,19 @@ from __future__ import annotations
 
 import ast
 import doctest
+import inspect
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader import cases as case_source
 from grader import project
+from grader.errors import GraderFault
 from grader.sandbox import SKIPPED_AFTER_TIMEOUT, CaseRun, Limits, run_cases
 from grader.spec import Case, Question, Variant
 
 HIDDEN_FAILED = "a hidden case failed"
+LEVELS = ("process", "files", "bubblewrap")   # isolation levels, weakest first
 _CHECKER = doctest.OutputChecker()
 _FLAGS = doctest.DONT_ACCEPT_TRUE_FOR_1
 
@@ -65,6 +68,7 @@ class GradeResult:
     seconds: float
     import_error: str | None = None
     grader_error: str | None = None   # a fault of the kit itself, never of the submission
+    seed: int | None = None           # the seed the hidden cases were drawn from (None: public cases only)
 
     @property
     def score(self) -> float:
@@ -188,12 +192,21 @@ def _final_strategy(variant: Variant, question: Question, run: CaseRun, verdicts
 
 
 def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
-          questions: list[Question] | None = None, hidden: bool = True) -> GradeResult:
-    """Grade one submission (a hog.py, or a folder holding one) on a variant."""
+          questions: list[Question] | None = None, hidden: bool = True, isolation: str = "process",
+          seed: int | None = None) -> GradeResult:
+    """Grade one submission (a hog.py, or a folder holding one) on a variant.
+
+    ``isolation`` is the least isolation the submission may run under (one of
+    LEVELS); when the sandbox cannot reach it, grading raises GraderFault.
+    The hidden cases are drawn from ``seed`` (cases.DEFAULT_SEED if None).
+    """
+    if isolation not in LEVELS:
+        raise ValueError(f"isolation must be one of {', '.join(LEVELS)}, not {isolation!r}")
     started = time.perf_counter()
+    seed = (case_source.DEFAULT_SEED if seed is None else seed) if hidden else None
     questions = questions or list(variant.questions)
     chosen = {q.number for q in questions}
-    pool = case_source.grading_cases(variant) if hidden else case_source.public_cases(variant)
+    pool = case_source.grading_cases(variant, seed) if hidden else case_source.public_cases(variant)
     graded = [case for case in pool if case.question in chosen]
     sessions = [[step.source for step in case.steps] for case in graded]
     final = next((q for q in questions if q.role == "final_strategy"), None)
@@ -202,9 +215,8 @@ def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
     dice = (project.SOURCES / "dice.py").read_text(encoding="utf-8")
     groups = [case.question for case in graded] + ([final.number] if final else [])
     limits = limits or Limits()
-    report = run_cases(Path(submission), sessions, setup=_setup_lines(variant),
-                       support_files={"dice.py": dice}, limits=limits,
-                       names=_api_names(variant), groups=groups)
+    report = _run(Path(submission), sessions, isolation, setup=_setup_lines(variant),
+                  support_files={"dice.py": dice}, limits=limits, names=_api_names(variant), groups=groups)
     verdicts: dict[str, list[CaseVerdict]] = {q.number: [] for q in questions}
     for case, run in zip(graded, report.cases):
         verdicts[case.question].append(judge(case, run))
@@ -216,7 +228,27 @@ def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
             results.append(QuestionResult(question, _score(question, verdicts[question.number]),
                                           verdicts[question.number]))
     return GradeResult(variant, str(submission), results, report.isolation, time.perf_counter() - started,
-                       import_error=report.import_error)
+                       import_error=report.import_error, seed=seed)
+
+
+def _run(submission: Path, sessions: list[list[str]], minimum: str, **options):
+    """run_cases, required to isolate at least at ``minimum``.
+
+    A sandbox that takes ``minimum=`` refuses to start below it; with one that
+    does not, the level it reports is checked, and a run below the minimum is
+    a fault of the grader (its outputs are never scored).
+    """
+    if "minimum" in inspect.signature(run_cases).parameters:
+        report = run_cases(submission, sessions, minimum=minimum, **options)
+    else:
+        report = run_cases(submission, sessions, **options)
+    reached = getattr(report, "level", None) or \
+        ("bubblewrap" if report.isolation.startswith("bubblewrap") else "process")
+    if reached in LEVELS and LEVELS.index(reached) < LEVELS.index(minimum):
+        raise GraderFault(f"isolation '{minimum}' was required, but the sandbox reached only '{reached}' "
+                          f"({report.isolation}); nothing was scored (grade with a lower --isolation only "
+                          f"if you accept that)")
+    return report
 
 
 def grade_safely(submission: Path, variant: Variant, **options) -> tuple[GradeResult, bool]:
@@ -225,7 +257,7 @@ def grade_safely(submission: Path, variant: Variant, **options) -> tuple[GradeRe
         return grade(submission, variant, **options), False
     except Exception as error:  # a fault of the kit: reported, never a silent score
         return GradeResult(variant, str(submission), [], "unknown", 0.0,
-                           grader_error=f"{type(error).__name__}: {error}"), True
+                           grader_error=f"{type(error).__name__}: {error}", seed=options.get("seed")), True
 
 
 def _setup_lines(variant: Variant) -> list[str]:

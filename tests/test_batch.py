@@ -132,10 +132,10 @@ def test_a_fault_of_the_grader_gives_each_submission_a_visible_zero_a_gradebook_
     assert {row["status"] for row in gradebook(out).values()} == {"graded"}
 
 
-def fails_on_bob(variant_id: str, submission: Path) -> tuple[dict, bool]:
+def fails_on_bob(variant_id: str, submission: Path, **options) -> tuple[dict, bool]:
     if submission.stem == "bob":
         raise RuntimeError("the worker broke")
-    return {"score": 1.0, "max_score": 26.0, "execution_time": 0.0, "output": "", "tests": []}, False
+    return {"score": 1.0, "max_score": 26.0, "execution_time": 0.0, "output": "", "tests": [], "grader_failed": False}, False
 
 
 def test_a_worker_that_breaks_costs_only_its_submission_a_visible_zero(tmp_path):
