@@ -216,10 +216,11 @@ def _make_out(out: Path) -> None:
 
 
 def grade_batch(folder: Path, variant: Variant, out: Path, *, jobs: int, isolation: str = "files",
-                seed: int | None = None, grade: Callable[..., tuple[dict, bool]] = grade_one,
+                seed: int | None = None, grade: Callable[..., tuple[dict, bool]] | None = None,
                 progress: TextIO = sys.stderr) -> BatchSummary:
     """Grade each submission in worker processes; ``grade(variant_id, submission, isolation=, seed=)``
-    gives (results.json dict, grader fault?). SIGINT and SIGTERM stop it, keeping what is written.
+    gives (results.json dict, grader fault?), grade_one by default. SIGINT and SIGTERM stop it,
+    keeping what is written.
 
     Raises UsageError, before grading anything, when two submissions would share a result file.
     """
@@ -298,7 +299,7 @@ def _run(variant: Variant, out: Path, todo: list[Path], sources: dict, jobs: int
     def lost(task: str, why: str) -> None:
         write(Path(task), _worker_failed(variant, Path(task), why, seed), True)
 
-    work = functools.partial(_grade_task, grade, variant.id, isolation=isolation, seed=seed)
+    work = functools.partial(_grade_task, grade or grade_one, variant.id, isolation=isolation, seed=seed)
     pool.run_all([str(s) for s in todo], work, jobs=max(1, jobs), signals=signals, done=done, lost=lost)
 
 
