@@ -183,6 +183,7 @@ def scored(variant_id: str, submission: Path, **options) -> tuple[dict, bool]:
             "isolation": "test", "seed": options["seed"], "grader_failed": False}, False
 
 
+@pytest.mark.slow
 def test_each_result_and_the_gradebook_record_the_runs_seed_and_a_rerun_keeps_other_seeds(tmp_path):
     subs = tmp_path / "in"
     subs.mkdir()
@@ -290,6 +291,7 @@ def test_a_full_or_read_only_out_stops_with_one_line_naming_the_file_and_keeps_t
     assert result(out, "ada")["score"] == 26
 
 
+@pytest.mark.slow
 def test_an_out_that_cannot_be_made_is_one_line_and_exit_1_and_a_file_is_a_usage_error(tmp_path):
     subs = tmp_path / "in"
     subs.mkdir()
