@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 SCRATCH_PREFIX = "hog-sandbox-of-"   # + the owning pid: tempfile never makes a name with a second '-'
-GRACE_SECONDS = 1.0                   # a stopped worker's time to kill its sandbox and clean up
+GRACE_SECONDS = 0.5                   # a stopped worker's time to kill its sandbox and clean up
 STOPPING = (signal.SIGINT, signal.SIGTERM)
 
 
@@ -207,7 +207,7 @@ def run_all(tasks: list, work: Callable, *, jobs: int, signals: Signals,
                     worker.task = queue.popleft()
                     worker.pipe.send(worker.task)
             busy = [w for w in workers if w.task is not None]
-            ready = connection.wait([w.pipe for w in busy], timeout=0.2)
+            ready = connection.wait([w.pipe for w in busy], timeout=0.1)
             for index, worker in enumerate(workers):
                 if worker.task is None or worker.pipe not in ready:
                     continue
