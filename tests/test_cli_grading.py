@@ -41,6 +41,7 @@ def test_grade_writes_junit_to_a_file(tmp_path):
     assert result.returncode == 0 and result.stdout == ""
     suite = ElementTree.parse(target).getroot()
     assert suite.get("tests") == "12" and suite.get("failures") == "0"
+    assert suite.find("properties/property[@name='seed']").get("value").isdigit()
 
 
 def test_grade_text_names_the_failing_case_and_the_rerun_command():
