@@ -202,10 +202,15 @@ def run_all(tasks: list, work: Callable, *, jobs: int, signals: Signals,
     try:
         workers = [_Worker(context, work) for _ in range(min(jobs, len(tasks)))]
         while signals.received is None and (queue or any(w.task is not None for w in workers)):
-            for worker in workers:
+            for index, worker in enumerate(workers):
                 if worker.task is None and queue:
+                    try:
+                        worker.pipe.send(queue[0])
+                    except OSError:  # the worker died while idle: a new one takes the task
+                        worker.pipe.close()
+                        workers[index] = _Worker(context, work)
+                        continue
                     worker.task = queue.popleft()
-                    worker.pipe.send(worker.task)
             busy = [w for w in workers if w.task is not None]
             ready = connection.wait([w.pipe for w in busy], timeout=0.1)
             for index, worker in enumerate(workers):
@@ -214,7 +219,7 @@ def run_all(tasks: list, work: Callable, *, jobs: int, signals: Signals,
                 task, worker.task = worker.task, None
                 try:
                     kind, value = worker.pipe.recv()
-                except (EOFError, OSError):
+                except Exception:  # the worker died (or its message broke) before it could report
                     if signals.received is not None:
                         break
                     worker.process.join(1)
