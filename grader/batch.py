@@ -1,87 +1,65 @@
-"""Grade every submission in a folder, in parallel, resumably.
+"""Grade every submission in a folder, in parallel, resumably, and stop cleanly when told.
 
 Each result is written atomically to ``OUTDIR/<name>.json`` as soon as it is
-known, so a crash or Ctrl-C loses nothing already graded. Each result records
-what it was graded from (``graded_from``: the variant, a hash of the
-submission's files, the hidden cases' key and the kit's version); a rerun skips
-only the results that still match, and regrades the rest. ``gradebook.csv`` is
-rewritten at the end from the results of the submissions in the folder. A
-broken submission gets its result like any other; a fault of the kit gets a
-visible "grader failed" result scoring 0, as in ``hog grade``.
+known, so a crash, SIGINT or SIGTERM loses nothing already graded. Each result
+records what it was graded from (``graded_from``: the variant, a hash of the
+submission's files, the hidden cases' generator key, the kit's version and the
+isolation required) and the seed its hidden cases were drawn from (``seed``;
+one per batch run). A rerun keeps the results that still match, whatever their
+seed (they were graded), and grades the rest, including every result whose
+``grader_failed`` is true: a fault of the kit is never a student's zero.
+``gradebook.csv`` is rewritten at the end from the current results; entries of
+the folder that are not submissions are listed, with why, in ``skipped.csv``.
 """
 
 from __future__ import annotations
 
 import csv
-import hashlib
+import errno
+import functools
 import io
 import json
-import multiprocessing
-import os
 import sys
+import tempfile
 import threading
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import Callable, TextIO
 
+from grader import cases as case_source
+from grader import pool
 from grader.errors import UsageError
 from grader.files import write_atomically
 from grader.grade import GradeResult, QuestionResult, grade_safely
 from grader.report import gradescope
-from grader.spec import Variant
+from grader.spec import Variant, load_variant
+from grader.submissions import Skipped, UnusableZip, clashes, extract, result_name, scan
+from grader.submissions import digest as submission_digest
 
 GRADED_FROM = "graded_from"      # the key of the provenance in each result, beside Gradescope's fields
-GRADER_FAILED = "grader failed"  # the test name of hog grade's result for a fault of the kit
+GRADER_FAILED = "grader failed"  # the gradebook's status of a result whose grader_failed is true
+SKIPPED = "skipped.csv"
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")   # what makes a spreadsheet run a cell as a formula
 
 
-@dataclass
+@dataclass(frozen=True)
 class BatchSummary:
     graded: int
-    skipped: int
-    failed: int          # grader faults (each written as a "grader failed" result)
-    interrupted: bool
+    skipped: int                    # results kept from an earlier run
+    failed: int                     # grader faults (each written as a "grader failed" result)
+    seed: int                       # what this run drew its hidden cases from
+    not_submissions: tuple[Skipped, ...] = ()
+    stopped_by: int | None = None   # the signal that stopped the run
+    out_error: str | None = None    # OUT could not be written: the one line saying so
+
+    @property
+    def interrupted(self) -> bool:
+        return self.stopped_by is not None
 
 
-def submissions(folder: Path, *, out: Path | None = None) -> list[Path]:
-    """Each entry of the folder that is a submission: a folder, or a .py file (never OUTDIR itself)."""
-    found = []
-    skip = out.resolve() if out is not None else None
-    for entry in sorted(folder.iterdir()):
-        if entry.name.startswith(".") or entry.resolve() == skip:
-            continue
-        if entry.is_dir() or entry.suffix == ".py":
-            found.append(entry)
-    return found
-
-
-def result_name(submission: Path) -> str:
-    return (submission.stem if submission.is_file() else submission.name) + ".json"
-
-
-def clashes(found: list[Path]) -> list[list[Path]]:
-    """Groups of submissions that would share one result file (``alice/`` and ``alice.py``)."""
-    by_name: dict[str, list[Path]] = {}
-    for submission in found:
-        by_name.setdefault(result_name(submission), []).append(submission)
-    return [group for group in by_name.values() if len(group) > 1]
-
-
-# ------------------------------------------------------------------ what a result was graded from
-
-
-def submission_digest(submission: Path) -> str:
-    """SHA-256 over the files the grader reads: a .py file, or a folder's top-level *.py files."""
-    digest = hashlib.sha256()
-    files = sorted(submission.glob("*.py")) if submission.is_dir() else [submission]
-    for path in files:
-        try:
-            content = b"link:" + os.readlink(path).encode() if path.is_symlink() else path.read_bytes()
-        except OSError as error:
-            content = f"unreadable: {error.strerror}".encode()
-        digest.update(path.name.encode("utf-8") + b"\0" + hashlib.sha256(content).digest())
-    return digest.hexdigest()
+class _OutBroken(Exception):
+    """A result or the gradebook could not be written to OUT."""
 
 
 def _kit_version() -> str:
@@ -92,10 +70,9 @@ def _kit_version() -> str:
 
 
 def _cases_key(variant: Variant) -> str | None:
-    """What the hidden cases come from (see grader.cases); None if even that cannot be computed."""
-    from grader.cases import cache_key as _cache_key
+    """What the hidden cases are generated by (see grader.cases); None if even that cannot be computed."""
     try:
-        return _cache_key(variant)
+        return case_source.cache_key(variant)
     except Exception:
         return None
 
@@ -108,17 +85,13 @@ def _read(path: Path) -> dict | None:
     return data if isinstance(data, dict) and "score" in data else None
 
 
-def _grader_failed(data: dict) -> bool:
-    return any(isinstance(test, dict) and test.get("name") == GRADER_FAILED for test in data.get("tests", []))
-
-
 def _finished(data: dict | None, graded_from: dict) -> bool:
-    """A result to keep: it parses, the grader did not fail, and it was graded from exactly this."""
-    return data is not None and not _grader_failed(data) and graded_from["cases"] is not None \
+    """A result to keep: it parses, says the grader did not fail, and was graded from exactly this."""
+    return data is not None and data.get("grader_failed") is False and graded_from["cases"] is not None \
         and data.get(GRADED_FROM) == graded_from
 
 
-# ------------------------------------------------------------------ progress and gradebook
+# ------------------------------------------------------------------ progress, gradebook, skipped list
 
 
 class Progress:
@@ -144,97 +117,191 @@ class Progress:
             self.stream.write("\n")
 
 
+def cell(value):
+    """A CSV cell a spreadsheet shows as text: one starting like a formula gets a leading '."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def _csv(rows: list[list]) -> str:
+    buffer = io.StringIO()
+    csv.writer(buffer).writerows([[cell(value) for value in row] for row in rows])
+    return buffer.getvalue()
+
+
 def write_gradebook(variant: Variant, out: Path, graded: dict[str, dict]) -> Path:
     """gradebook.csv: one row per submission whose result is current (result name → graded_from)."""
     numbers = [question.label for question in variant.questions]
-    buffer = io.StringIO()
-    writer = csv.writer(buffer)
-    writer.writerow(["submission", "score", "max_score", "status"] + [f"q{n}" for n in numbers])
+    rows = [["submission", "score", "max_score", "status", "seed"] + [f"q{n}" for n in numbers]]
     for name in sorted(graded):
         data = _read(out / name)
         if data is None or data.get(GRADED_FROM) != graded[name]:
             continue
         by_number = {test.get("number"): test.get("score") for test in data.get("tests", [])}
-        writer.writerow([Path(name).stem, data.get("score"), data.get("max_score"),
-                         GRADER_FAILED if _grader_failed(data) else "graded"]
-                        + [by_number.get(n, "") for n in numbers])
+        rows.append([Path(name).stem, data.get("score"), data.get("max_score"),
+                     GRADER_FAILED if data.get("grader_failed") is not False else "graded", data.get("seed")]
+                    + [by_number.get(n, "") for n in numbers])
     target = out / "gradebook.csv"
-    write_atomically(target, buffer.getvalue())
+    write_atomically(target, _csv(rows))
     return target
 
 
-# ------------------------------------------------------------------ grading
+def write_skipped(out: Path, skipped: list[Skipped]) -> None:
+    """skipped.csv: the entries of the folder that are not submissions, and why (none: no file)."""
+    target = out / SKIPPED
+    if skipped:
+        write_atomically(target, _csv([["entry", "why"]] + [[s.name, s.why] for s in skipped]))
+    else:
+        target.unlink(missing_ok=True)
 
 
-def grade_one(variant_id: str, submission: Path) -> tuple[dict, bool]:
-    """One submission's results.json, and whether the kit itself failed on it.
+# ------------------------------------------------------------------ grading one submission
 
-    Runs in a worker process; the hidden cases were computed before the workers
-    were forked, so each worker starts with them.
-    """
-    from grader.spec import load_variant
+
+def grade_one(variant_id: str, submission: Path, *, isolation: str, seed: int) -> tuple[dict, bool]:
+    """One submission's results.json, and whether the kit itself failed on it (runs in a worker)."""
     variant = load_variant(variant_id)
+    if submission.is_file() and submission.suffix.lower() == ".zip":
+        folder = Path(tempfile.mkdtemp(prefix="hog-zip-"))
+        try:
+            try:
+                found = extract(submission, folder)
+            except UnusableZip as error:
+                return _not_graded(variant, submission, seed, f"the zip could not be used: {error}"), False
+            if found is None:
+                return _not_graded(variant, submission, seed, "the zip holds no hog.py"), False
+            result, fault = grade_safely(found, variant, minimum=isolation, seed=seed)
+            return gradescope.results(result), fault
+        finally:
+            pool._remove(folder)
     if submission.is_dir() and not (submission / "hog.py").is_file():
-        result = GradeResult(variant, str(submission), [QuestionResult(q, 0.0) for q in variant.questions],
-                             "none", 0.0, import_error="the submission holds no hog.py")
-        return gradescope.results(result), False
-    result, fault = grade_safely(submission, variant)
+        return _not_graded(variant, submission, seed, "the submission holds no hog.py"), False
+    result, fault = grade_safely(submission, variant, minimum=isolation, seed=seed)
     return gradescope.results(result), fault
 
 
-def _worker_failed(variant: Variant, submission: Path, error: BaseException) -> dict:
-    """hog grade's "grader failed" result, for a worker that died before it could report."""
-    return gradescope.results(GradeResult(variant, str(submission), [], "unknown", 0.0,
-                                          grader_error=f"{type(error).__name__}: {error}"))
+def _not_graded(variant: Variant, submission: Path, seed: int, why: str) -> dict:
+    """The result of a submission with nothing to run: every question 0, and why."""
+    return gradescope.results(GradeResult(variant, str(submission), [QuestionResult(q, 0.0) for q in
+                                                                     variant.questions],
+                                          "none", 0.0, import_error=why, seed=seed))
 
 
-def grade_batch(folder: Path, variant: Variant, out: Path, *, jobs: int,
-                grade: Callable[[str, Path], tuple[dict, bool]] = grade_one,
-                progress: TextIO = sys.stderr) -> BatchSummary:
-    """Grade each submission in worker processes; ``grade`` gives (results.json dict, grader fault?).
+def _worker_failed(variant: Variant, submission: Path, why: str, seed: int) -> dict:
+    """hog grade's "grader failed" result, for a worker that broke or died before it could report."""
+    return gradescope.results(GradeResult(variant, str(submission), [], "unknown", 0.0, grader_error=why,
+                                          seed=seed))
 
-    Raises UsageError, before grading anything, when two submissions would share a result file.
-    """
-    from grader.cases import grading_cases
-    found = submissions(folder, out=out)
+
+# ------------------------------------------------------------------ the batch
+
+
+def _refuse_clashes(folder: Path, found: list[Path]) -> None:
     clashing = clashes(found)
     if clashing:
         listed = ", ".join(" and ".join(p.name + ("/" if p.is_dir() else "") for p in group)
                            + f" would both write {result_name(group[0])}" for group in clashing)
         raise UsageError(f"in {folder}, {listed}: rename one of each (a result is named after "
-                         f"the submission's folder, or its .py file without .py); nothing was graded")
-    out.mkdir(parents=True, exist_ok=True)
-    cases, kit = _cases_key(variant), _kit_version()
-    sources = {submission: {"variant": variant.id, "submission_sha256": submission_digest(submission),
-                            "cases": cases, "kit": kit} for submission in found}
-    todo = [s for s in found if not _finished(_read(out / result_name(s)), sources[s])]
-    skipped = len(found) - len(todo)
-    bar = Progress(len(todo), progress)
-    graded = failed = 0
-    interrupted = False
-    pool = ProcessPoolExecutor(max_workers=max(1, jobs), mp_context=multiprocessing.get_context("fork"))
+                         f"the submission's folder, or its file without .py or .zip); nothing was graded")
+
+
+def _make_out(out: Path) -> None:
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out} is not a folder (give a new or existing folder for the results)")
     try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise _OutBroken(f"cannot create {out}: {error.strerror}") from None
+
+
+def grade_batch(folder: Path, variant: Variant, out: Path, *, jobs: int, isolation: str = "files",
+                seed: int | None = None, grade: Callable[..., tuple[dict, bool]] | None = None,
+                progress: TextIO = sys.stderr) -> BatchSummary:
+    """Grade each submission in worker processes; ``grade(variant_id, submission, isolation=, seed=)``
+    gives (results.json dict, grader fault?), grade_one by default. SIGINT and SIGTERM stop it,
+    keeping what is written.
+
+    Raises UsageError, before grading anything, when two submissions would share a result file.
+    """
+    found, not_submissions = scan(folder, out=out)
+    _refuse_clashes(folder, found)
+    seed = case_source.new_seed() if seed is None else seed
+    counts = {"graded": 0, "failed": 0, "kept": 0}
+    errors: list[str] = []
+    with pool.Signals() as signals, pool.scratch_folder():
         try:
-            grading_cases(variant)  # computed once here; workers, forked on the first submit, inherit it
-        except Exception:
-            pass  # a fault of the kit: each submission meets it again in grade_safely, which reports it
-        futures = {pool.submit(grade, variant.id, submission): submission for submission in todo}
-        for future in as_completed(futures):
-            submission = futures[future]
+            _make_out(out)
+            _write_skipped(out, not_submissions)
+        except _OutBroken as broken:
+            errors.append(str(broken))
+        else:
+            sources = {submission: {"variant": variant.id, "submission_sha256": submission_digest(submission),
+                                    "cases": _cases_key(variant), "kit": _kit_version(),
+                                    "isolation": isolation} for submission in found}
+            todo = [s for s in found if not _finished(_read(out / result_name(s)), sources[s])]
+            counts["kept"] = len(found) - len(todo)
+            bar = Progress(len(todo), progress)
             try:
-                data, fault = future.result()
-            except Exception as error:  # the worker itself broke: a fault of the kit, never a lost result
-                data, fault = _worker_failed(variant, submission, error), True
-            data[GRADED_FROM] = sources[submission]
-            write_atomically(out / result_name(submission), json.dumps(data, indent=2) + "\n")
-            graded += 1
-            failed += fault
-            bar.step(submission.name)
-    except KeyboardInterrupt:
-        interrupted = True
-        pool.shutdown(wait=False, cancel_futures=True)
-    finally:
-        pool.shutdown(wait=not interrupted, cancel_futures=True)
-        bar.close()
+                _run(variant, out, todo, sources, jobs, isolation, seed, grade, signals, bar, counts)
+            except _OutBroken as broken:
+                errors.append(str(broken))
+            finally:
+                bar.close()
+                try:
+                    _write_gradebook(variant, out, found, sources)
+                except _OutBroken as broken:
+                    errors.append(str(broken))
+    return BatchSummary(counts["graded"], counts["kept"], counts["failed"], seed, tuple(not_submissions),
+                        signals.received, errors[0] if errors else None)
+
+
+def _write_skipped(out: Path, skipped: list[Skipped]) -> None:
+    try:
+        write_skipped(out, skipped)
+    except OSError as error:
+        raise _OutBroken(_cannot_write(out / SKIPPED, error)) from None
+
+
+def _write_gradebook(variant: Variant, out: Path, found: list[Path], sources: dict) -> None:
+    try:
         write_gradebook(variant, out, {result_name(s): sources[s] for s in found})
-    return BatchSummary(graded, skipped, failed, interrupted)
+    except OSError as error:
+        raise _OutBroken(_cannot_write(out / "gradebook.csv", error)) from None
+
+
+def _cannot_write(path: Path, error: OSError) -> str:
+    why = "the device is full" if error.errno in (errno.ENOSPC, errno.EDQUOT) else error.strerror
+    return f"cannot write {path}: {why}"
+
+
+def _run(variant: Variant, out: Path, todo: list[Path], sources: dict, jobs: int, isolation: str,
+         seed: int, grade: Callable, signals: pool.Signals, bar: Progress, counts: dict) -> None:
+    try:
+        case_source.grading_cases(variant, seed)  # computed once here; the forked workers inherit them
+    except Exception:
+        pass  # a fault of the kit: each submission meets it again in grade_safely, which reports it
+
+    def write(submission: Path, data: dict, fault: bool) -> None:
+        data[GRADED_FROM] = sources[submission]
+        target = out / result_name(submission)
+        try:
+            write_atomically(target, json.dumps(data, indent=2) + "\n")
+        except OSError as error:
+            raise _OutBroken(_cannot_write(target, error)) from None
+        counts["graded"] += 1
+        counts["failed"] += fault
+        bar.step(submission.name)
+
+    def done(task: str, value: tuple[dict, bool]) -> None:
+        write(Path(task), *value)
+
+    def lost(task: str, why: str) -> None:
+        write(Path(task), _worker_failed(variant, Path(task), why, seed), True)
+
+    work = functools.partial(_grade_task, grade or grade_one, variant.id, isolation=isolation, seed=seed)
+    pool.run_all([str(s) for s in todo], work, jobs=max(1, jobs), signals=signals, done=done, lost=lost)
+
+
+def _grade_task(grade: Callable, variant_id: str, task: str, **options) -> tuple[dict, bool]:
+    return grade(variant_id, Path(task), **options)

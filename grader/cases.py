@@ -1,8 +1,11 @@
 """The cases a submission is graded on: public ones from the spec, hidden ones generated.
 
-Hidden cases are generated per question role from fixed seeds, so every run
-grades with the same cases; their expected outputs come from running the
-reference solution here, in the grader's process. They never leave the grader:
+Hidden cases are generated per question role from a seed: each grading run
+draws one (``hog grade --seed N`` repeats a run) and every question derives its
+own random stream from it, so a regrade with the same seed grades with the same
+cases, and a set of cases that leaked is worth nothing the next time. Their
+expected outputs come from running the reference solution here, in the
+grader's process. They never leave the grader:
 the sandbox receives only the calls, never what they should return.
 """
 
@@ -28,6 +31,8 @@ from grader import hog_source, project, reference
 from grader.spec import Case, Step, Variant
 
 GENERATED = "generated from the reference solution"
+DEFAULT_SEED = 0      # the seed of callers that do not choose one (hog cases --hidden, the kit's own tests)
+KEPT_PER_VARIANT = 16  # cached generations kept per variant (one per seed): the newest
 SCORE_PAIRS = "for s in range({goal}) for o in range({goal})"
 
 
@@ -242,15 +247,21 @@ def run_reference(api: Api, sources: list[str]) -> list[str]:
     return shown
 
 
-def _generate(variant: Variant) -> dict[str, list[list[list[str]]]]:
-    """Question number → its generated sessions, each a list of [source, expected output]."""
+def new_seed() -> int:
+    """A fresh seed for one grading run."""
+    return secrets.randbelow(10**9)
+
+
+def _generate(variant: Variant, seed: int = DEFAULT_SEED) -> dict[str, list[list[list[str]]]]:
+    """Question number → its generated sessions, each a list of [source, expected output];
+    each question's stream is derived from the run's seed, the variant and the question's role."""
     api = Api(variant)
     generated = {}
     for question in variant.questions:
         generate = GENERATORS.get(question.role)
         if generate is None:
             continue
-        rng = random.Random(f"{variant.id}/{question.role}")
+        rng = random.Random(f"{seed}/{variant.id}/{question.role}")
         sessions = []
         for sources in generate(api, rng):
             sources = [source if source.endswith("\n") else source + "\n" for source in sources]
@@ -272,7 +283,7 @@ KEY_FILE = "key"      # in the cache folder: the secret that signs the cached fi
 _log = logging.getLogger(__name__)
 
 
-def _cached_generation(variant: Variant) -> dict[str, list[list[list[str]]]]:
+def _cached_generation(variant: Variant, seed: int = DEFAULT_SEED) -> dict[str, list[list[list[str]]]]:
     """The generated sessions, from the grader's private cache when it holds them.
 
     The cache lives in the grader user's own cache folder (mode 0700), which the
@@ -284,20 +295,35 @@ def _cached_generation(variant: Variant) -> dict[str, list[list[list[str]]]]:
     and generated again.  This cannot stop code that runs as the grader's user
     with neither bubblewrap nor the filter (the sandbox report then says file
     isolation was off): such code could read the key, or edit the kit itself.
-    A cache that cannot be read or written is skipped.
+    A cache that cannot be read or written is skipped.  There is one file per
+    seed; only the newest few of a variant are kept.
     """
     folder = project.CACHE / "hidden"
-    key = cache_key(variant)
+    key = f"{cache_key(variant)}-seed{seed}"
     path = folder / f"{variant.id}-{key}.json"
     secret = _secret(folder)
     if secret is not None:
         cached = _read_signed(path, key, secret)
         if cached is not None:
             return cached
-    generated = _generate(variant)
+    generated = _generate(variant, seed)
     if secret is not None:
         _write_signed(path, key, secret, generated)
+        _prune(folder, variant)
     return generated
+
+
+def _prune(folder: Path, variant: Variant) -> None:
+    """Remove all but the newest KEPT_PER_VARIANT cached generations of the variant."""
+    def age(path: Path) -> float:
+        try:
+            return path.stat().st_mtime
+        except OSError:
+            return 0.0
+    stored = sorted(folder.glob(f"{variant.id}-*.json"), key=age, reverse=True)
+    for path in stored[KEPT_PER_VARIANT:]:
+        with contextlib.suppress(OSError):
+            path.unlink()
 
 
 def _signature(secret: bytes, key: str, payload: bytes) -> str:
@@ -373,10 +399,10 @@ def _secret(folder: Path) -> bytes | None:
     return secret
 
 
-@functools.cache
-def hidden_cases(variant: Variant) -> tuple[Case, ...]:
-    """The spec's hidden cases, then the generated ones, question by question."""
-    generated = _cached_generation(variant)
+@functools.lru_cache(maxsize=16)
+def hidden_cases(variant: Variant, seed: int = DEFAULT_SEED) -> tuple[Case, ...]:
+    """The spec's hidden cases, then the ones generated from ``seed``, question by question."""
+    generated = _cached_generation(variant, seed)
     cases = []
     for question in variant.questions:
         cases += [case for case in question.cases if case.hidden]
@@ -394,6 +420,6 @@ def public_cases(variant: Variant) -> tuple[Case, ...]:
     return tuple(case for case in variant.cases if not case.hidden)
 
 
-def grading_cases(variant: Variant) -> tuple[Case, ...]:
-    """Every case a submission is graded on, public first."""
-    return public_cases(variant) + hidden_cases(variant)
+def grading_cases(variant: Variant, seed: int = DEFAULT_SEED) -> tuple[Case, ...]:
+    """Every case a submission is graded on, public first; the hidden ones drawn from ``seed``."""
+    return public_cases(variant) + hidden_cases(variant, seed)

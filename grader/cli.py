@@ -3,16 +3,24 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import os
+import signal
 import sys
 from typing import Callable
 
 from grader import commands
 from grader.errors import HogError, UsageError
+from grader.project import ISOLATION_LEVELS as LEVELS
 
 USAGE_ERROR = 2
 GRADER_FAULT = 1
 BROKEN_PIPE = 128 + 13   # as a shell reports a process ended by SIGPIPE
+STDOUT_FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO)   # standard output cannot take more
+ISOLATION_HELP = ("the least isolation the submission may run under: process, files (the kit's files out of "
+                  "its reach) or bubblewrap; below it, grading fails (exit 1) instead of scoring "
+                  "(default: $HOG_ISOLATION, else files)")
+SEED_HELP = "draw the hidden cases from this seed (default: a fresh one, recorded in the report)"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -54,6 +62,8 @@ def parser() -> argparse.ArgumentParser:
     grade.add_argument("--variant", required=True, metavar="ID")
     grade.add_argument("--format", choices=("text", "json", "junit"), default="text")
     grade.add_argument("--output", metavar="FILE", help="write the report here (default: standard output)")
+    grade.add_argument("--isolation", choices=LEVELS, help=ISOLATION_HELP)
+    grade.add_argument("--seed", type=int, metavar="N", help=SEED_HELP)
 
     test = verbs.add_parser("test", help="run the public cases against your hog.py (all questions, or -q N)")
     test.add_argument("-q", "--question", metavar="N", help="only this question, e.g. 3 or 05")
@@ -67,6 +77,8 @@ def parser() -> argparse.ArgumentParser:
     batch.add_argument("--variant", required=True, metavar="ID")
     batch.add_argument("--jobs", type=int, default=2, metavar="N", help="submissions graded at once (default 2)")
     batch.add_argument("--out", required=True, metavar="OUTDIR", help="where results and gradebook.csv go")
+    batch.add_argument("--isolation", choices=LEVELS, help=ISOLATION_HELP)
+    batch.add_argument("--seed", type=int, metavar="N", help=SEED_HELP.replace("a fresh one", "a fresh one per run"))
 
     analyze = verbs.add_parser("analyze", help="exact win rates and optimal play of a variant")
     analyze.add_argument("variant", metavar="ID")
@@ -110,11 +122,13 @@ HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "handout": lambda args: commands.handout(variant=args.variant, fmt=args.format, path=args.out,
                                              with_strategy=args.with_strategy, out=sys.stdout),
     "grade": lambda args: commands.grade(submission=args.submission, variant=args.variant, fmt=args.format,
-                                         output=args.output, out=sys.stdout),
+                                         output=args.output, isolation=args.isolation, seed=args.seed,
+                                         out=sys.stdout),
     "test": lambda args: commands.test(path=args.path, variant=args.variant, question=args.question,
                                        out=sys.stdout, unlock=args.unlock),
     "grade-batch": lambda args: commands.grade_batch(folder=args.folder, variant=args.variant, jobs=args.jobs,
-                                                     out_dir=args.out, out=sys.stdout),
+                                                     out_dir=args.out, isolation=args.isolation, seed=args.seed,
+                                                     out=sys.stdout),
     "analyze": lambda args: commands.analyze(variant=args.variant, as_json=args.json, goal=args.goal,
                                              out=sys.stdout),
     "play": lambda args: commands.play(variant=args.variant, vs=args.vs, goal=args.goal, port=args.port,
@@ -135,14 +149,32 @@ def exit_status(error: HogError) -> int:
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
-        return HANDLERS[args.verb](args)
+        status = HANDLERS[args.verb](args)
+        sys.stdout.flush()
+        return status
     except HogError as error:
         print(f"Error: {error}", file=sys.stderr)
         return exit_status(error)
     except BrokenPipeError:
         # The reader went away (``hog cases sp19 | head``): stop quietly, as a shell tool does.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _drop_stdout()
         return BROKEN_PIPE
+    except OSError as error:
+        if error.filename is not None or error.errno not in STDOUT_FULL:
+            raise  # not standard output: a bug of the kit
+        # Standard output cannot be written (``hog grade ... > /dev/full``): one line, nothing half-said.
+        _drop_stdout()
+        print(f"Error: cannot write to standard output: {error.strerror}", file=sys.stderr)
+        return GRADER_FAULT
+    except KeyboardInterrupt as stop:
+        number = getattr(stop, "signum", signal.SIGINT)
+        print(f"Stopped by {signal.Signals(number).name}.", file=sys.stderr)
+        return 128 + number
+
+
+def _drop_stdout() -> None:
+    """Send what is left in standard output's buffer nowhere, so that exiting does not fail again."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 if __name__ == "__main__":

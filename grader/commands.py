@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 from pathlib import Path
 from typing import TextIO
 
@@ -10,13 +12,13 @@ import grader.assign
 import grader.batch
 import grader.build
 import grader.handout
-from grader import engine, project, report, unlocking
+from grader import engine, pool, project, report, unlocking
 from grader import mint as minting
 from grader import play as playing
-from grader.errors import UsageError
+from grader.errors import GraderFault, UsageError
 from grader.files import write_atomically
-from grader.cases import grading_cases
-from grader.grade import grade_safely
+from grader.cases import grading_cases, new_seed
+from grader.grade import LEVELS, grade_safely
 from grader.spec import all_variants, load_variant
 from grader.strategy import analysis
 
@@ -140,16 +142,53 @@ def _submission(path: str) -> Path:
     return submission
 
 
-def grade(*, submission: str, variant: str, fmt: str, output: str | None, out: TextIO) -> int:
-    """``hog grade``: exit 0 whenever grading completed, 1 for a fault of the grader."""
+def isolation_level(choice: str | None) -> str:
+    """The least isolation a grading run requires: --isolation, else $HOG_ISOLATION, else files."""
+    level = choice or os.environ.get("HOG_ISOLATION", "").strip() or "files"
+    if level not in LEVELS:
+        raise UsageError(f"HOG_ISOLATION is {level!r}; it must be one of {', '.join(LEVELS)} "
+                         f"(or give --isolation)")
+    return level
+
+
+def _check_seed(seed: int | None) -> int:
+    if seed is not None and seed < 0:
+        raise UsageError("--seed must be 0 or more")
+    return new_seed() if seed is None else seed
+
+
+def _output_target(output: str) -> Path:
+    """--output as a path to replace: absent or a regular file, in a folder that exists."""
+    target = Path(output)
+    try:
+        mode = os.lstat(target).st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as error:
+        raise UsageError(f"cannot write {output}: {error.strerror}") from None
+    if mode is not None and not stat.S_ISREG(mode):
+        kind = ("a symbolic link" if stat.S_ISLNK(mode) else "a folder" if stat.S_ISDIR(mode)
+                else "a FIFO" if stat.S_ISFIFO(mode) else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+                else "not a regular file")
+        raise UsageError(f"--output {output} is {kind}; give a regular file or a new name "
+                         f"(nothing was written)")
+    if not target.parent.is_dir():
+        raise UsageError(f"cannot write {output}: folder {target.parent} does not exist")
+    return target
+
+
+def grade(*, submission: str, variant: str, fmt: str, output: str | None, out: TextIO,
+          isolation: str | None = None, seed: int | None = None) -> int:
+    """``hog grade``: exit 0 whenever grading completed, 1 for a fault of the grader (including an
+    isolation below the required level)."""
     spec = load_variant(variant)
     path = _submission(submission)
-    result, fault = grade_safely(path, spec)
+    level, seed = isolation_level(isolation), _check_seed(seed)
+    target = _output_target(output) if output else None
+    with pool.scratch_folder(), pool.stopping_on_signals():
+        result, fault = grade_safely(path, spec, minimum=level, seed=seed)
     text = report.FORMATS[fmt](result)
-    if output:
-        target = Path(output)
-        if not target.parent.is_dir():
-            raise UsageError(f"cannot write {output}: folder {target.parent} does not exist")
+    if target is not None:
         try:
             write_atomically(target, text)
         except OSError as error:
@@ -202,20 +241,33 @@ def test(*, path: str, variant: str | None, question: str | None, out: TextIO, u
     return 0 if all(q.passed for q in result.questions) and not result.import_error else 1
 
 
-def grade_batch(*, folder: str, variant: str, jobs: int, out_dir: str, out: TextIO) -> int:
-    """``hog grade-batch``: every submission of a folder, results written as they come."""
+def grade_batch(*, folder: str, variant: str, jobs: int, out_dir: str, out: TextIO,
+                isolation: str | None = None, seed: int | None = None) -> int:
+    """``hog grade-batch``: every submission of a folder, results written as they come; exit 1 if the
+    kit failed on any or OUT could not be written, 128 + the signal if SIGINT or SIGTERM stopped it."""
     spec = load_variant(variant)
     source = Path(folder)
     if not source.is_dir():
         raise UsageError(f"{folder} is not a folder of submissions")
     if jobs < 1:
         raise UsageError("--jobs must be at least 1")
-    summary = grader.batch.grade_batch(source, spec, Path(out_dir), jobs=jobs)
+    level, seed = isolation_level(isolation), _check_seed(seed)
+    summary = grader.batch.grade_batch(source, spec, Path(out_dir), jobs=jobs, isolation=level, seed=seed)
+    for skipped in summary.not_submissions:
+        out.write(f"skipped {skipped.name}: {skipped.why}\n")
+    listed = f", {len(summary.not_submissions)} not submissions (in {grader.batch.SKIPPED})" \
+        if summary.not_submissions else ""
     out.write(f"graded {summary.graded}, skipped {summary.skipped} already graded, "
-              f"{summary.failed} grader faults; gradebook: {Path(out_dir) / 'gradebook.csv'}\n")
+              f"{summary.failed} grader faults{listed}; isolation required: {level}; hidden cases drawn "
+              f"from seed {summary.seed}; gradebook: {Path(out_dir) / 'gradebook.csv'}\n")
+    if summary.out_error:
+        out.flush()
+        raise GraderFault(f"{summary.out_error}; the results written before it are kept (make room or "
+                          f"choose another --out, then run the same command again)")
     if summary.interrupted:
-        out.write("Interrupted: run the same command again to grade the rest.\n")
-        return 130
+        out.write(f"Stopped by {pool.signal_name(summary.stopped_by)}: the results written are kept; "
+                  f"run the same command again to grade the rest.\n")
+        return 128 + summary.stopped_by
     return GRADER_FAULT if summary.failed else 0
 
 

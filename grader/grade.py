@@ -21,6 +21,7 @@ from grader.spec import Case, Question, Variant
 from grader.unlocking import UnlockStatus
 
 HIDDEN_FAILED = "a hidden case failed"
+LEVELS = project.ISOLATION_LEVELS
 _CHECKER = doctest.OutputChecker()
 _FLAGS = doctest.DONT_ACCEPT_TRUE_FOR_1
 
@@ -68,6 +69,7 @@ class GradeResult:
     grader_error: str | None = None   # a fault of the kit itself, never of the submission
     unlocks: list[UnlockStatus] = field(default_factory=list)   # from the submitted .hog_unlock.json
     isolation_level: str = "none"     # the level that ran: "process", "files", "bubblewrap" ("none": not run)
+    seed: int | None = None           # the seed the hidden cases were drawn from (None: public cases only)
 
     @property
     def score(self) -> float:
@@ -131,17 +133,20 @@ def _final_strategy(variant: Variant, question: Question, run: CaseRun, verdicts
 
 def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
           questions: list[Question] | None = None, hidden: bool = True,
-          leave_out: frozenset[str] = frozenset(), minimum: str | None = None) -> GradeResult:
+          leave_out: frozenset[str] = frozenset(), minimum: str | None = None,
+          seed: int | None = None) -> GradeResult:
     """Grade one submission (a hog.py, or a folder holding one) on a variant.
 
     ``leave_out`` names cases not to run (``hog test`` leaves out the cases a student has not unlocked).
     ``minimum``: the least isolation level accepted ("process", "files", "bubblewrap";
-    HOG_ISOLATION overrides it); SandboxUnavailable (a GraderFault) when it cannot be reached.
+    ``HOG_ISOLATION`` when None); SandboxUnavailable (a GraderFault) when it cannot be reached.
+    The hidden cases are drawn from ``seed`` (cases.DEFAULT_SEED if None).
     """
     started = time.perf_counter()
+    seed = (case_source.DEFAULT_SEED if seed is None else seed) if hidden else None
     questions = questions or list(variant.questions)
     chosen = {q.number for q in questions}
-    pool = case_source.grading_cases(variant) if hidden else case_source.public_cases(variant)
+    pool = case_source.grading_cases(variant, seed) if hidden else case_source.public_cases(variant)
     graded = [case for case in pool if case.question in chosen and case.id not in leave_out]
     sessions = [[step.source for step in case.steps] for case in graded]
     final = next((q for q in questions if q.role == "final_strategy"), None)
@@ -165,7 +170,8 @@ def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
                                           verdicts[question.number]))
     return GradeResult(variant, str(submission), results, report.isolation, time.perf_counter() - started,
                        import_error=report.import_error, isolation_level=report.level,
-                       unlocks=unlocking.status(Path(submission), variant, questions))
+                       unlocks=unlocking.status(Path(submission), variant, questions),
+                       seed=seed if hidden else None)
 
 
 def grade_safely(submission: Path, variant: Variant, **options) -> tuple[GradeResult, bool]:
@@ -176,7 +182,7 @@ def grade_safely(submission: Path, variant: Variant, **options) -> tuple[GradeRe
         raise  # the operator's mistake (e.g. an unknown isolation level): exit 2, not a kit fault
     except Exception as error:  # a fault of the kit: reported, never a silent score
         return GradeResult(variant, str(submission), [], "unknown", 0.0,
-                           grader_error=f"{type(error).__name__}: {error}"), True
+                           grader_error=f"{type(error).__name__}: {error}", seed=options.get("seed")), True
 
 
 def _setup_lines(variant: Variant) -> list[str]:

@@ -29,3 +29,6 @@ def display(path: Path) -> str:
         except ValueError:
             continue
     return str(path)
+
+# The isolation levels a grading run can require, weakest first (grader/sandbox/level.py says what each means).
+ISOLATION_LEVELS = ("process", "files", "bubblewrap")

@@ -1,11 +1,15 @@
 """Bad input to the command line gets one clear line and the documented exit status, never a traceback."""
 
+import os
+import signal
+import stat
 import subprocess
 import sys
+import time
 
 import pytest
 
-from grader import project
+from grader import cli, project
 
 
 def hog(*args, env=None, **options):
@@ -55,3 +59,53 @@ def test_each_kind_of_error_has_its_exit_status():
     from grader.hog_source import BuildError
     assert [cli.exit_status(error) for error in (UsageError("u"), OutputError("o"), SpecError("specs/x.yaml", 3, "w"),
                                                  BuildError("b"), GraderFault("g"))] == [2, 2, 2, 2, 1]
+@pytest.mark.parametrize("kind", ["fifo", "symlink", "folder", "device"])
+def test_an_output_that_is_not_a_regular_file_is_refused_and_left_alone(tmp_path, kind, capsys):
+    target, original = tmp_path / "report.json", tmp_path / "original.txt"
+    original.write_text("keep me\n")
+    if kind == "fifo":
+        os.mkfifo(target)
+    elif kind == "symlink":
+        target.symlink_to(original)
+    elif kind == "folder":
+        target.mkdir()
+    else:
+        try:
+            os.mknod(target, stat.S_IFCHR | 0o666, os.makedev(1, 3))   # what /dev/null is
+        except PermissionError:
+            pytest.skip("this user cannot make a device node")
+    before = os.lstat(target)
+    status = cli.main(["grade", str(project.SOLUTION / "fa18"), "--variant", "fa18", "--output", str(target)])
+    err = capsys.readouterr().err
+    assert status == 2 and err.count("\n") == 1
+    assert err.startswith(f"Error: --output {target} is a") and "nothing was written" in err
+    after = os.lstat(target)
+    assert (after.st_ino, after.st_mode) == (before.st_ino, before.st_mode)
+    assert original.read_text() == "keep me\n"
+
+
+@pytest.mark.slow
+def test_a_full_standard_output_is_one_line_and_exit_1():
+    with open("/dev/full", "w") as full:
+        result = subprocess.run([sys.executable, "-m", "grader.cli", "grade", str(project.SOLUTION / "fa18"),
+                                 "--variant", "fa18"], stdout=full, stderr=subprocess.PIPE, text=True, timeout=600)
+    assert result.returncode == 1
+    assert result.stderr == "Error: cannot write to standard output: No space left on device\n"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_stopping_hog_grade_is_one_line_and_leaves_no_scratch_folder(tmp_path, signum):
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    run = subprocess.Popen([sys.executable, "-m", "grader.cli", "grade", str(project.SOLUTION / "nju21"),
+                            "--variant", "nju21"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           env={**os.environ, "TMPDIR": str(scratch)})
+    deadline = time.monotonic() + 300
+    while not list(scratch.glob("hog-sandbox-of-*/hog-sandbox-*")) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    run.send_signal(signum)
+    stdout, stderr = run.communicate(timeout=120)
+    assert run.returncode == 128 + signum
+    assert stdout == "" and stderr == f"Stopped by {signal.Signals(signum).name}.\n"
+    assert list(scratch.iterdir()) == []

@@ -1,17 +1,22 @@
 """`hog grade`, `hog test` and `hog grade-batch` as CI jobs, instructors and students call them."""
 
 import csv
+import dataclasses
+import io
 import json
 import os
 import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
 
-from grader import cli, commands, project
+from grader import assign, cases, cli, commands, grade, project
+from grader.errors import GraderFault
+from grader.spec import load_variant
 
 
 def hog(*args, cwd=None):
@@ -38,6 +43,7 @@ def test_grade_writes_junit_to_a_file(tmp_path):
     assert result.returncode == 0 and result.stdout == ""
     suite = ElementTree.parse(target).getroot()
     assert suite.get("tests") == "12" and suite.get("failures") == "0"
+    assert suite.find("properties/property[@name='seed']").get("value").isdigit()
 
 
 @pytest.mark.slow
@@ -117,3 +123,103 @@ def test_grade_batch_writes_each_result_and_a_gradebook_and_resumes(tmp_path):
     again = hog("grade-batch", str(tmp_path / "in"), "--variant", "sp19", "--out", str(out))
     assert "graded 1, skipped 3 already graded" in again.stdout
     assert json.loads((out / "grace.json").read_text())["score"] == 0
+
+
+# ------------------------------------------------------------------ isolation required, seeds
+
+
+def unreachable(*args, **kwargs):
+    raise GraderFault("the sandbox cannot reach isolation 'bubblewrap' here (bwrap cannot start)")
+
+
+def test_an_isolation_that_cannot_be_reached_is_a_visible_grader_failure_never_a_score(monkeypatch, capsys):
+    monkeypatch.setattr("grader.grade.run_cases", unreachable)
+    status = cli.main(["grade", str(project.SOLUTION / "sp19"), "--variant", "sp19", "--format", "json",
+                       "--isolation", "bubblewrap"])
+    data = json.loads(capsys.readouterr().out)
+    assert status == 1 and data["score"] == 0 and data["grader_failed"] is True
+    assert data["tests"][0]["name"] == "grader failed" and "cannot reach isolation" in data["tests"][0]["output"]
+
+
+@pytest.mark.slow
+def test_a_sandbox_that_ran_below_the_required_level_is_not_scored(monkeypatch, capsys):
+    """A sandbox that cannot be told the minimum: the level it reports is checked after the run."""
+    real = grade.run_cases
+
+    def below(submission, sessions, **options):   # takes no minimum=
+        return dataclasses.replace(real(submission, sessions, **options),
+                                   isolation="process limits only (file isolation off: bwrap cannot start)")
+    monkeypatch.setattr("grader.grade.run_cases", below)
+    status = cli.main(["grade", str(project.SOLUTION / "fa18"), "--variant", "fa18", "--format", "json",
+                       "--isolation", "files"])
+    data = json.loads(capsys.readouterr().out)
+    assert status == 1 and data["score"] == 0 and data["grader_failed"] is True
+    assert "isolation 'files' was required, but the sandbox reached only 'process'" in data["output"]
+    assert cli.main(["grade", str(project.SOLUTION / "fa18"), "--variant", "fa18", "--format", "json",
+                     "--isolation", "process"]) == 0
+    assert json.loads(capsys.readouterr().out)["score"] == load_variant("fa18").points
+
+
+@pytest.mark.slow
+def test_grade_batch_requires_its_isolation_and_regrades_the_failures_once_it_is_there(tmp_path, monkeypatch,
+                                                                                      capsys):
+    subs = tmp_path / "in"
+    subs.mkdir()
+    shutil.copy(project.SKELETON / "sp19" / "hog.py", subs / "bob.py")
+    out = tmp_path / "out"
+    with monkeypatch.context() as patched:
+        patched.setattr("grader.grade.run_cases", unreachable)
+        assert cli.main(["grade-batch", str(subs), "--variant", "sp19", "--out", str(out)]) == 1
+    assert "1 grader faults; isolation required: files" in capsys.readouterr().out
+    data = json.loads((out / "bob.json").read_text())
+    assert data["grader_failed"] is True and data["score"] == 0
+    assert cli.main(["grade-batch", str(subs), "--variant", "sp19", "--out", str(out)]) == 0
+    assert "graded 1, skipped 0 already graded, 0 grader faults" in capsys.readouterr().out
+    assert json.loads((out / "bob.json").read_text())["grader_failed"] is False
+
+
+def test_an_unknown_isolation_level_in_the_environment_is_a_usage_error(monkeypatch, capsys):
+    monkeypatch.setenv("HOG_ISOLATION", "namespaces")
+    assert cli.main(["grade", str(project.SOLUTION / "fa18"), "--variant", "fa18"]) == 2
+    assert capsys.readouterr().err == ("Error: HOG_ISOLATION is 'namespaces'; it must be one of process, files, "
+                                       "bubblewrap (or give --isolation)\n")
+
+
+@pytest.mark.slow
+def test_a_regrade_with_the_same_seed_reproduces_the_verdict_and_another_seed_draws_other_cases(tmp_path):
+    variant = load_variant("sp19")
+    assert cases._generate(variant, 7) == cases._generate(variant, 7)
+    assert cases._generate(variant, 7) != cases._generate(variant, 8)
+    buggy = tmp_path / "hog.py"
+    source = (project.SOLUTION / "sp19" / "hog.py").read_text()
+    buggy.write_text(source.replace("def roll_dice(num_rolls, dice=six_sided):",
+                                    "def roll_dice(num_rolls, dice=six_sided):\n    if num_rolls == 7:\n"
+                                    "        return 7\n", 1))
+    assert buggy.read_text() != source
+    shutil.copy(project.SOLUTION / "sp19" / "dice.py", tmp_path / "dice.py")
+    runs = [json.loads(hog("grade", str(tmp_path), "--variant", "sp19", "--format", "json", "--seed", "7").stdout)
+            for _ in range(2)]
+    assert runs[0]["seed"] == runs[1]["seed"] == 7
+    assert runs[0]["tests"] == runs[1]["tests"] and runs[0]["score"] < 26
+    fresh = json.loads(hog("grade", str(tmp_path), "--variant", "sp19", "--format", "json").stdout)
+    assert fresh["seed"] != 7 and isinstance(fresh["seed"], int)
+
+
+@pytest.mark.slow
+def test_the_gradescope_script_requires_file_isolation_unless_the_bundle_names_another_level(tmp_path):
+    root = tmp_path / "autograder"
+    with zipfile.ZipFile(io.BytesIO(assign.autograder_zip(load_variant("fa18")))) as archive:
+        archive.extractall(root / "source")
+        script = archive.read("run_autograder").decode()
+    assert "ISOLATION=files\n" in script and '--isolation "$ISOLATION"' in script
+    (root / "source/run_autograder").chmod(0o755)
+    (root / "submission").mkdir(parents=True)
+    shutil.copy(project.SOLUTION / "fa18" / "hog.py", root / "submission" / "hog.py")
+    (root / "source" / "isolation").write_text("chroot\n")
+    env = {**os.environ, "AUTOGRADER_ROOT": str(root), "HOG_KIT_PYTHON": sys.executable}
+    env.pop("HOG_ROOT", None)
+    done = subprocess.run([str(root / "source/run_autograder")], env=env, capture_output=True, text=True,
+                          timeout=600)
+    results = json.loads((root / "results/results.json").read_text())
+    assert done.returncode == 2 and results["score"] == 0
+    assert "argument --isolation: invalid choice: 'chroot'" in results["output"]

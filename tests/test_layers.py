@@ -23,7 +23,8 @@ LAYERS = [
     ["grader.sandbox"],
     ["grader.grade", "grader.tabulate"],
     ["grader.report"],
-    ["grader.build", "grader.assign", "grader.batch", "grader.play", "grader.mint"],
+    ["grader.build", "grader.assign", "grader.batch", "grader.play", "grader.mint", "grader.submissions",
+     "grader.pool"],
     ["grader.commands"],
     ["grader.cli"],
 ]

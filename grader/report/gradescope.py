@@ -1,4 +1,11 @@
-"""Gradescope's results.json: score, max_score, execution_time, output, tests[]."""
+"""Gradescope's results.json: score, max_score, execution_time, output, tests[].
+
+Beside Gradescope's fields, four of the kit's own: ``isolation_level`` (the level
+that ran: process, files, bubblewrap; none when nothing ran), ``isolation`` (what
+isolated the submission, in words), ``seed`` (what the hidden cases were drawn from; a regrade with
+it grades the same cases) and ``grader_failed`` (true when the kit itself failed:
+the score is then no verdict on the submission, and a batch rerun regrades it).
+"""
 
 from __future__ import annotations
 
@@ -13,7 +20,9 @@ def results(result: GradeResult, *, rerun: str = RERUN) -> dict:
         return {"score": 0, "max_score": result.max_score, "execution_time": round(result.seconds, 3),
                 "output": f"grader failed: {result.grader_error}",
                 "tests": [{"name": "grader failed", "number": "0", "score": 0, "max_score": result.max_score,
-                           "status": "failed", "output": result.grader_error, "visibility": "visible"}]}
+                           "status": "failed", "output": result.grader_error, "visibility": "visible"}],
+                "isolation_level": result.isolation_level, "isolation": result.isolation, "seed": result.seed,
+                "grader_failed": True}
     tests = []
     for question in result.questions:
         passed, total = question.counts
@@ -39,10 +48,14 @@ def results(result: GradeResult, *, rerun: str = RERUN) -> dict:
                                    "and hand in .hog_unlock.json with hog.py)"),
                       "visibility": "visible"})
     output = f"Hog ({result.variant.title}). Isolation: {result.isolation}."
+    if result.seed is not None:
+        output += f" Hidden cases drawn from seed {result.seed}."
     if result.import_error:
         output += f"\nhog.py could not be imported: {result.import_error}"
     return {"score": result.score, "max_score": result.max_score, "execution_time": round(result.seconds, 3),
-            "output": output, "tests": tests}
+            "output": output, "tests": tests, "isolation_level": result.isolation_level,
+            "isolation": result.isolation, "seed": result.seed,
+            "grader_failed": False}
 
 
 def render(result: GradeResult, **options) -> str:

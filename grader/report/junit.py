@@ -10,8 +10,10 @@ from grader.report.failure import RERUN, describe
 
 def render(result: GradeResult, *, rerun: str = RERUN) -> str:
     suite = ElementTree.Element("testsuite", name=f"hog.{result.variant.id}", time=f"{result.seconds:.3f}")
-    ElementTree.SubElement(ElementTree.SubElement(suite, "properties"), "property",
-                           name="isolation", value=str(result.isolation))
+    properties = ElementTree.SubElement(suite, "properties")
+    ElementTree.SubElement(properties, "property", name="isolation", value=str(result.isolation))
+    if result.seed is not None:
+        ElementTree.SubElement(properties, "property", name="seed", value=str(result.seed))
     failures = 0
     if result.grader_error:
         case = ElementTree.SubElement(suite, "testcase", classname=f"hog.{result.variant.id}", name="grader")

@@ -42,4 +42,6 @@ def render(result: GradeResult, *, rerun: str = RERUN) -> str:
             lines += [RULE, describe(question, variant.setup, rerun.format(number=question.question.number))]
     lines += [RULE, f"Score: {_points(result.score)}/{_points(result.max_score)}",
               f"Isolation: {result.isolation}", f"Graded in {result.seconds:.2f} s"]
+    if result.seed is not None:
+        lines.append(f"Hidden cases drawn from seed {result.seed} (--seed {result.seed} grades with them again)")
     return "\n".join(lines) + "\n"

@@ -11,7 +11,7 @@
 * ``bubblewrap``: ``process`` plus a private file-system view, network and
   process namespace.
 
-The caller names a minimum; ``HOG_ISOLATION`` overrides it.  ``HOG_SANDBOX``
+The caller names a minimum (``--isolation``); ``HOG_ISOLATION`` is the default when it names none.  ``HOG_SANDBOX``
 names exactly the level to use (default: the highest one available), so an
 operator or a test can run a given level on purpose.  When the minimum, or the
 level HOG_SANDBOX names, cannot be reached, ``choose`` raises
@@ -29,6 +29,7 @@ import sys
 import sysconfig
 from dataclasses import dataclass
 
+from grader import project
 from grader.errors import UsageError
 from grader.sandbox import namespaces, user
 from grader.sandbox.model import SandboxUnavailable
@@ -46,6 +47,7 @@ class Level(enum.IntEnum):
 
 NAMES = {"process": Level.PROCESS, "files": Level.FILES, "bubblewrap": Level.BUBBLEWRAP,
          "bwrap": Level.BUBBLEWRAP}
+assert tuple(level.label for level in Level) == project.ISOLATION_LEVELS
 
 
 def parse(name: "str | Level", where: str) -> Level:
@@ -68,13 +70,11 @@ class Choice:
 
 
 def minimum_from(default: "str | Level | None") -> Level:
-    """The minimum: ``HOG_ISOLATION`` if set, else the caller's, else ``process``."""
+    """The minimum: the caller's (``--isolation``), else ``HOG_ISOLATION``, else ``process``."""
+    if default is not None:
+        return parse(default, "minimum")
     named = os.environ.get("HOG_ISOLATION", "").strip()
-    if named:
-        return parse(named, "HOG_ISOLATION")
-    if default is None:
-        return Level.PROCESS
-    return parse(default, "minimum")
+    return parse(named, "HOG_ISOLATION") if named else Level.PROCESS
 
 
 def choose(minimum: "str | Level | None" = None) -> Choice:

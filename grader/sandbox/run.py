@@ -303,7 +303,7 @@ def run_cases(submission: Path, cases: Sequence[Sequence[str]], *,
     one case's time limit per group rather than per case.
 
     ``minimum`` is the least isolation level accepted ("process", "files",
-    "bubblewrap"; ``HOG_ISOLATION`` overrides it; default "process").  An
+    "bubblewrap"; ``HOG_ISOLATION`` when it is None; default "process").  An
     unknown name raises UsageError; a level that cannot be reached, or a
     sandbox that fails to start twice, raises SandboxUnavailable (a GraderFault).
     """

@@ -34,7 +34,8 @@ fi
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "$KIT[test]"
 # The kit runs from its folder, as run_autograder runs it.
 HOG_ROOT="$KIT" PYTHONPATH="$KIT" "$VENV/bin/python" -m grader.cli variants
-# Generate the hidden cases once, into the image's cache: every submission then
-# starts from a copy of this image and finds them instead of generating them again.
+# Generate every variant's hidden cases once (from the default seed, into the
+# image's cache), so that a kit that cannot fails the image's build rather than a
+# student's grading; each grading then draws its own cases from a fresh seed.
 HOG_ROOT="$KIT" PYTHONPATH="$KIT" "$VENV/bin/python" -c \
   'from grader.cases import hidden_cases; from grader.spec import all_variants; [hidden_cases(v) for v in all_variants()]'

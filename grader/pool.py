@@ -1,0 +1,286 @@
+"""Worker processes that stop when told, and scratch folders a killed run cannot leave behind.
+
+``run_all`` grades in forked worker processes, each fed one task at a time over
+its own pipe. SIGINT or SIGTERM to the main process stops it within about a
+second: the workers are sent SIGTERM (each then kills its sandbox and removes
+its scratch folder), and whatever is still alive after ``GRACE_SECONDS`` is
+killed with everything it started. Results already delivered are kept.
+
+``scratch_folder`` gives a run its own temporary folder, named after the
+process that owns it (``hog-sandbox-of-<pid>``); every sandbox of the run is
+made inside it. A later run removes such folders whose process is gone (a run
+killed with SIGKILL cannot clean up after itself), never one whose process lives.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import shutil
+import signal
+import stat
+import sys
+import tempfile
+import threading
+import time
+from collections import deque
+from multiprocessing import connection
+from pathlib import Path
+from typing import Callable, Iterator
+
+SCRATCH_PREFIX = "hog-sandbox-of-"   # + the owning pid: tempfile never makes a name with a second '-'
+GRACE_SECONDS = 0.5                   # a stopped worker's time to kill its sandbox and clean up
+STOPPING = (signal.SIGINT, signal.SIGTERM)
+
+
+class Stopped(KeyboardInterrupt):
+    """The process was told to stop by a signal (SIGINT or SIGTERM)."""
+
+    def __init__(self, signum: int):
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+# ------------------------------------------------------------------ signals
+
+
+def signal_name(number: int) -> str:
+    return signal.Signals(number).name
+
+
+class Signals:
+    """While open, SIGINT and SIGTERM only record that they came (``received``: the first one)."""
+
+    def __init__(self):
+        self.received: int | None = None
+        self._previous: dict[int, object] = {}
+
+    def _handle(self, signum, _frame) -> None:
+        if self.received is None:
+            self.received = signum
+
+    def __enter__(self) -> "Signals":
+        if threading.current_thread() is threading.main_thread():
+            for number in STOPPING:
+                self._previous[number] = signal.signal(number, self._handle)
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        for number, handler in self._previous.items():
+            signal.signal(number, handler)
+
+
+@contextlib.contextmanager
+def stopping_on_signals() -> Iterator[None]:
+    """While open, SIGINT and SIGTERM raise Stopped, so every ``finally`` on the way runs."""
+    def stop(signum, _frame):
+        raise Stopped(signum)
+    previous = {}
+    if threading.current_thread() is threading.main_thread():
+        previous = {number: signal.signal(number, stop) for number in STOPPING}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+# ------------------------------------------------------------------ scratch folders
+
+
+@contextlib.contextmanager
+def scratch_folder() -> Iterator[Path]:
+    """``<tmp>/hog-sandbox-of-<pid>``, where tempfile makes its folders while this is open; removed after."""
+    base = Path(tempfile.gettempdir())
+    remove_abandoned(base)
+    folder = base / f"{SCRATCH_PREFIX}{os.getpid()}"
+    if folder.is_dir() and not folder.is_symlink() and folder.lstat().st_uid == os.geteuid():
+        _remove(folder)  # left by an earlier process that had this pid
+    folder.mkdir(mode=0o700)
+    folder.chmod(0o711)  # a sandbox running as another user may pass through, not list it
+    previous = tempfile.tempdir
+    tempfile.tempdir = str(folder)
+    try:
+        yield folder
+    finally:
+        tempfile.tempdir = previous
+        _remove(folder)
+
+
+def remove_abandoned(base: Path) -> list[Path]:
+    """Remove this user's scratch folders in ``base`` whose owning process is gone; the ones removed."""
+    removed = []
+    for entry in base.glob(SCRATCH_PREFIX + "*"):
+        pid = entry.name[len(SCRATCH_PREFIX):]
+        try:
+            info = entry.lstat()
+        except OSError:
+            continue
+        if not pid.isdigit() or not stat.S_ISDIR(info.st_mode) or info.st_uid != os.geteuid() \
+                or _alive(int(pid)):
+            continue
+        _remove(entry)
+        removed.append(entry)
+    return removed
+
+
+def _remove(folder: Path) -> None:
+    """Delete a folder tree, even where a submission took the permissions away inside it."""
+    def retry(function, path, _error):
+        with contextlib.suppress(OSError):
+            os.chmod(os.path.dirname(path), 0o700)
+            if not os.path.islink(path):
+                os.chmod(path, 0o700)
+            function(path)
+    if sys.version_info >= (3, 12):
+        shutil.rmtree(folder, onexc=retry)
+    else:
+        shutil.rmtree(folder, onerror=retry)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+# ------------------------------------------------------------------ workers
+
+
+def _serve(pipe, work: Callable) -> None:
+    """A worker: run ``work`` on each task received until told None; a stop signal ends it at once."""
+    sending = [False]
+    pending: list[int] = []
+
+    def stop(signum, _frame):
+        if sending[0]:
+            pending.append(signum)  # finish the message first: half a message would be lost anyway
+        else:
+            raise Stopped(signum)
+    for number in STOPPING:
+        signal.signal(number, stop)
+    try:
+        while (task := pipe.recv()) is not None:
+            try:
+                reply = ("done", work(task))
+            except Exception as error:  # the kit broke on this task: the main process reports it
+                reply = ("error", f"{type(error).__name__}: {error}")
+            sending[0] = True
+            pipe.send(reply)
+            sending[0] = False
+            if pending:
+                raise Stopped(pending[0])
+    except Stopped as stopped:
+        os._exit(128 + stopped.signum)
+    except (EOFError, OSError):
+        os._exit(1)
+
+
+class _Worker:
+    def __init__(self, context, work: Callable):
+        self.pipe, theirs = context.Pipe()
+        self.process = context.Process(target=_serve, args=(theirs, work), daemon=True)
+        self.process.start()
+        theirs.close()
+        self.task = None
+
+
+def run_all(tasks: list, work: Callable, *, jobs: int, signals: Signals,
+            done: Callable[[object, object], None], lost: Callable[[object, str], None]) -> None:
+    """``work(task)`` for each task in up to ``jobs`` worker processes; here, ``done(task, value)`` as
+    each returns, or ``lost(task, why)`` if it raised or its worker died. Returns when all are done,
+    when ``signals`` received one (the workers then stopped), or raises what ``done`` raised."""
+    context = multiprocessing.get_context("fork")
+    queue = deque(tasks)
+    workers: list[_Worker] = []
+    finished = False
+    try:
+        workers = [_Worker(context, work) for _ in range(min(jobs, len(tasks)))]
+        while signals.received is None and (queue or any(w.task is not None for w in workers)):
+            for index, worker in enumerate(workers):
+                if worker.task is None and queue:
+                    try:
+                        worker.pipe.send(queue[0])
+                    except OSError:  # the worker died while idle: a new one takes the task
+                        worker.pipe.close()
+                        workers[index] = _Worker(context, work)
+                        continue
+                    worker.task = queue.popleft()
+            busy = [w for w in workers if w.task is not None]
+            ready = connection.wait([w.pipe for w in busy], timeout=0.1)
+            for index, worker in enumerate(workers):
+                if worker.task is None or worker.pipe not in ready:
+                    continue
+                task, worker.task = worker.task, None
+                try:
+                    kind, value = worker.pipe.recv()
+                except Exception:  # the worker died (or its message broke) before it could report
+                    if signals.received is not None:
+                        break
+                    worker.process.join(1)
+                    lost(task, f"the worker process ended ({_ending(worker.process.exitcode)})")
+                    worker.pipe.close()
+                    workers[index] = _Worker(context, work)
+                    continue
+                (done if kind == "done" else lost)(task, value)
+        finished = signals.received is None
+    finally:
+        _stop(workers, gently=finished)
+
+
+def _ending(code: int | None) -> str:
+    if code is not None and code < 0:
+        return f"killed by {signal.Signals(-code).name}"
+    return f"exit status {code}"
+
+
+def _stop(workers: list[_Worker], *, gently: bool) -> None:
+    """Idle workers are told to end; otherwise each is sent SIGTERM, then killed with all it started."""
+    for worker in workers:
+        if worker.process.exitcode is not None:
+            continue
+        if gently:
+            with contextlib.suppress(OSError):
+                worker.pipe.send(None)
+        else:
+            with contextlib.suppress(OSError):
+                os.kill(worker.process.pid, signal.SIGTERM)
+    deadline = _now() + (10.0 if gently else GRACE_SECONDS)
+    for worker in workers:
+        worker.process.join(max(0.0, deadline - _now()))
+    for worker in workers:
+        if worker.process.exitcode is None:
+            for pid in [worker.process.pid] + _descendants(worker.process.pid):
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+            worker.process.join(1)
+        worker.pipe.close()
+
+
+def _now() -> float:
+    return time.monotonic()
+
+
+def _descendants(root: int) -> list[int]:
+    """Every process started (directly or not) by ``root``, from /proc."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as handle:
+                fields = handle.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        children.setdefault(int(fields[1]), []).append(int(entry))
+    found, todo = [], [root]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found

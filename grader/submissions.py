@@ -1,0 +1,149 @@
+"""What in a batch folder is a submission, what is not (and why), and how a .zip becomes one.
+
+A submission is a folder, a ``.py`` file, or a ``.zip`` file (what a student
+uploads to Gradescope). Anything else is skipped, with the reason, so that an
+instructor sees it instead of wondering where a student went. A zip is
+extracted the way Gradescope would use it, but safely: into a private folder,
+regular files only, no member outside that folder, a cap on members and bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+MAX_MEMBERS = 1000
+MAX_BYTES = 20 * 1024 * 1024          # all members together, uncompressed
+IGNORED_IN_ZIP = "__MACOSX"           # resource forks a Mac adds to a zip, never the student's code
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """An entry of the batch folder that is not a submission, and why."""
+    name: str
+    why: str
+
+
+class UnusableZip(Exception):
+    """A zip the grader refuses to extract; the message says why (the submission's fault)."""
+
+
+def scan(folder: Path, *, out: Path | None = None) -> tuple[list[Path], list[Skipped]]:
+    """The submissions in ``folder`` (sorted), and every other entry with the reason it was skipped."""
+    found, skipped = [], []
+    out_folder = out.resolve() if out is not None else None
+    for entry in sorted(folder.iterdir()):
+        if out_folder is not None and entry.resolve() == out_folder:
+            continue
+        why = _not_a_submission(entry)
+        if why is None:
+            found.append(entry)
+        else:
+            skipped.append(Skipped(entry.name, why))
+    return found, skipped
+
+
+def _not_a_submission(entry: Path) -> str | None:
+    if entry.name.startswith("."):
+        return "a hidden file (its name starts with '.')"
+    try:
+        mode = entry.stat().st_mode
+    except OSError as error:
+        return f"cannot be read ({error.strerror})"
+    if stat.S_ISDIR(mode):
+        return None
+    if not stat.S_ISREG(mode):
+        return "not a regular file or a folder"
+    if entry.suffix == ".py" or entry.suffix.lower() == ".zip":
+        return None
+    return "not a submission (a submission is a folder, a .py file or a .zip)"
+
+
+def result_name(submission: Path) -> str:
+    return (submission.stem if submission.is_file() else submission.name) + ".json"
+
+
+def clashes(found: list[Path]) -> list[list[Path]]:
+    """Groups of submissions that would share one result file (``alice/`` and ``alice.py``)."""
+    by_name: dict[str, list[Path]] = {}
+    for submission in found:
+        by_name.setdefault(result_name(submission), []).append(submission)
+    return [group for group in by_name.values() if len(group) > 1]
+
+
+def digest(submission: Path) -> str:
+    """SHA-256 over the files the grader reads: a .py or .zip file, or a folder's top-level *.py files."""
+    sha = hashlib.sha256()
+    files = sorted(submission.glob("*.py")) if submission.is_dir() else [submission]
+    for path in files:
+        try:
+            content = b"link:" + os.readlink(path).encode() if path.is_symlink() else path.read_bytes()
+        except OSError as error:
+            content = f"unreadable: {error.strerror}".encode()
+        sha.update(path.name.encode("utf-8") + b"\0" + hashlib.sha256(content).digest())
+    return sha.hexdigest()
+
+
+# ------------------------------------------------------------------ zips
+
+
+def extract(archive: Path, into: Path) -> Path | None:
+    """Extract a zip into the folder ``into`` (which must be private); the folder holding its hog.py
+    (the shallowest one outside __MACOSX), or None if it holds none. Raises UnusableZip."""
+    try:
+        with zipfile.ZipFile(archive) as opened:
+            members = opened.infolist()
+            _check(members)
+            for member in members:
+                if member.is_dir() or _ignored(member.filename):
+                    continue
+                _extract_member(opened, member, into)
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, RuntimeError, EOFError) as error:
+        raise UnusableZip(f"{archive.name} is not a zip that can be read ({error})") from None
+    except FileExistsError as error:
+        raise UnusableZip(f"the zip holds {Path(error.filename).name!r} twice") from None
+    found = sorted(into.rglob("hog.py"), key=lambda path: (len(path.parts), str(path)))
+    found = [path for path in found if path.is_file() and not path.is_symlink()]
+    return found[0].parent if found else None
+
+
+def _ignored(name: str) -> bool:
+    return PurePosixPath(name).parts[:1] == (IGNORED_IN_ZIP,)
+
+
+def _check(members: list[zipfile.ZipInfo]) -> None:
+    """Refuse, before writing anything, a zip that is too big or has a member that is not a plain file."""
+    if len(members) > MAX_MEMBERS:
+        raise UnusableZip(f"the zip holds {len(members)} members; at most {MAX_MEMBERS} are accepted")
+    total = 0
+    for member in members:
+        name = member.filename
+        path = PurePosixPath(name)
+        if "\\" in name or "\0" in name or path.is_absolute() or ".." in path.parts or name.startswith("/"):
+            raise UnusableZip(f"the zip member {name[:100]!r} would be written outside its folder")
+        kind = stat.S_IFMT(member.external_attr >> 16)
+        if kind and kind not in (stat.S_IFREG, stat.S_IFDIR):
+            what = "a symbolic link" if kind == stat.S_IFLNK else "not a regular file"
+            raise UnusableZip(f"the zip member {name[:100]!r} is {what}; only files and folders are accepted")
+        total += member.file_size
+        if total > MAX_BYTES:
+            raise UnusableZip(f"the zip's files add up to more than {MAX_BYTES // (1024 * 1024)} MB")
+
+
+def _extract_member(opened: zipfile.ZipFile, member: zipfile.ZipInfo, into: Path) -> None:
+    """One regular member, written as a new file (never through a link), at most its declared size."""
+    target = into.joinpath(*PurePosixPath(member.filename).parts)
+    target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    descriptor = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    with os.fdopen(descriptor, "wb") as out, opened.open(member) as source:
+        remaining = member.file_size
+        while chunk := source.read(min(65536, remaining + 1)):
+            remaining -= len(chunk)
+            if remaining < 0:  # more bytes than the zip declared
+                raise UnusableZip(f"the zip member {member.filename[:100]!r} is larger than it says")
+            out.write(chunk)
+
