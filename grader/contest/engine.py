@@ -4,7 +4,7 @@ The same dynamic programming as ``grader.strategy.match.payoff_values``, but
 over all ordered pairs of strategies together. ``V[s, i, j]`` is the share of
 wins (a never-ending game counting half) of strategy ``i``, to move at state
 ``s = (a, b)`` (its score ``a``, the opponent's ``b``) against strategy ``j``.
-``U[s, i, j] = 1 - V[s, j, i]`` is the same game seen by the player waiting
+``U[i, s, j] = 1 - V[s, j, i]`` is the same game seen by the player waiting
 while ``j`` moves. States are solved by decreasing score sum; within one sum,
 the states and strategies that roll the same number of dice (and, where the
 dice depend on it, the same score parity) are one gather from ``U`` and one
@@ -20,92 +20,104 @@ not model: ``round_robin`` falls back to one exact ``win_rate`` per pair there.
 
 from __future__ import annotations
 
+import multiprocessing
+
 import numpy as np
+from scipy import sparse
 
 from grader.strategy.distributions import MAX_DICE
 from grader.strategy.match import roll_arrays, win_rate
 from grader.strategy.rules import Rules
 
 COUNTS = MAX_DICE + 1
-BLOCK = 40
+BLOCK = 50
 NEVER_ENDS_SHARE = 0.5   # a game that never ends counts as half a win, as in ``win_rate``
 
 
 class _Layout:
-    """Per-variant index tables: which states a turn leads to, and what a finished game is worth."""
+    """Per-variant index tables: which state a turn leads to, what a finished game is worth,
+    and for each dice count (and parity) the outcomes that have a chance."""
 
     def __init__(self, rules: Rules):
         goal = self.goal = rules.goal
         lo, probs = roll_arrays(rules)
-        self.lo, self.probs = lo, probs
         width = probs.shape[2]
         top = goal + rules.max_points
         span = top + width
-        self.zero_row = goal * goal
+        self.states = goal * goal + 1        # the last one is "the game is over": all zeros
         swaps = np.zeros((goal, span), dtype=bool)
         swaps[:, :top] = np.array(rules.swaps, dtype=bool)
         b, x = np.indices((goal, span))
         inside = x < goal
         swapped_state = np.minimum(x, goal - 1) * goal + b
         plain_state = b * goal + np.minimum(x, goal - 1)
-        self.source = np.where(inside, np.where(swaps, swapped_state, plain_state), self.zero_row)
-        self.finished = np.where(inside | (x >= top), 0.0, (~swaps).astype(float))
+        # source[b, x]: the state the opponent (at b) moves in once the mover's turn ends at x.
+        self.source = np.where(inside, np.where(swaps, swapped_state, plain_state), goal * goal)
+        finished = np.where(inside | (x >= top), 0.0, (~swaps).astype(float))
         self.zero = np.array(rules.zero_points, dtype=np.intp)
         self.parity = rules.parity_bonus
-        self.layers = [[(a, total - a) for a in range(max(0, total - goal + 1), min(total, goal - 1) + 1)]
-                       for total in range(2 * goal - 1)]
+        # A key is parity * 11 + dice count; a turn's points are offset[key, b] + k, k with a chance.
+        weights = probs.reshape(2 * COUNTS, width)
+        self.offset = np.where(np.arange(2 * COUNTS)[:, None] % COUNTS == 0, self.zero[None, :],
+                               lo.reshape(-1)[:, None])
+        nonzero = [np.flatnonzero(row) for row in weights]
+        self.count = np.array([len(k) for k in nonzero], dtype=np.intp)
+        self.first = np.concatenate(([0], np.cumsum(self.count)[:-1]))
+        self.k = np.concatenate(nonzero)
+        self.weight = np.concatenate([row[k] for row, k in zip(weights, nonzero)])
+        # won[key, a, b]: the chance the mover at a (against b) wins on this turn.
+        a_axis, b_axis = np.indices((goal, goal))
+        ends = a_axis[None, :, :, None] + self.offset[:, None, :, None] + np.arange(width)
+        self.won = np.einsum("gabk,gk->gab", finished[b_axis[None, :, :, None], ends], weights)
+        self.layers = []
+        for total in range(2 * goal - 2, -1, -1):   # from the highest score sum down
+            a = np.arange(max(0, total - goal + 1), min(total, goal - 1) + 1)
+            self.layers.append((a, total - a))
 
-    def window(self, parity: int, n: int) -> np.ndarray:
-        """The nonzero-width distribution of ``n`` dice (n ≥ 1) for a mover of that parity."""
-        row = self.probs[parity, n]
-        return row[:np.flatnonzero(row)[-1] + 1]
 
+def _solve_layer(layout: _Layout, a: np.ndarray, b: np.ndarray, choices: np.ndarray,
+                 other: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Values ([l, i, j]) of one score sum (states ``(a[l], b[l])``) for the movers of
+    ``choices`` ([i, a, b]), from their ``U`` ([i, s, j]); and which (state, mover)
+    entries roll 0 dice for 0 points.
 
-def _solve_layer(layout: _Layout, layer, choices: np.ndarray, other: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Values of one score sum for the movers of ``choices`` ([i, a, b]) against ``other``'s
-    ``U`` ([s, i, j]); and which (state, mover) entries roll 0 dice for 0 points."""
-    a = np.array([state[0] for state in layer], dtype=np.intp)
-    b = np.array([state[1] for state in layer], dtype=np.intp)
-    movers = choices.shape[0]
+    Row (l, i) of the result is a weighted sum of rows of ``U[i]``: the states the
+    turn can lead to, weighted by the chances of its points. All rows of the layer
+    are one sparse matrix, so the layer is one sparse-by-dense product.
+    """
+    movers, states, opponents = other.shape
     n = choices[:, a, b].T                                         # [l, i]
-    parity = (a & 1)[:, None] * np.ones_like(n) if layout.parity else np.zeros_like(n)
-    values = np.empty((len(layer), movers, other.shape[2]))
+    key = (n + COUNTS * (a & 1)[:, None] if layout.parity else n).ravel()   # rows in (l, i) order
+    rows = len(key)
+    row_a, row_b = np.repeat(a, movers), np.repeat(b, movers)
+    count = layout.count[key]
+    pointers = np.concatenate(([0], np.cumsum(count)))
+    entry = np.arange(pointers[-1]) + np.repeat(layout.first[key] - pointers[:-1], count)
+    ends = np.repeat(row_a + layout.offset[key, row_b], count) + layout.k[entry]
+    column = np.repeat(np.tile(np.arange(movers) * states, len(a)), count) \
+        + layout.source[np.repeat(row_b, count), ends]
+    turn = sparse.csr_matrix((layout.weight[entry], column, pointers), shape=(rows, movers * states))
+    values = turn @ other.reshape(movers * states, opponents)
+    values += layout.won[key, row_a, row_b][:, None]
     chained = (n == 0) & (layout.zero[b] == 0)[:, None]
-    group = parity * COUNTS + n
-    for key in np.unique(group).tolist():
-        rows, mover = np.nonzero(group == key)
-        par, count = divmod(key, COUNTS)
-        if count == 0:
-            weights = np.ones(1)
-            start = a[rows] + layout.zero[b[rows]]
-        else:
-            weights = layout.window(par, count)
-            start = a[rows] + layout.lo[par, count]
-        xs = start[:, None] + np.arange(len(weights))               # [r, k]
-        opponent = b[rows][:, None]
-        gathered = other[layout.source[opponent, xs], mover[:, None], :]    # [r, k, j]
-        finished = layout.finished[opponent, xs] @ weights
-        values[rows, mover] = np.einsum("rkj,k->rj", gathered, weights) + finished[:, None]
-    return values, chained
+    return values.reshape(len(a), movers, opponents), chained
 
 
-def _follow_chains(layout: _Layout, layer, sides, chains) -> None:
+def _follow_chains(layout: _Layout, a: np.ndarray, b: np.ndarray, sides, chains) -> None:
     """A state where the mover rolls 0 dice for 0 points takes the value of where that leads
     (the other player's turn at the same score sum); a loop of such states never ends."""
     goal = layout.goal
-    index = {state: l for l, state in enumerate(layer)}
+    place = {int(state): l for l, state in enumerate(a * goal + b)}
     # The state the opponent moves in after a zero-point turn at (a, b): swapped or not.
-    after = np.array([index[(a, b)] if layout.source[b, a] == a * goal + b else index[(b, a)]
-                      for a, b in layer], dtype=np.intp)
+    after = np.array([place[int(layout.source[y, x])] for x, y in zip(a, b)], dtype=np.intp)
     fixed = []
     for side in (0, 1):
         l, i = np.nonzero(chains[side])
         if not len(l):
             continue
         columns = sides[side].shape[2]
-        l = np.repeat(l, columns)
-        i = np.repeat(i, columns)
-        j = np.tile(np.arange(columns), len(l) // columns)
+        j = np.tile(np.arange(columns), len(l))
+        l, i = np.repeat(l, columns), np.repeat(i, columns)
         value = np.full(len(l), NEVER_ENDS_SHARE)
         done = np.zeros(len(l), dtype=bool)
         flip, where, mover, opponent, at = False, side, i, j, l
@@ -121,54 +133,83 @@ def _follow_chains(layout: _Layout, layer, sides, chains) -> None:
         sides[side][l, i, j] = value
 
 
-def _block_pair(layout: _Layout, rows: np.ndarray, columns: np.ndarray) -> np.ndarray:
-    """``first[i, j]``: strategy ``rows[i]``, moving first from 0-0, against ``columns[j]``
-    (the share of wins, a never-ending game counting half); and the same for columns against rows."""
-    goal = layout.goal
-    same = rows is columns
-    states = goal * goal + 1
-    u_rows = np.zeros((states, len(rows), len(columns)))          # rows to move next... seen by rows
-    u_columns = u_rows if same else np.zeros((states, len(columns), len(rows)))
-    for layer in reversed(layout.layers):
-        at = np.array([a * goal + b for a, b in layer], dtype=np.intp)
-        v_rows, chain_rows = _solve_layer(layout, layer, rows, u_rows)
+def _waiting(values: np.ndarray) -> np.ndarray:
+    """``U[j, l, i] = 1 - V[l, i, j]``: the layer seen by the players who wait."""
+    layer, movers, opponents = values.shape
+    flipped = np.ascontiguousarray(values.reshape(layer * movers, opponents).T)
+    return 1.0 - flipped.reshape(opponents, layer, movers)
+
+
+def block_pair(layout: _Layout, rows: np.ndarray, columns: np.ndarray | None = None):
+    """``(first[i, j], first[j, i])``: strategy ``rows[i]``, moving first from 0-0, against
+    ``columns[j]`` (a never-ending game counting half), and columns against rows moving first.
+    ``columns=None`` plays the rows against themselves."""
+    same = columns is None
+    columns = rows if same else columns
+    u_rows = np.zeros((len(rows), layout.states, len(columns)))
+    u_columns = u_rows if same else np.zeros((len(columns), layout.states, len(rows)))
+    for a, b in layout.layers:
+        v_rows, chain_rows = _solve_layer(layout, a, b, rows, u_rows)
         if same:
             sides, chains = [v_rows, v_rows], [chain_rows, chain_rows]
         else:
-            v_columns, chain_columns = _solve_layer(layout, layer, columns, u_columns)
+            v_columns, chain_columns = _solve_layer(layout, a, b, columns, u_columns)
             sides, chains = [v_rows, v_columns], [chain_rows, chain_columns]
-        if layout.zero.min() == 0 and (chains[0].any() or chains[1].any()):
-            _follow_chains(layout, layer, sides, chains)
-        # u_rows[s, i, j] is what i gets when j is to move at s: 1 - V[s, j, i].
-        u_rows[at] = 1.0 - sides[1].transpose(0, 2, 1)
+        if chains[0].any() or chains[1].any():
+            _follow_chains(layout, a, b, sides, chains)
+        at = a * layout.goal + b
+        u_rows[:, at] = _waiting(sides[1])
         if not same:
-            u_columns[at] = 1.0 - sides[0].transpose(0, 2, 1)
-    start = layout.layers[0].index((0, 0))
-    return sides[0][start], sides[1][start]
+            u_columns[:, at] = _waiting(sides[0])
+    return sides[0][0], sides[1][0]   # the last layer is the state 0-0 alone
 
 
-def first_mover_matrix(rules: Rules, choices: np.ndarray, *, block: int = BLOCK) -> np.ndarray:
+def blocks(count: int, block: int) -> list[tuple[slice, slice | None]]:
+    """The pairs of blocks of a round robin of ``count`` strategies, blocks of equal size
+    at most ``block``; ``(rows, None)`` is a block against itself."""
+    parts = -(-count // block) if count else 0
+    size = -(-count // parts) if parts else 0
+    cuts = [slice(start, min(start + size, count)) for start in range(0, count, size or 1)]
+    return [(cuts[x], None if y == x else cuts[y]) for x in range(len(cuts)) for y in range(x, len(cuts))]
+
+
+_JOB: dict = {}   # what forked workers share: the layout and the choices
+
+
+def _play(pair: tuple[slice, slice | None]):
+    rows, columns = pair
+    choices = _JOB["choices"]
+    return pair, block_pair(_JOB["layout"], choices[rows], None if columns is None else choices[columns])
+
+
+def first_mover_matrix(rules: Rules, choices: np.ndarray, *, block: int = BLOCK, jobs: int = 1) -> np.ndarray:
     """``first[i, j]``: the exact share of wins of strategy ``i`` moving first from 0-0
     against strategy ``j`` (a never-ending game counts half), for every ordered pair.
 
-    ``choices[i, a, b]`` is strategy ``i``'s dice count at score ``a`` against ``b``.
+    ``choices[i, a, b]`` is strategy ``i``'s dice count at score ``a`` against ``b``;
+    ``jobs`` worker processes share the pairs of blocks.
     """
     choices = np.asarray(choices, dtype=np.intp)
     count = choices.shape[0]
     if rules.feral_hogs:
         return _pair_by_pair(rules, choices)
-    layout = _Layout(rules)
+    _JOB.update(layout=_Layout(rules), choices=choices)
     first = np.zeros((count, count))
-    starts = list(range(0, count, block))
-    for x, top in enumerate(starts):
-        for left in starts[x:]:
-            rows = slice(top, top + block)
-            columns = slice(left, left + block)
-            if top == left:
-                mine = choices[rows]
-                first[rows, columns], _ = _block_pair(layout, mine, mine)
-            else:
-                first[rows, columns], first[columns, rows] = _block_pair(layout, choices[rows], choices[columns])
+    pairs = sorted(blocks(count, block), key=lambda pair: pair[1] is None)   # the bigger pairs first
+    try:
+        if jobs > 1 and len(pairs) > 1:
+            context = multiprocessing.get_context("fork")
+            with context.Pool(min(jobs, len(pairs))) as pool:
+                played = list(pool.imap_unordered(_play, pairs))
+        else:
+            played = [_play(pair) for pair in pairs]
+    finally:
+        _JOB.clear()
+    for (rows, columns), (ahead, behind) in played:
+        if columns is None:
+            first[rows, rows] = ahead
+        else:
+            first[rows, columns], first[columns, rows] = ahead, behind
     return first
 
 
