@@ -29,11 +29,12 @@ from typing import Callable, TextIO
 from grader.errors import UsageError
 from grader.files import write_atomically
 from grader.grade import GradeResult, QuestionResult, grade_safely
-from grader.report import gradescope
+from grader.report import gradescope, instructor
 from grader.spec import Variant
 
 GRADED_FROM = "graded_from"      # the key of the provenance in each result, beside Gradescope's fields
 GRADER_FAILED = "grader failed"  # the test name of hog grade's result for a fault of the kit
+INSTRUCTOR = "instructor"        # grade_one's key for instructor-only facts: written to a side file
 
 
 @dataclass
@@ -179,7 +180,7 @@ def grade_one(variant_id: str, submission: Path) -> tuple[dict, bool]:
                              "none", 0.0, import_error="the submission holds no hog.py")
         return gradescope.results(result), False
     result, fault = grade_safely(submission, variant)
-    return gradescope.results(result), fault
+    return {**gradescope.results(result), INSTRUCTOR: instructor.record(result)}, fault
 
 
 def _worker_failed(variant: Variant, submission: Path, error: BaseException) -> dict:
@@ -226,6 +227,11 @@ def grade_batch(folder: Path, variant: Variant, out: Path, *, jobs: int,
             except Exception as error:  # the worker itself broke: a fault of the kit, never a lost result
                 data, fault = _worker_failed(variant, submission, error), True
             data[GRADED_FROM] = sources[submission]
+            private = data.pop(INSTRUCTOR, None)
+            if private is not None:   # beside the result, never in it: hidden cases by id, the table
+                (out / instructor.FOLDER).mkdir(exist_ok=True)
+                write_atomically(out / instructor.FOLDER / result_name(submission),
+                                 json.dumps({**private, GRADED_FROM: sources[submission]}) + "\n")
             write_atomically(out / result_name(submission), json.dumps(data, indent=2) + "\n")
             graded += 1
             failed += fault

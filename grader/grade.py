@@ -38,6 +38,8 @@ class QuestionResult:
     score: float
     verdicts: list[CaseVerdict] = field(default_factory=list)
     message: str = ""          # e.g. the final strategy's exact win rate
+    table: list[list[int]] | None = None   # final_strategy as tabulated (for the instructor, never shown)
+    win_rate: float | None = None          # its exact average win rate against the baseline
 
     @property
     def max_score(self) -> float:
@@ -184,7 +186,7 @@ def _final_strategy(variant: Variant, question: Question, run: CaseRun, verdicts
     higher = next((t for t in sorted(question.thresholds, key=lambda t: t.win_rate) if rate < t.win_rate), None)
     if higher is not None:
         detail += f" ({higher.win_rate:g} earns {higher.points:g} of {question.points:g} points)"
-    return QuestionResult(question, min(earned, question.points), verdicts, detail)
+    return QuestionResult(question, min(earned, question.points), verdicts, detail, table=table, win_rate=rate)
 
 
 def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,

@@ -157,7 +157,8 @@ def block_pair(layout: _Layout, rows: np.ndarray, columns: np.ndarray | None = N
             sides, chains = [v_rows, v_columns], [chain_rows, chain_columns]
         if chains[0].any() or chains[1].any():
             _follow_chains(layout, a, b, sides, chains)
-        at = a * layout.goal + b
+        # The states of one score sum are evenly spaced: a * goal + b = a * (goal - 1) + sum.
+        at = slice(a[0] * layout.goal + b[0], a[-1] * layout.goal + b[-1] + 1, layout.goal - 1)
         u_rows[:, at] = _waiting(sides[1])
         if not same:
             u_columns[:, at] = _waiting(sides[0])
