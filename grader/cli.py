@@ -67,6 +67,16 @@ def parser() -> argparse.ArgumentParser:
     batch.add_argument("--jobs", type=int, default=2, metavar="N", help="submissions graded at once (default 2)")
     batch.add_argument("--out", required=True, metavar="OUTDIR", help="where results and gradebook.csv go")
 
+    contest = verbs.add_parser("contest", help="play every submission's final_strategy against every other, "
+                                               "exactly, both seats: leaderboard.csv and contest.html")
+    contest.add_argument("folder", metavar="DIR")
+    contest.add_argument("--variant", required=True, metavar="ID")
+    contest.add_argument("--out", required=True, metavar="OUTDIR",
+                         help="where leaderboard.csv, contest.html and the cached tables go")
+    contest.add_argument("--jobs", type=int, default=2, metavar="N", help="processes (default 2)")
+    contest.add_argument("--results", metavar="OUTDIR",
+                         help="an earlier grade-batch's OUTDIR: reuse the tables it recorded")
+
     analyze = verbs.add_parser("analyze", help="exact win rates and optimal play of a variant")
     analyze.add_argument("variant", metavar="ID")
     analyze.add_argument("--json", action="store_true", help="print a JSON object")
@@ -98,6 +108,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.verb == "grade-batch":
             return commands.grade_batch(folder=args.folder, variant=args.variant, jobs=args.jobs,
                                         out_dir=args.out, out=sys.stdout)
+        if args.verb == "contest":
+            return commands.contest(folder=args.folder, variant=args.variant, out_dir=args.out, jobs=args.jobs,
+                                    results=args.results, out=sys.stdout)
         if args.verb == "analyze":
             return commands.analyze(variant=args.variant, as_json=args.json, goal=args.goal, out=sys.stdout)
         if args.verb == "assign":

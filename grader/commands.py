@@ -210,6 +210,29 @@ def grade_batch(*, folder: str, variant: str, jobs: int, out_dir: str, out: Text
     return GRADER_FAULT if summary.failed else 0
 
 
+def contest(*, folder: str, variant: str, out_dir: str, jobs: int, results: str | None, out: TextIO) -> int:
+    """``hog contest``: every final_strategy of a folder against every other, exactly."""
+    from grader.contest.tournament import run_contest
+    spec = load_variant(variant)
+    source = Path(folder)
+    if not source.is_dir():
+        raise UsageError(f"{folder} is not a folder of submissions")
+    if jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    if results is not None and not Path(results).is_dir():
+        raise UsageError(f"--results {results} is not a folder (give the OUTDIR of an earlier grade-batch)")
+    if not any(q.role == "final_strategy" for q in spec.questions):
+        raise UsageError(f"{spec.id} has no final_strategy question: there is nothing to play")
+    played = run_contest(source, spec, Path(out_dir), jobs=jobs, results=Path(results) if results else None)
+    count = len(played.standings)
+    out.write(f"{len(played.entrants)} submissions: {count} played {count * (count - 1) // 2} matchups "
+              f"in {played.play_seconds:.1f} s, {len(played.disqualified)} disqualified, "
+              f"{played.tabulated} tables tabulated in the sandbox, the rest reused\n")
+    for row in played.standings[:3]:
+        out.write(f"  {row.rank}. {row.name}: {row.wins} won, average win rate {row.average:.6f}\n")
+    out.write(f"wrote {Path(out_dir) / 'leaderboard.csv'} and {Path(out_dir) / 'contest.html'}\n")
+    return 0
+
 
 def analyze(*, variant: str, as_json: bool, goal: int | None, out: TextIO) -> int:
     """``hog analyze``: the variant's exact figures, as a report or a JSON object."""
