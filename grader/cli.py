@@ -66,6 +66,10 @@ def parser() -> argparse.ArgumentParser:
     batch.add_argument("--variant", required=True, metavar="ID")
     batch.add_argument("--jobs", type=int, default=2, metavar="N", help="submissions graded at once (default 2)")
     batch.add_argument("--out", required=True, metavar="OUTDIR", help="where results and gradebook.csv go")
+    batch.add_argument("--report", action="store_true", help="then write the class report (as hog report OUTDIR)")
+
+    report = verbs.add_parser("report", help="the class report of a grade-batch: OUTDIR/report.html and report.json")
+    report.add_argument("out", metavar="OUTDIR")
 
     contest = verbs.add_parser("contest", help="play every submission's final_strategy against every other, "
                                                "exactly, both seats: leaderboard.csv and contest.html")
@@ -107,7 +111,9 @@ def main(argv: list[str] | None = None) -> int:
             return commands.test(path=args.path, variant=args.variant, question=args.question, out=sys.stdout)
         if args.verb == "grade-batch":
             return commands.grade_batch(folder=args.folder, variant=args.variant, jobs=args.jobs,
-                                        out_dir=args.out, out=sys.stdout)
+                                        out_dir=args.out, report=args.report, out=sys.stdout)
+        if args.verb == "report":
+            return commands.class_report(out_dir=args.out, out=sys.stdout)
         if args.verb == "contest":
             return commands.contest(folder=args.folder, variant=args.variant, out_dir=args.out, jobs=args.jobs,
                                     results=args.results, out=sys.stdout)

@@ -192,7 +192,7 @@ def test(*, path: str, variant: str | None, question: str | None, out: TextIO) -
     return 0 if all(q.passed for q in result.questions) and not result.import_error else 1
 
 
-def grade_batch(*, folder: str, variant: str, jobs: int, out_dir: str, out: TextIO) -> int:
+def grade_batch(*, folder: str, variant: str, jobs: int, out_dir: str, out: TextIO, report: bool = False) -> int:
     """``hog grade-batch``: every submission of a folder, results written as they come."""
     from grader import batch
     spec = load_variant(variant)
@@ -207,7 +207,20 @@ def grade_batch(*, folder: str, variant: str, jobs: int, out_dir: str, out: Text
     if summary.interrupted:
         out.write("Interrupted: run the same command again to grade the rest.\n")
         return 130
+    if report:
+        class_report(out_dir=out_dir, out=out)
     return GRADER_FAULT if summary.failed else 0
+
+
+def class_report(*, out_dir: str, out: TextIO) -> int:
+    """``hog report OUTDIR``: report.html and report.json from the results grade-batch wrote."""
+    from grader.report import classroom
+    folder = Path(out_dir)
+    if not folder.is_dir():
+        raise UsageError(f"{out_dir} is not a folder (give the OUTDIR of hog grade-batch)")
+    page, figures = classroom.write(folder)
+    out.write(f"wrote {page} and {figures}\n")
+    return 0
 
 
 def contest(*, folder: str, variant: str, out_dir: str, jobs: int, results: str | None, out: TextIO) -> int:

@@ -19,6 +19,11 @@ def clip(text, limit: int = NAME_LIMIT) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
+def one_line(text, limit: int = 120) -> str:
+    """A value as one line (line breaks shown as ⏎), capped."""
+    return clip(" ⏎ ".join(str(text).splitlines()), limit)
+
+
 def spreadsheet_cell(value):
     """A CSV cell a spreadsheet shows as text, never runs as a formula (numbers pass as they are)."""
     if isinstance(value, str) and value.startswith(FORMULA_STARTS):
@@ -42,7 +47,7 @@ def environment() -> jinja2.Environment:
     environment = jinja2.Environment(
         loader=jinja2.FileSystemLoader(project.TEMPLATES), undefined=jinja2.StrictUndefined,
         autoescape=True, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
-    environment.filters.update(clip=clip, colour=rate_colour)
+    environment.filters.update(clip=clip, colour=rate_colour, one_line=one_line)
     return environment
 
 
