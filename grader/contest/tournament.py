@@ -53,11 +53,12 @@ def play(variant: Variant, entrants: list[Entrant], *, jobs: int = 1) -> tuple[l
 
 def page(contest: Contest) -> str:
     count = len(contest.standings)
-    cell = max(3, min(16, 640 // max(count, 1)))
+    cell = max(3, min(40, 640 // max(count, 1)))
+    spread = max(float(np.abs(contest.rates - 0.5).max()) if count else 0.0, 0.01)
     margin = 30 if cell >= 10 else 4
     return render("contest.html.j2", variant=contest.variant, entrants=len(contest.entrants),
                   standings=contest.standings, disqualified=contest.disqualified, rule=RULE,
-                  pairs=count * (count - 1) // 2, rates=contest.rates.tolist(), cell=cell, margin=margin,
+                  pairs=count * (count - 1) // 2, rates=contest.rates.tolist(), cell=cell, margin=margin, spread=spread,
                   size=cell * count)
 
 
