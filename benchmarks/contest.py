@@ -147,9 +147,9 @@ def main() -> int:
 
     feral = args.feral_count
     feral_pairs = feral * (feral - 1) // 2
-    seconds, first, tables = contest("fa19", feral, 1)
+    seconds, first, tables = contest("fa19", feral, 2)
     single = single_pair("fa19", tables)
-    print(f"fa19 (pair by pair: the state holds previous dice counts): {feral} strategies, {feral_pairs} matchups "
+    print(f"fa19 (pair by pair, 2 processes: the state holds previous dice counts): {feral} strategies, {feral_pairs} matchups "
           f"in {seconds:.1f} s, {seconds / feral_pairs * 1000:.1f} ms per matchup "
           f"(one win_rate call {single * 1000:.1f} ms); {args.count} strategies extrapolated: "
           f"{seconds / feral_pairs * pairs / 60:.0f} min")

@@ -178,7 +178,7 @@ def grade_one(variant_id: str, submission: Path) -> tuple[dict, bool]:
     if submission.is_dir() and not (submission / "hog.py").is_file():
         result = GradeResult(variant, str(submission), [QuestionResult(q, 0.0) for q in variant.questions],
                              "none", 0.0, import_error="the submission holds no hog.py")
-        return gradescope.results(result), False
+        return {**gradescope.results(result), INSTRUCTOR: instructor.record(result)}, False
     result, fault = grade_safely(submission, variant)
     return {**gradescope.results(result), INSTRUCTOR: instructor.record(result)}, fault
 

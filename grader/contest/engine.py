@@ -5,17 +5,21 @@ over all ordered pairs of strategies together. ``V[s, i, j]`` is the share of
 wins (a never-ending game counting half) of strategy ``i``, to move at state
 ``s = (a, b)`` (its score ``a``, the opponent's ``b``) against strategy ``j``.
 ``U[i, s, j] = 1 - V[s, j, i]`` is the same game seen by the player waiting
-while ``j`` moves. States are solved by decreasing score sum; within one sum,
-the states and strategies that roll the same number of dice (and, where the
-dice depend on it, the same score parity) are one gather from ``U`` and one
-``einsum`` with that dice distribution, for all opponents at once.
+while ``j`` moves. States are solved by decreasing score sum, as the single-pair
+engine does. A state's value is a weighted sum of ``U`` rows: the states its
+turn can lead to, weighted by the chances of the turn's points. For one score
+sum, every (state, strategy to move) row of every dice count is one row of a
+sparse matrix, and the whole sum is one sparse-by-dense product against ``U``
+that gives the value against every opponent at once: no Python loop per state
+or per pair, only per score sum.
 
 Strategies are split in blocks; a pair of blocks (I, J) needs only its own
 ``V`` and ``U`` (those of I against J and of J against I), which bounds the
-memory at ``2 * (goal² + 1) * block² * 8`` bytes.
+memory at ``2 * (goal² + 1) * block² * 8`` bytes (400 MB for blocks of 50); pairs
+of blocks are shared by worker processes.
 
 fa19's Feral Hogs depends on the previous dice counts, which this engine does
-not model: ``round_robin`` falls back to one exact ``win_rate`` per pair there.
+not model: ``first_mover_matrix`` falls back to one exact ``win_rate`` per pair there.
 """
 
 from __future__ import annotations
@@ -67,8 +71,10 @@ class _Layout:
         self.weight = np.concatenate([row[k] for row, k in zip(weights, nonzero)])
         # won[key, a, b]: the chance the mover at a (against b) wins on this turn.
         a_axis, b_axis = np.indices((goal, goal))
-        ends = a_axis[None, :, :, None] + self.offset[:, None, :, None] + np.arange(width)
-        self.won = np.einsum("gabk,gk->gab", finished[b_axis[None, :, :, None], ends], weights)
+        self.won = np.empty((2 * COUNTS, goal, goal))
+        for key, row in enumerate(weights):
+            ends = (a_axis + self.offset[key, b_axis])[..., None] + np.arange(width)
+            self.won[key] = finished[b_axis[..., None], ends] @ row
         self.layers = []
         for total in range(2 * goal - 2, -1, -1):   # from the highest score sum down
             a = np.arange(max(0, total - goal + 1), min(total, goal - 1) + 1)
@@ -193,7 +199,7 @@ def first_mover_matrix(rules: Rules, choices: np.ndarray, *, block: int = BLOCK,
     choices = np.asarray(choices, dtype=np.intp)
     count = choices.shape[0]
     if rules.feral_hogs:
-        return _pair_by_pair(rules, choices)
+        return _pair_by_pair(rules, choices, jobs)
     _JOB.update(layout=_Layout(rules), choices=choices)
     first = np.zeros((count, count))
     pairs = sorted(blocks(count, block), key=lambda pair: pair[1] is None)   # the bigger pairs first
@@ -214,16 +220,30 @@ def first_mover_matrix(rules: Rules, choices: np.ndarray, *, block: int = BLOCK,
     return first
 
 
-def _pair_by_pair(rules: Rules, choices: np.ndarray) -> np.ndarray:
+def _row(i: int) -> tuple[int, list[tuple[float, float]]]:
+    """Strategy ``i`` against every later one: (as first, as second) each."""
+    rules, tables = _JOB["rules"], _JOB["tables"]
+    rates = [win_rate(rules, tables[i], tables[j]) for j in range(i, len(tables))]
+    return i, [(rate.as_first, rate.as_second) for rate in rates]
+
+
+def _pair_by_pair(rules: Rules, choices: np.ndarray, jobs: int) -> np.ndarray:
     """One exact ``win_rate`` per unordered pair (fa19: the state holds previous dice counts)."""
     count = choices.shape[0]
     first = np.zeros((count, count))
-    tables = [choice.tolist() for choice in choices]
-    for i in range(count):
-        for j in range(i, count):
-            rate = win_rate(rules, tables[i], tables[j])
-            first[i, j] = rate.as_first
-            first[j, i] = 1.0 - rate.as_second
+    _JOB.update(rules=rules, tables=[choice.tolist() for choice in choices])
+    try:
+        if jobs > 1 and count > 1:
+            with multiprocessing.get_context("fork").Pool(jobs) as pool:
+                rows = list(pool.imap_unordered(_row, range(count)))
+        else:
+            rows = [_row(i) for i in range(count)]
+    finally:
+        _JOB.clear()
+    for i, rates in rows:
+        for j, (as_first, as_second) in enumerate(rates, start=i):
+            first[i, j] = as_first
+            first[j, i] = 1.0 - as_second
     return first
 
 
