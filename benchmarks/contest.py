@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import tempfile
@@ -134,6 +135,8 @@ def main() -> int:
     args = parser.parse_args()
 
     pairs = args.count * (args.count - 1) // 2
+    print(f"load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cores "
+          f"(the ratios hold under load; the seconds do not)")
     print(f"Contest: {args.count} strategies, {args.variant}, goal 100, {pairs} matchups, both seats, exact")
     for jobs in (1, 2):
         seconds, first, tables = contest(args.variant, args.count, jobs)
@@ -159,6 +162,7 @@ def main() -> int:
         synthetic_results(out, args.reports)
         seconds, _ = best_of(3, lambda: classroom.write(out))
         size = (out / "report.html").stat().st_size
+        print(f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
         print(f"hog report on {args.reports} results: {seconds:.2f} s (target {REPORT_TARGET:g} s: "
               f"{'met' if seconds <= REPORT_TARGET else 'MISSED'}), report.html {size / 1024:.0f} KiB")
     return 0
