@@ -146,14 +146,30 @@ def _waiting(values: np.ndarray) -> np.ndarray:
     return 1.0 - flipped.reshape(opponents, layer, movers)
 
 
+_WORKSPACES: dict[int, np.ndarray] = {}
+
+
+def _workspace(slot: int, shape: tuple[int, int, int]) -> np.ndarray:
+    """A ``U`` array, reused from one pair of blocks to the next: touching hundreds of megabytes of
+    fresh memory costs more than the products. Every state is written before it is read, except
+    the last ("the game is over"), which is zeroed here."""
+    size = shape[0] * shape[1] * shape[2]
+    if _WORKSPACES.get(slot) is None or _WORKSPACES[slot].size < size:
+        _WORKSPACES[slot] = None
+        _WORKSPACES[slot] = np.empty(size)
+    array = _WORKSPACES[slot][:size].reshape(shape)
+    array[:, -1] = 0.0
+    return array
+
+
 def block_pair(layout: _Layout, rows: np.ndarray, columns: np.ndarray | None = None):
     """``(first[i, j], first[j, i])``: strategy ``rows[i]``, moving first from 0-0, against
     ``columns[j]`` (a never-ending game counting half), and columns against rows moving first.
     ``columns=None`` plays the rows against themselves."""
     same = columns is None
     columns = rows if same else columns
-    u_rows = np.zeros((len(rows), layout.states, len(columns)))
-    u_columns = u_rows if same else np.zeros((len(columns), layout.states, len(rows)))
+    u_rows = _workspace(0, (len(rows), layout.states, len(columns)))
+    u_columns = u_rows if same else _workspace(1, (len(columns), layout.states, len(rows)))
     for a, b in layout.layers:
         v_rows, chain_rows = _solve_layer(layout, a, b, rows, u_rows)
         if same:
@@ -212,6 +228,7 @@ def first_mover_matrix(rules: Rules, choices: np.ndarray, *, block: int = BLOCK,
             played = [_play(pair) for pair in pairs]
     finally:
         _JOB.clear()
+        _WORKSPACES.clear()
     for (rows, columns), (ahead, behind) in played:
         if columns is None:
             first[rows, rows] = ahead
