@@ -56,3 +56,20 @@ def test_refused_strategies_are_listed_with_their_reasons_and_the_rest_play(tmp_
 def test_a_missing_folder_is_a_usage_error(tmp_path, capsys):
     assert cli.main(["contest", str(tmp_path / "nowhere"), "--variant", "sp19", "--out", str(tmp_path / "o")]) == 2
     assert "is not a folder of submissions" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_a_contest_after_grade_batch_reuses_the_tables_grading_recorded(tmp_path):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for name in ("four", "six"):
+        (folder / f"{name}.py").write_text(STRATEGIES[name])
+    results = tmp_path / "results"
+    graded = hog("grade-batch", str(folder), "--variant", "sp19", "--out", str(results), "--report")
+    assert graded.returncode == 0, graded.stderr
+    assert (results / "report.html").is_file() and (results / "report.json").is_file()
+    assert "table" not in (results / "six.json").read_text()          # the student-visible result
+    played = hog("contest", str(folder), "--variant", "sp19", "--out", str(tmp_path / "out"),
+                 "--results", str(results))
+    assert played.returncode == 0, played.stderr
+    assert "0 tables tabulated in the sandbox" in played.stdout and "1. six: 1 won" in played.stdout
