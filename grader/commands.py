@@ -241,7 +241,9 @@ def contest(*, folder: str, variant: str, out_dir: str, jobs: int, results: str 
     out.write(f"{len(played.entrants)} submissions: {count} played {count * (count - 1) // 2} matchups "
               f"in {played.play_seconds:.1f} s, {len(played.disqualified)} disqualified, "
               f"{played.tabulated} tables tabulated in the sandbox, the rest reused\n")
-    for row in played.standings[:3]:
+    if count < 2:
+        out.write("  a contest needs at least two strategies that play\n")
+    for row in played.standings[:3] if count > 1 else []:
         out.write(f"  {row.rank}. {row.name}: {row.wins} won, average win rate {row.average:.6f}\n")
     out.write(f"wrote {Path(out_dir) / 'leaderboard.csv'} and {Path(out_dir) / 'contest.html'}\n")
     return 0

@@ -30,8 +30,8 @@ class Standing:
     name: str
     wins: int
     ties: int
-    average: float
-    index: int          # the entrant's row in the rate matrix
+    average: float | None   # None for a lone entrant: it has no opponent
+    index: int              # the entrant's row in the rate matrix
 
 
 def standings(names: list[str], rates: np.ndarray) -> list[Standing]:
@@ -47,7 +47,8 @@ def standings(names: list[str], rates: np.ndarray) -> list[Standing]:
     for place, i in enumerate(order):
         if place == 0 or keys[i] != keys[order[place - 1]]:
             rank = place + 1
-        result.append(Standing(rank, names[i], int(wins[i]), int(ties[i]), float(average[i]), i))
+        result.append(Standing(rank, names[i], int(wins[i]), int(ties[i]),
+                               float(average[i]) if count > 1 else None, i))
     return result
 
 
@@ -58,7 +59,7 @@ def leaderboard_csv(table: list[Standing], disqualified: list[tuple[str, str]]) 
     writer.writerow(["rank", "submission", "wins", "ties", "average_win_rate", "disqualified"])
     for row in table:
         writer.writerow([row.rank, spreadsheet_cell(row.name), row.wins, row.ties,
-                         f"{row.average:.{DIGITS}f}", ""])
+                         "" if row.average is None else f"{row.average:.{DIGITS}f}", ""])
     for name, reason in disqualified:
         writer.writerow(["", spreadsheet_cell(name), "", "", "", spreadsheet_cell(reason)])
     return buffer.getvalue()
