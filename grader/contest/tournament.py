@@ -16,6 +16,7 @@ import numpy as np
 from grader.batch import clashes, result_name, submissions
 from grader.contest import engine
 from grader.contest.entrants import Entrant, gather
+from grader.contest.matrix import matrix_svg, spread
 from grader.contest.standings import RULE, Standing, leaderboard_csv, standings
 from grader.errors import UsageError
 from grader.files import write_atomically
@@ -53,13 +54,10 @@ def play(variant: Variant, entrants: list[Entrant], *, jobs: int = 1) -> tuple[l
 
 def page(contest: Contest) -> str:
     count = len(contest.standings)
-    cell = max(3, min(40, 640 // max(count, 1)))
-    spread = max(float(np.abs(contest.rates - 0.5).max()) if count else 0.0, 0.01)
-    margin = 30 if cell >= 10 else 4
     return render("contest.html.j2", variant=contest.variant, entrants=len(contest.entrants),
                   standings=contest.standings, disqualified=contest.disqualified, rule=RULE,
-                  pairs=count * (count - 1) // 2, rates=contest.rates.tolist(), cell=cell, margin=margin, spread=spread,
-                  size=cell * count)
+                  pairs=count * (count - 1) // 2, spread=spread(contest.rates),
+                  matrix=matrix_svg(contest.standings, contest.rates))
 
 
 def run_contest(folder: Path, variant: Variant, out: Path, *, jobs: int = 2,
