@@ -119,7 +119,8 @@ def synthetic_results(out: Path, count: int, seed: int = 5) -> None:
         rate = round(rng.uniform(0.45, 0.72), 6)
         private = {"format": 1, "variant": "sp19", "isolation": "bubblewrap", "seconds": seconds,
                    "import_error": None, "grader_error": None, "questions": questions,
-                   "final_strategy": {"table": [[rng.randint(0, 10) for _ in range(100)] for _ in range(100)],
+                   "final_strategy": {"table": instructor.encode_table(
+                       [[rng.randint(0, 10) for _ in range(100)] for _ in range(100)]),
                                       "win_rate": rate, "message": ""},
                    "graded_from": graded_from}
         (out / f"{name}.json").write_text(json.dumps(result, indent=2))

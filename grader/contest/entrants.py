@@ -88,7 +88,7 @@ def _from_batch(results: Path, submission: Path, variant: Variant, digest: str) 
         if graded_from.get("variant") != variant.id or graded_from.get("submission_sha256") != digest \
                 or final.get("table") is None:
             return None
-        return validate_table(final["table"], variant.goal)
+        return validate_table(instructor.decode_table(final["table"]), variant.goal)
     except (OSError, ValueError, AttributeError, StrategyTableError):
         return None
 

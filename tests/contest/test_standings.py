@@ -94,7 +94,7 @@ def test_known_tables_are_not_tabulated_again(tmp_path):
     results = tmp_path / "batch"
     (results / instructor.FOLDER).mkdir(parents=True)
     (results / instructor.FOLDER / "ada.json").write_text(json.dumps({
-        "final_strategy": {"table": THREE["four"], "win_rate": 0.5},
+        "final_strategy": {"table": instructor.encode_table(THREE["four"]), "win_rate": 0.5},
         GRADED_FROM: {"variant": "sp19", "submission_sha256": submission_digest(folder / "ada.py")}}))
     out = tmp_path / "out"
     (out / "tables").mkdir(parents=True)
