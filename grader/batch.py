@@ -32,7 +32,7 @@ from grader import pool
 from grader.errors import UsageError
 from grader.files import write_atomically
 from grader.grade import GradeResult, QuestionResult, grade_safely
-from grader.report import gradescope
+from grader.report import gradescope, instructor
 from grader.spec import Variant, load_variant
 from grader.submissions import Skipped, UnusableZip, clashes, extract, result_name, scan
 from grader.submissions import digest as submission_digest
@@ -41,6 +41,7 @@ GRADED_FROM = "graded_from"      # the key of the provenance in each result, bes
 GRADER_FAILED = "grader failed"  # the gradebook's status of a result whose grader_failed is true
 SKIPPED = "skipped.csv"
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")   # what makes a spreadsheet run a cell as a formula
+INSTRUCTOR = "instructor"        # grade_one's key for instructor-only facts: written to a side file
 
 
 @dataclass(frozen=True)
@@ -172,20 +173,24 @@ def grade_one(variant_id: str, submission: Path, *, isolation: str, seed: int) -
             if found is None:
                 return _not_graded(variant, submission, seed, "the zip holds no hog.py"), False
             result, fault = grade_safely(found, variant, minimum=isolation, seed=seed)
-            return gradescope.results(result), fault
+            return _results(result), fault
         finally:
             pool._remove(folder)
     if submission.is_dir() and not (submission / "hog.py").is_file():
         return _not_graded(variant, submission, seed, "the submission holds no hog.py"), False
     result, fault = grade_safely(submission, variant, minimum=isolation, seed=seed)
-    return gradescope.results(result), fault
+    return _results(result), fault
+
+
+def _results(result: GradeResult) -> dict:
+    """results.json, with the instructor-only facts under INSTRUCTOR (the batch writes them apart)."""
+    return {**gradescope.results(result), INSTRUCTOR: instructor.record(result)}
 
 
 def _not_graded(variant: Variant, submission: Path, seed: int, why: str) -> dict:
     """The result of a submission with nothing to run: every question 0, and why."""
-    return gradescope.results(GradeResult(variant, str(submission), [QuestionResult(q, 0.0) for q in
-                                                                     variant.questions],
-                                          "none", 0.0, import_error=why, seed=seed))
+    return _results(GradeResult(variant, str(submission), [QuestionResult(q, 0.0) for q in variant.questions],
+                                "none", 0.0, import_error=why, seed=seed))
 
 
 def _worker_failed(variant: Variant, submission: Path, why: str, seed: int) -> dict:
@@ -284,8 +289,13 @@ def _run(variant: Variant, out: Path, todo: list[Path], sources: dict, jobs: int
 
     def write(submission: Path, data: dict, fault: bool) -> None:
         data[GRADED_FROM] = sources[submission]
+        private = data.pop(INSTRUCTOR, None)
         target = out / result_name(submission)
         try:
+            if private is not None:   # beside the result, never in it: hidden cases by id, the table
+                (out / instructor.FOLDER).mkdir(exist_ok=True)
+                write_atomically(out / instructor.FOLDER / result_name(submission),
+                                 json.dumps({**private, GRADED_FROM: sources[submission]}) + "\n")
             write_atomically(target, json.dumps(data, indent=2) + "\n")
         except OSError as error:
             raise _OutBroken(_cannot_write(target, error)) from None

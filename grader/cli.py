@@ -79,6 +79,21 @@ def parser() -> argparse.ArgumentParser:
     batch.add_argument("--out", required=True, metavar="OUTDIR", help="where results and gradebook.csv go")
     batch.add_argument("--isolation", choices=LEVELS, help=ISOLATION_HELP)
     batch.add_argument("--seed", type=int, metavar="N", help=SEED_HELP.replace("a fresh one", "a fresh one per run"))
+    batch.add_argument("--report", action="store_true", help="then write the class report (as hog report OUTDIR)")
+
+    report = verbs.add_parser("report", help="the class report of a grade-batch: OUTDIR/report.html and report.json")
+    report.add_argument("out", metavar="OUTDIR")
+
+    contest = verbs.add_parser("contest", help="play every submission's final_strategy against every other, "
+                                               "exactly, both seats: leaderboard.csv and contest.html")
+    contest.add_argument("folder", metavar="DIR")
+    contest.add_argument("--variant", required=True, metavar="ID")
+    contest.add_argument("--out", required=True, metavar="OUTDIR",
+                         help="where leaderboard.csv, contest.html and the cached tables go")
+    contest.add_argument("--jobs", type=int, default=2, metavar="N", help="processes (default 2)")
+    contest.add_argument("--results", metavar="OUTDIR",
+                         help="an earlier grade-batch's OUTDIR: reuse the tables it recorded")
+    contest.add_argument("--isolation", choices=LEVELS, help=ISOLATION_HELP)
 
     analyze = verbs.add_parser("analyze", help="exact win rates and optimal play of a variant")
     analyze.add_argument("variant", metavar="ID")
@@ -128,7 +143,11 @@ HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
                                        out=sys.stdout, unlock=args.unlock),
     "grade-batch": lambda args: commands.grade_batch(folder=args.folder, variant=args.variant, jobs=args.jobs,
                                                      out_dir=args.out, isolation=args.isolation, seed=args.seed,
-                                                     out=sys.stdout),
+                                                     report=args.report, out=sys.stdout),
+    "report": lambda args: commands.class_report(out_dir=args.out, out=sys.stdout),
+    "contest": lambda args: commands.contest(folder=args.folder, variant=args.variant, out_dir=args.out,
+                                             jobs=args.jobs, results=args.results, isolation=args.isolation,
+                                             out=sys.stdout),
     "analyze": lambda args: commands.analyze(variant=args.variant, as_json=args.json, goal=args.goal,
                                              out=sys.stdout),
     "play": lambda args: commands.play(variant=args.variant, vs=args.vs, goal=args.goal, port=args.port,

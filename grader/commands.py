@@ -14,6 +14,7 @@ import grader.build
 import grader.handout
 from grader import engine, pool, project, report, unlocking
 from grader import mint as minting
+from grader.contest.tournament import run_contest
 from grader import play as playing
 from grader.errors import GraderFault, UsageError
 from grader.files import write_atomically
@@ -242,9 +243,10 @@ def test(*, path: str, variant: str | None, question: str | None, out: TextIO, u
 
 
 def grade_batch(*, folder: str, variant: str, jobs: int, out_dir: str, out: TextIO,
-                isolation: str | None = None, seed: int | None = None) -> int:
+                isolation: str | None = None, seed: int | None = None, report: bool = False) -> int:
     """``hog grade-batch``: every submission of a folder, results written as they come; exit 1 if the
-    kit failed on any or OUT could not be written, 128 + the signal if SIGINT or SIGTERM stopped it."""
+    kit failed on any or OUT could not be written, 128 + the signal if SIGINT or SIGTERM stopped it;
+    with ``report``, then the class report."""
     spec = load_variant(variant)
     source = Path(folder)
     if not source.is_dir():
@@ -268,8 +270,48 @@ def grade_batch(*, folder: str, variant: str, jobs: int, out_dir: str, out: Text
         out.write(f"Stopped by {pool.signal_name(summary.stopped_by)}: the results written are kept; "
                   f"run the same command again to grade the rest.\n")
         return 128 + summary.stopped_by
+    if report:
+        class_report(out_dir=out_dir, out=out)
     return GRADER_FAULT if summary.failed else 0
 
+
+def class_report(*, out_dir: str, out: TextIO) -> int:
+    """``hog report OUTDIR``: report.html and report.json from the results grade-batch wrote."""
+    folder = Path(out_dir)
+    if not folder.is_dir():
+        raise UsageError(f"{out_dir} is not a folder (give the OUTDIR of hog grade-batch)")
+    page, figures = report.classroom.write(folder)
+    out.write(f"wrote {page} and {figures}\n")
+    return 0
+
+
+def contest(*, folder: str, variant: str, out_dir: str, jobs: int, results: str | None, out: TextIO,
+            isolation: str | None = None) -> int:
+    """``hog contest``: every final_strategy of a folder against every other, exactly; each strategy is
+    tabulated under at least the isolation grading requires."""
+    level = isolation_level(isolation)
+    spec = load_variant(variant)
+    source = Path(folder)
+    if not source.is_dir():
+        raise UsageError(f"{folder} is not a folder of submissions")
+    if jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    if results is not None and not Path(results).is_dir():
+        raise UsageError(f"--results {results} is not a folder (give the OUTDIR of an earlier grade-batch)")
+    if not any(q.role == "final_strategy" for q in spec.questions):
+        raise UsageError(f"{spec.id} has no final_strategy question: there is nothing to play")
+    played = run_contest(source, spec, Path(out_dir), jobs=jobs, results=Path(results) if results else None,
+                         minimum=level)
+    count = len(played.standings)
+    out.write(f"{len(played.entrants)} submissions: {count} played {count * (count - 1) // 2} matchups "
+              f"in {played.play_seconds:.1f} s, {len(played.disqualified)} disqualified, "
+              f"{played.tabulated} tables tabulated in the sandbox, the rest reused\n")
+    if count < 2:
+        out.write("  a contest needs at least two strategies that play\n")
+    for row in played.standings[:3] if count > 1 else []:
+        out.write(f"  {row.rank}. {row.name}: {row.wins} won, average win rate {row.average:.6f}\n")
+    out.write(f"wrote {Path(out_dir) / 'leaderboard.csv'} and {Path(out_dir) / 'contest.html'}\n")
+    return 0
 
 
 def play(*, variant: str, vs: str, goal: int | None, port: int, browser: bool, out: TextIO,

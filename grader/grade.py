@@ -40,6 +40,8 @@ class QuestionResult:
     score: float
     verdicts: list[CaseVerdict] = field(default_factory=list)
     message: str = ""          # e.g. the final strategy's exact win rate
+    table: list[list[int]] | None = None   # final_strategy as tabulated (for the instructor, never shown)
+    win_rate: float | None = None          # its exact average win rate against the baseline
 
     @property
     def max_score(self) -> float:
@@ -127,8 +129,8 @@ def _final_strategy(variant: Variant, question: Question, run: CaseRun, verdicts
     table, why = tabulate.tables_from(variant, run)
     if table is None:
         return QuestionResult(question, 0.0, verdicts, why)
-    score, detail = tabulate.points(variant, question, table, all(v.passed for v in verdicts))
-    return QuestionResult(question, score, verdicts, detail)
+    score, detail, rate = tabulate.points(variant, question, table, all(v.passed for v in verdicts))
+    return QuestionResult(question, score, verdicts, detail, table=table, win_rate=rate)
 
 
 def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,

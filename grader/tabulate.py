@@ -73,8 +73,10 @@ def tables_from(variant: Variant, run: CaseRun) -> tuple[list[list[int]] | None,
     return table, ""
 
 
-def points(variant: Variant, question: Question, table: list[list[int]], all_passed: bool) -> tuple[float, str]:
-    """Points by the exact average win rate of ``table`` against the baseline, and the sentence saying so."""
+def points(variant: Variant, question: Question, table: list[list[int]],
+           all_passed: bool) -> tuple[float, str, float]:
+    """Points by the exact average win rate of ``table`` against the baseline, the sentence saying so,
+    and the rate."""
     from grader import engine  # the exact engine (NumPy), imported only when a final strategy is scored
 
     rate = engine.win_rate(variant.id, table, goal=variant.goal).average
@@ -87,4 +89,4 @@ def points(variant: Variant, question: Question, table: list[list[int]], all_pas
     higher = next((t for t in sorted(question.thresholds, key=lambda t: t.win_rate) if rate < t.win_rate), None)
     if higher is not None:
         detail += f" ({higher.win_rate:g} earns {higher.points:g} of {question.points:g} points)"
-    return min(earned, question.points), detail
+    return min(earned, question.points), detail, rate

@@ -171,7 +171,8 @@ def test_results_and_the_gradebook_follow_the_umask_like_any_new_file(tmp_path):
     out = tmp_path / "out"
     assert hog("grade-batch", str(subs), "--variant", "sp19", "--out", str(out), umask=0o022).returncode == 0
     assert {path.name: stat.S_IMODE(path.stat().st_mode) for path in out.iterdir()} == {
-        "bob.json": 0o644, "gradebook.csv": 0o644}
+        "bob.json": 0o644, "gradebook.csv": 0o644, "instructor": 0o755}
+    assert stat.S_IMODE((out / "instructor" / "bob.json").stat().st_mode) == 0o644
     previous = os.umask(0o027)
     try:
         files.write_atomically(tmp_path / "report.json", "{}\n")

@@ -114,7 +114,7 @@ def test_grade_batch_writes_each_result_and_a_gradebook_and_resumes(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "graded 4, skipped 0 already graded, 0 grader faults" in result.stdout
     assert sorted(p.name for p in out.iterdir()) == ["ada.json", "empty.json", "grace.json", "gradebook.csv",
-                                                      "linus.json"]
+                                                      "instructor", "linus.json"]
     rows = {row["submission"]: row for row in csv.DictReader((out / "gradebook.csv").open())}
     assert rows["ada"]["score"] == "24.0" or float(rows["ada"]["score"]) >= 23
     assert float(rows["grace"]["score"]) == 0 and float(rows["linus"]["score"]) == 0

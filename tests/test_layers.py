@@ -24,7 +24,7 @@ LAYERS = [
     ["grader.grade", "grader.tabulate"],
     ["grader.report"],
     ["grader.build", "grader.assign", "grader.batch", "grader.play", "grader.mint", "grader.submissions",
-     "grader.pool"],
+     "grader.pool", "grader.contest"],
     ["grader.commands"],
     ["grader.cli"],
 ]

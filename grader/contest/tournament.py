@@ -1,0 +1,79 @@
+"""``hog contest``: every submission's final_strategy against every other, exactly, both seats.
+
+Tables come from ``grader.contest.entrants`` (the sandbox, as grading does, or a
+cache); the pairs are played by ``grader.contest.engine``; ``OUTDIR`` gets
+``leaderboard.csv`` and ``contest.html``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from grader.submissions import clashes, result_name, scan
+from grader.contest import engine
+from grader.contest.entrants import Entrant, gather
+from grader.contest.matrix import matrix_svg, spread
+from grader.contest.standings import RULE, Standing, leaderboard_csv, standings
+from grader.errors import UsageError
+from grader.files import write_atomically
+from grader.report.html import render
+from grader.spec import Variant
+from grader.engine import rules_for
+
+
+@dataclass(frozen=True)
+class Contest:
+    variant: Variant
+    entrants: list[Entrant]
+    standings: list[Standing]
+    rates: np.ndarray                      # rates[i, j]: entrant i against j (qualified entrants only)
+    tabulated: int                         # tables computed in the sandbox this run (the rest were known)
+    play_seconds: float
+
+    @property
+    def disqualified(self) -> list[tuple[str, str]]:
+        return [(e.name, e.reason or "") for e in self.entrants if e.table is None]
+
+
+def play(variant: Variant, entrants: list[Entrant], *, jobs: int = 1) -> tuple[list[Standing], np.ndarray, float]:
+    """Standings and the matrix of exact win rates of the entrants that have a table."""
+    playing = [e for e in entrants if e.table is not None]
+    started = time.perf_counter()
+    if playing:
+        choices = np.array([e.table for e in playing], dtype=np.intp)
+        rates = engine.win_rates(engine.first_mover_matrix(rules_for(variant.id, variant.goal), choices, jobs=jobs))
+    else:
+        rates = np.zeros((0, 0))
+    seconds = time.perf_counter() - started
+    return standings([e.name for e in playing], rates), rates, seconds
+
+
+def page(contest: Contest) -> str:
+    count = len(contest.standings)
+    return render("contest.html.j2", variant=contest.variant, entrants=len(contest.entrants),
+                  standings=contest.standings, disqualified=contest.disqualified, rule=RULE,
+                  pairs=count * (count - 1) // 2, spread=spread(contest.rates),
+                  matrix=matrix_svg(contest.standings, contest.rates))
+
+
+def run_contest(folder: Path, variant: Variant, out: Path, *, jobs: int = 2,
+                results: Path | None = None, minimum: str = "files") -> Contest:
+    """Tabulate (or reuse), play every pair, write ``leaderboard.csv`` and ``contest.html``."""
+    # Folders and .py files play; a .zip is graded by grade-batch but does not enter the contest.
+    found = [entry for entry in scan(folder, out=out)[0] if entry.suffix.lower() != ".zip"]
+    clashing = clashes(found)
+    if clashing:
+        listed = ", ".join(" and ".join(p.name for p in group) + f" are both {Path(result_name(group[0])).stem}"
+                           for group in clashing)
+        raise UsageError(f"in {folder}, {listed}: rename one of each; no contest was played")
+    out.mkdir(parents=True, exist_ok=True)
+    entrants, tabulated = gather(found, variant, out, jobs=jobs, results=results, minimum=minimum)
+    table, rates, seconds = play(variant, entrants, jobs=jobs)
+    contest = Contest(variant, entrants, table, rates, tabulated, seconds)
+    write_atomically(out / "leaderboard.csv", leaderboard_csv(contest.standings, contest.disqualified))
+    write_atomically(out / "contest.html", page(contest))
+    return contest

@@ -1,0 +1,198 @@
+"""``hog report OUTDIR``: what a batch tells the instructor, as one page and as JSON.
+
+Read from what ``grade-batch`` wrote: each ``<name>.json`` (Gradescope's
+results, with ``graded_from``) and, beside it, ``instructor/<name>.json``
+(``grader.report.instructor``: failed cases by id with what they returned, the
+isolation, the final strategy's exact win rate). ``report.json`` holds the
+figures; ``report.html`` shows the same figures, one self-contained page.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from grader.errors import UsageError
+from grader.files import write_atomically
+from grader.report import instructor
+from grader.report.html import clip, render
+from grader.spec import SpecError, Variant, load_variant
+
+BINS = 10
+RATE_BIN = 0.05
+TOP_CASES = 5
+TOP_VALUES = 3
+SLOWEST = 5
+NOT_RESULTS = {"report.json"}
+# As grade-batch writes them (grader.batch: the layer above reads this module, never the reverse).
+GRADED_FROM = "graded_from"
+GRADER_FAILED = "grader failed"
+
+
+@dataclass(frozen=True)
+class Graded:
+    name: str
+    result: dict
+    private: dict | None      # the instructor-only facts, when they match this result
+
+
+def load(out: Path) -> tuple[list[Graded], list[dict]]:
+    """The results in OUTDIR, and the files skipped with the reason."""
+    graded, skipped = [], []
+    for path in sorted(out.glob("*.json")):
+        if path.name in NOT_RESULTS:
+            continue
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            skipped.append({"file": path.name, "reason": f"not readable as JSON: {clip(error, 200)}"})
+            continue
+        if not isinstance(data, dict) or not isinstance(data.get("score"), (int, float)) \
+                or not isinstance(data.get("tests"), list):
+            skipped.append({"file": path.name, "reason": "not a grade-batch result (no score or tests)"})
+            continue
+        graded.append(Graded(path.stem, data, _private(out, path.name, data)))
+    return graded, skipped
+
+
+def _is_result(path: Path) -> bool:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and "score" in data and "tests" in data
+
+
+def _private(out: Path, name: str, data: dict) -> dict | None:
+    try:
+        private = json.loads((out / instructor.FOLDER / name).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(private, dict) or private.get(GRADED_FROM) != data.get(GRADED_FROM):
+        return None
+    return private
+
+
+def _variant(graded: list[Graded]) -> Variant | None:
+    ids = Counter(g.result.get(GRADED_FROM, {}).get("variant") for g in graded
+                  if isinstance(g.result.get(GRADED_FROM), dict))
+    for variant_id, _ in ids.most_common():
+        try:
+            return load_variant(str(variant_id))
+        except (SpecError, OSError, ValueError):
+            continue
+    return None
+
+
+def histogram(values: list[float], low: float, high: float, bins: int) -> list[dict]:
+    """Counts in ``bins`` equal bins from low to high; the last bin holds ``high`` itself."""
+    width = (high - low) / bins if high > low else 1.0
+    counts = [0] * bins
+    for value in values:
+        counts[min(max(int((value - low) // width), 0), bins - 1)] += 1
+    return [{"low": round(low + i * width, 6), "high": round(low + (i + 1) * width, 6), "count": count}
+            for i, count in enumerate(counts)]
+
+
+def _summary(values: list[float]) -> dict:
+    if not values:
+        return {"count": 0, "mean": None, "median": None, "max": None}
+    return {"count": len(values), "mean": statistics.fmean(values), "median": statistics.median(values),
+            "max": max(values)}
+
+
+def _questions(graded: list[Graded], variant: Variant | None) -> list[dict]:
+    titles = {q.label: q.title for q in variant.questions} if variant else {}
+    numbers: list[str] = list(titles)
+    for g in graded:
+        for test in g.result["tests"]:
+            number = str(test.get("number"))
+            if number not in numbers and test.get("name") != GRADER_FAILED:
+                numbers.append(number)
+    figures = []
+    for number in numbers:
+        tests = [t for g in graded for t in g.result["tests"] if str(t.get("number")) == number]
+        full = sum(1 for t in tests if t.get("score", 0) >= t.get("max_score", 0) > 0)
+        figures.append({"number": number, "title": titles.get(number, ""), "graded": len(tests),
+                        "full_points": full, "share_full": full / len(tests) if tests else None,
+                        "cases": _failing_cases(graded, number)})
+    return figures
+
+
+def _failing_cases(graded: list[Graded], number: str) -> list[dict]:
+    """The cases of a question that failed most often, with the commonest wrong values."""
+    by_case: dict[str, Counter] = {}
+    hidden: dict[str, bool] = {}
+    for g in graded:
+        for question in (g.private or {}).get("questions", []):
+            if str(question.get("number")) != number:
+                continue
+            for failure in question.get("failed", []):
+                case = str(failure.get("case"))
+                by_case.setdefault(case, Counter())[instructor.capped(str(failure.get("got", "")))] += 1
+                hidden[case] = bool(failure.get("hidden"))
+    ranked = sorted(by_case.items(), key=lambda item: (-sum(item[1].values()), item[0]))[:TOP_CASES]
+    return [{"case": case, "hidden": hidden[case], "submissions": sum(values.values()),
+             "values": [{"got": got, "count": count} for got, count in values.most_common(TOP_VALUES)]}
+            for case, values in ranked]
+
+
+def _final_strategy(graded: list[Graded], variant: Variant | None) -> dict | None:
+    question = next((q for q in variant.questions if q.role == "final_strategy"), None) if variant else None
+    if question is None:
+        return None
+    rates = [g.private["final_strategy"]["win_rate"] for g in graded
+             if g.private and (g.private.get("final_strategy") or {}).get("win_rate") is not None]
+    thresholds = [{"win_rate": t.win_rate, "points": t.points,
+                   "reached": sum(rate >= t.win_rate for rate in rates)} for t in question.thresholds]
+    known = sum(1 for g in graded if g.private is not None)
+    return {"number": question.label, "baseline": f"always_roll({variant.baseline})", "rates": _summary(rates),
+            "histogram": histogram(rates, 0.0, 1.0, round(1 / RATE_BIN)), "thresholds": thresholds,
+            "not_tabulated": known - len(rates)}
+
+
+def figures(out: Path) -> dict:
+    """Every figure of the report, as plain JSON data."""
+    graded, skipped = load(out)
+    variant = _variant(graded)
+    for g in graded:
+        if g.private is None:
+            skipped.append({"file": f"{instructor.FOLDER}/{g.name}.json",
+                            "reason": "missing or from another grading: its failed cases, win rate and "
+                                      "isolation are left out (rerun grade-batch to record them)"})
+    scores = [float(g.result["score"]) for g in graded]
+    top = max((float(g.result.get("max_score") or 0) for g in graded), default=0.0) \
+        or (variant.points if variant else 1.0)
+    seconds = [(float(g.result.get("execution_time") or 0), g.name) for g in graded]
+    faults = [{"submission": g.name, "message": instructor.capped(str(t.get("output", "")), 500)}
+              for g in graded for t in g.result["tests"] if t.get("name") == GRADER_FAILED]
+    imports = [{"submission": g.name, "message": instructor.capped(str(g.private["import_error"]), 300)}
+               for g in graded if g.private and g.private.get("import_error")]
+    return {
+        "variant": variant.id if variant else None, "title": variant.title if variant else None,
+        "submissions": len(graded),
+        "isolation": dict(Counter((g.private or {}).get("isolation", "unknown") for g in graded)),
+        "score": {"max_score": top, **_summary(scores), "histogram": histogram(scores, 0.0, top, BINS)},
+        "questions": _questions(graded, variant),
+        "final_strategy": _final_strategy(graded, variant),
+        "time": {**_summary([s for s, _ in seconds]),
+                 "histogram": histogram([s for s, _ in seconds], 0.0, max([s for s, _ in seconds], default=1.0)
+                                        or 1.0, BINS),
+                 "slowest": [{"submission": name, "seconds": s} for s, name in sorted(seconds, reverse=True)[:SLOWEST]]},
+        "grader_faults": faults, "import_errors": imports, "skipped": skipped,
+    }
+
+
+def write(out: Path) -> tuple[Path, Path]:
+    """``OUTDIR/report.json`` and ``OUTDIR/report.html``."""
+    clash = out / "report.json"
+    if _is_result(clash):
+        raise UsageError(f"{clash} is the result of a submission named 'report': rename that submission "
+                         f"and grade it again, so the report does not overwrite its result")
+    data = figures(out)
+    write_atomically(out / "report.json", json.dumps(data, indent=2) + "\n")
+    write_atomically(out / "report.html", render("report.html.j2", report=data, folder=clip(out.name)))
+    return out / "report.html", out / "report.json"

@@ -1,0 +1,50 @@
+"""What the instructor may know of one graded submission and a student may not.
+
+``grade-batch`` writes this beside each result, in ``OUTDIR/instructor/<name>.json``
+(never inside the Gradescope results, which a student can see): which cases failed,
+hidden ones by their id, what each returned, the isolation, and the tabulated
+``final_strategy`` with its exact win rate. The class report and the contest read it.
+"""
+
+from __future__ import annotations
+
+from grader.grade import GradeResult
+
+FOLDER = "instructor"
+FORMAT = 1
+DIGITS = "0123456789a"   # a tabulated strategy's row as text: one character per dice count 0..10
+MAX_SHOWN = 200      # characters kept of what a case returned: the values are the student's text
+
+
+def capped(text: str, limit: int = MAX_SHOWN) -> str:
+    text = text.rstrip("\n")
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def encode_table(table: list[list[int]] | None) -> list[str] | None:
+    """A table as one string per score: small to store, quick to read back."""
+    return None if table is None else ["".join(DIGITS[n] for n in row) for row in table]
+
+
+def decode_table(rows) -> list[list[int]]:
+    """The table of ``encode_table``; ValueError for anything else."""
+    if not isinstance(rows, list) or not all(isinstance(row, str) for row in rows):
+        raise ValueError("a stored table is a list of strings")
+    return [[DIGITS.index(character) for character in row] for row in rows]
+
+
+def record(result: GradeResult) -> dict:
+    """The instructor-only facts of one graded submission, as plain JSON data."""
+    questions = []
+    final = None
+    for question in result.questions:
+        failed = [{"case": verdict.case.id, "hidden": verdict.case.hidden, "step": verdict.step,
+                   "got": capped(verdict.got)} for verdict in question.verdicts if not verdict.passed]
+        questions.append({"number": question.question.label, "role": question.question.role,
+                          "score": question.score, "max_score": question.max_score, "failed": failed})
+        if question.question.role == "final_strategy":
+            final = {"table": encode_table(question.table), "win_rate": question.win_rate,
+                     "message": capped(question.message, 1000)}
+    return {"format": FORMAT, "variant": result.variant.id, "isolation": result.isolation,
+            "seconds": round(result.seconds, 3), "import_error": result.import_error,
+            "grader_error": result.grader_error, "questions": questions, "final_strategy": final}
