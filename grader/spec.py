@@ -8,6 +8,7 @@ produces a traceback.
 
 from __future__ import annotations
 
+import ast
 import doctest
 import re
 from dataclasses import dataclass
@@ -77,6 +78,18 @@ class Case:
 
 
 @dataclass(frozen=True)
+class Alternative:
+    """A choice the rules leave open, as a small variant of the reference.
+
+    ``source`` defines one or more functions that replace the reference's
+    functions of the same names; a hidden case is kept only when the reference
+    and every alternative show the same thing."""
+    choice: str      # what a correct solution may do differently, in a sentence
+    source: str
+    line: int
+
+
+@dataclass(frozen=True)
 class Threshold:
     win_rate: float
     points: float
@@ -95,6 +108,8 @@ class Question:
     cases: tuple[Case, ...]
     line: int
     task: str = ""   # what the student does, where the function's docstring does not say it
+    alternatives: tuple[Alternative, ...] = ()   # choices the rules leave open
+    forbidden: tuple[str, ...] = ()              # constructs the function may not use (see CONSTRUCTS)
 
     @property
     def label(self) -> str:
@@ -328,6 +343,7 @@ def parse(text: str, path: str | Path) -> Variant:
             "number": (str, True), "role": (str, True), "function": (str, True), "title": (str, True),
             "phase": (int, True), "points": (float, True), "partial": (bool, False),
             "thresholds": (list, False), "cases": (list, True), "task": (str, False),
+            "alternatives": (list, False), "forbid": (list, False),
         }, "a question")
         number = _text(item, "number")
         if not re.fullmatch(r"\d{2}[a-z]?", number):
@@ -397,12 +413,48 @@ def parse(text: str, path: str | Path) -> Variant:
             number=number, role=role, function=function, title=_text(item, "title"), task=task, phase=phase,
             points=points, partial=_get(item, "partial", False), thresholds=tuple(thresholds),
             cases=tuple(cases), line=node.line,
+            alternatives=_alternatives(item, path), forbidden=_forbidden(item, path),
         ))
     return Variant(
         id=variant_id, title=_text(top, "title"), course=_text(top, "course"), seed=seed, goal=goal,
         baseline=baseline, setup=_text(top, "setup", ">>> from hog import *"), phases=tuple(phases),
         rules=tuple(rules), questions=tuple(questions), path=path,
     )
+
+
+CONSTRUCTS = ("strings", "slicing", "lists", "list comprehensions", "indexing", "for loops")
+"""Constructs a spec may forbid in a question's function (checked on the source with ``ast``)."""
+
+
+def _alternatives(item: dict[str, _Node], path: str) -> tuple[Alternative, ...]:
+    """A question's ``alternatives``: each a ``choice`` sentence and the ``source`` of the replacement."""
+    alternatives = []
+    for node in _get(item, "alternatives", []):
+        entry = _mapping(node, path, {"choice": (str, True), "source": (str, True)}, "an alternative")
+        source = str(_get(entry, "source"))
+        try:
+            tree = ast.parse(source)
+        except SyntaxError as error:
+            raise SpecError(path, entry["source"].line + (error.lineno or 1),
+                            f"the alternative is not valid Python: {error.msg}",
+                            "write one or more 'def' blocks replacing reference functions") from None
+        if not tree.body or not all(isinstance(statement, ast.FunctionDef) for statement in tree.body):
+            raise SpecError(path, entry["source"].line, "an alternative's source holds only 'def' blocks",
+                            "define the replacing function(s), nothing else")
+        alternatives.append(Alternative(_text(entry, "choice"), source, node.line))
+    return tuple(alternatives)
+
+
+def _forbidden(item: dict[str, _Node], path: str) -> tuple[str, ...]:
+    """A question's ``forbid``: constructs its function may not use."""
+    forbidden = []
+    for node in _get(item, "forbid", []):
+        if node.value not in CONSTRUCTS:
+            close = _closest(str(node.value), CONSTRUCTS)
+            raise SpecError(path, node.line, f"unknown construct '{node.value}' under 'forbid'",
+                            f"did you mean '{close}'?" if close else f"one of: {', '.join(CONSTRUCTS)}")
+        forbidden.append(node.value)
+    return tuple(forbidden)
 
 
 def _check_origin(origin: str, seed: str, rule_names: set[str], path: str, line: int) -> None:
