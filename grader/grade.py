@@ -114,8 +114,12 @@ def _score(question: Question, verdicts: list[CaseVerdict]) -> float:
 
 
 # Run in the sandbox to tabulate final_strategy: an error names the score pair that raised it.
+# Each pass starts from the same seed of ``random``, so a strategy that samples dice answers the same
+# both times; any other change of mind (a counter, the clock) still shows.
 TABULATE = """\
 def _tabulate(goal):
+    import random
+    random.seed(TABULATION_SEED)
     table = []
     for score in range(goal):
         row = []
@@ -129,12 +133,14 @@ def _tabulate(goal):
     return table
 """
 RAISED = "RuntimeError: final_strategy("
+TABULATION_SEED = 61
 
 
 def table_session(variant: Variant) -> list[str]:
     """The session that tabulates final_strategy over every score pair below the goal, twice:
     a strategy is a function of the two scores, so both tables must agree."""
-    return [TABULATE, f"_tabulate({variant.goal}), _tabulate({variant.goal})\n"]
+    return [TABULATE.replace("TABULATION_SEED", str(TABULATION_SEED)),
+            f"_tabulate({variant.goal}), _tabulate({variant.goal})\n"]
 
 
 def _final_strategy(variant: Variant, question: Question, run: CaseRun, verdicts: list[CaseVerdict],
@@ -199,11 +205,10 @@ def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
     final = next((q for q in questions if q.role == "final_strategy"), None)
     if final:
         sessions.append(table_session(variant))
-    dice = (project.SOURCES / "dice.py").read_text(encoding="utf-8")
     groups = [case.question for case in graded] + ([final.number] if final else [])
     limits = limits or Limits()
     report = run_cases(Path(submission), sessions, setup=_setup_lines(variant),
-                       support_files={"dice.py": dice}, limits=limits,
+                       support_files=support_files(Path(submission)), limits=limits,
                        names=_api_names(variant), groups=groups)
     verdicts: dict[str, list[CaseVerdict]] = {q.number: [] for q in questions}
     for case, run in zip(graded, report.cases):
@@ -226,6 +231,16 @@ def grade_safely(submission: Path, variant: Variant, **options) -> tuple[GradeRe
     except Exception as error:  # a fault of the kit: reported, never a silent score
         return GradeResult(variant, str(submission), [], "unknown", 0.0,
                            grader_error=f"{type(error).__name__}: {error}"), True
+
+
+def support_files(submission: Path) -> dict[str, str]:
+    """The files the grader puts beside hog.py: the kit's dice.py always, and a
+    standard-library ucb.py (main, trace, interact, as the courses' skeletons import)
+    unless the submission brings its own."""
+    files = {"dice.py": (project.SOURCES / "dice.py").read_text(encoding="utf-8")}
+    if not (submission.is_dir() and (submission / "ucb.py").is_file()):
+        files["ucb.py"] = (project.SOURCES / "ucb.py").read_text(encoding="utf-8")
+    return files
 
 
 def _setup_lines(variant: Variant) -> list[str]:

@@ -181,7 +181,8 @@ def test_a_slow_final_strategy_is_told_the_time_it_has(tmp_path):
 def test_a_final_strategy_that_changes_its_mind_earns_nothing(tmp_path):
     """Graded exactly, a strategy is a function of the two scores: asked twice, it must agree."""
     result = graded(tmp_path, "sp19", "    return int(table[score][opponent_score], 16)",
-                    "    import random\n    return random.randrange(11)")
+                    "    final_strategy.calls = getattr(final_strategy, 'calls', 0) + 1\n"
+                    "    return final_strategy.calls % 11")
     final = result.questions[-1]
     assert final.score == 0
     assert re.fullmatch(r"final_strategy must roll the same number of dice whenever it is asked about the "
