@@ -24,7 +24,7 @@ from grader.spec import ROLES, Case, Question, SpecError, Variant
 
 PLACEHOLDER = '"*** YOUR CODE HERE ***"'
 MARKER = re.compile(r"^(?P<indent>\s*)# (?P<kind>BEGIN|END) PROBLEM (?P<role>\w+)\s*$")
-STUDENT_FILES = ("conftest.py", "case_report.py", "pytest.ini")
+STUDENT_FILES = ("conftest.py", "case_report.py", "constructs.py", "pytest.ini")
 
 
 class BuildError(Exception):
@@ -176,6 +176,9 @@ def case_file(variant: Variant, question: Question, cases: list[Case]) -> str:
         f"Run them with `python -m pytest -k {question.key}`.",
         "",
     ]
+    if question.forbidden:  # conftest.py checks hog.py for these (see constructs.py)
+        lines += [f"<!-- forbid {question.function}: {', '.join(question.forbidden)} -->",
+                  f"Not allowed in `{question.function}`: {', '.join(question.forbidden)}.", ""]
     setup = variant.setup.rstrip("\n")
     for case in cases:
         short_id = case.id.removeprefix(f"{variant.id}-")

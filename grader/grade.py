@@ -17,6 +17,7 @@ from pathlib import Path
 from grader import cases as case_source
 from grader import project
 from grader.sandbox import SKIPPED_AFTER_TIMEOUT, CaseRun, Limits, run_cases
+from grader.sources.student import constructs
 from grader.spec import Case, Question, Variant
 
 HIDDEN_FAILED = "a hidden case failed"
@@ -220,8 +221,27 @@ def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
         else:
             results.append(QuestionResult(question, _score(question, verdicts[question.number]),
                                           verdicts[question.number]))
+    results = [_constructs_checked(Path(submission), result) for result in results]
     return GradeResult(variant, str(submission), results, report.isolation, time.perf_counter() - started,
                        import_error=report.import_error)
+
+
+def _constructs_checked(submission: Path, result: QuestionResult) -> QuestionResult:
+    """A question whose function uses a construct the spec forbids earns nothing, whatever its cases
+    say. The source is read here, outside the sandbox, and never run for this check."""
+    question = result.question
+    if not question.forbidden:
+        return result
+    hog = submission / "hog.py" if submission.is_dir() else submission
+    try:
+        source = hog.read_text(encoding="utf-8") if not hog.is_symlink() else ""
+    except (OSError, UnicodeDecodeError):
+        return result
+    found = constructs.violations(source, question.function, question.forbidden)
+    if not found:
+        return result
+    return QuestionResult(question, 0.0, result.verdicts,
+                          constructs.explain(question.function, question.forbidden, found))
 
 
 def grade_safely(submission: Path, variant: Variant, **options) -> tuple[GradeResult, bool]:

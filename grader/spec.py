@@ -18,6 +18,7 @@ from typing import Any
 import yaml
 
 from grader import project
+from grader.sources.student import constructs
 
 ROLES = (
     "roll_dice", "zero_dice", "take_turn", "swap", "play", "commentary",
@@ -422,7 +423,7 @@ def parse(text: str, path: str | Path) -> Variant:
     )
 
 
-CONSTRUCTS = ("strings", "slicing", "lists", "list comprehensions", "indexing", "for loops")
+CONSTRUCTS = constructs.CONSTRUCTS
 """Constructs a spec may forbid in a question's function (checked on the source with ``ast``)."""
 
 

@@ -74,7 +74,7 @@ BUGS = [
      "        if feral_hogs and abs(num_rolls - previous_rolls[1 - who]) == 2:"),
     ("nju21", "01", "matches parity with the number of dice",
      "        if outcome % 2 == current_score % 2:", "        if outcome % 2 == num_rolls % 2:"),
-    ("nju21", "02", "counts digits from 0", "    for _ in range(score):", "    for _ in range(score + 1):"),
+    ("nju21", "02", "counts digits from 0", "    while score > 0:", "    while score >= 0:"),
     ("nju24", "04", "does not count 0 as a square", "    root = 0\n", "    root = 1\n"),
     ("fa18", "04", "takes the difference of the first and last digit",
      "        return abs(score // 10 % 10 - score % 10)", "        return abs(int(str(score)[0]) - score % 10)"),

@@ -19,8 +19,50 @@ sys.path.insert(0, str(HERE))
 sys.dont_write_bytecode = True
 
 from case_report import RERUN, failure  # noqa: E402  (ships beside this file)
+from constructs import explain, violations  # noqa: E402  (ships beside this file)
 
 CASE_MARK = re.compile(r"<!-- case (?P<id>\S+) \| (?P<origin>.*?) \| (?P<where>\S+) -->")
+FORBID_MARK = re.compile(r"<!-- forbid (?P<function>\w+): (?P<constructs>[^>]*?) -->")
+
+
+class ConstructCheck(pytest.Item):
+    """Fails when hog.py's function uses a construct this question forbids (read, never run)."""
+
+    def __init__(self, *, checked, forbidden, **kwargs):
+        super().__init__(**kwargs)
+        self.checked, self.forbidden = checked, forbidden   # (not "function": pytest reads that name)
+
+    def runtest(self):
+        found = violations((HERE / "hog.py").read_text(encoding="utf-8"), self.checked, self.forbidden)
+        if found:
+            raise ConstructError(explain(self.checked, self.forbidden, found))
+
+    def repr_failure(self, excinfo):
+        if isinstance(excinfo.value, ConstructError):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self):
+        return self.path, 0, f"{self.path.stem}: constructs {self.checked} may not use"
+
+
+class ConstructError(Exception):
+    pass
+
+
+class ConstructFile(pytest.File):
+    def collect(self):
+        mark = FORBID_MARK.search(self.path.read_text(encoding="utf-8"))
+        forbidden = tuple(word.strip() for word in mark["constructs"].split(","))
+        yield ConstructCheck.from_parent(self, name=f"{mark['function']} constructs",
+                                         checked=mark["function"], forbidden=forbidden)
+
+
+def pytest_collect_file(parent, file_path):
+    if file_path.suffix == ".md" and file_path.parent.name == "tests" \
+            and FORBID_MARK.search(file_path.read_text(encoding="utf-8")):
+        return ConstructFile.from_parent(parent, path=file_path)
+    return None
 
 
 def _failures(error):
