@@ -86,7 +86,7 @@ def marked_source(variant: Variant) -> str:
         template = _environment().get_template(template_name)
         return template.render(
             title=variant.title,
-            fn=variant.functions,
+            fn=_Functions(variant, template_name),
             problem_label=lambda role: labels[role],
             final_rows=final_rows(variant),
             final_goal=variant.goal,
@@ -100,6 +100,21 @@ def marked_source(variant: Variant) -> str:
                          f"(add the question or setting to {variant.path})") from None
     except jinja2.TemplateSyntaxError as error:
         raise BuildError(f"grader/sources/hog/{error.name}:{error.lineno}: {error.message}") from None
+
+
+class _Functions(dict):
+    """Role → function name for the templates; a role the template needs but no question grades
+    is the spec's mistake, reported at the spec's questions, not a fault of the kit."""
+
+    def __init__(self, variant: Variant, template_name: str):
+        super().__init__(variant.functions)
+        self.variant, self.template_name = variant, template_name
+
+    def __missing__(self, role: str):
+        line = self.variant.questions[0].line if self.variant.questions else None
+        raise SpecError(self.variant.path, line, f"no question has role '{role}', which the reference "
+                        f"grader/sources/hog/{self.template_name} needs",
+                        f"add a question with 'role: {role}' and the function students write for it")
 
 
 @dataclass
@@ -183,8 +198,8 @@ def case_file(variant: Variant, question: Question, cases: list[Case]) -> str:
     for case in cases:
         short_id = case.id.removeprefix(f"{variant.id}-")
         lines += [
-            f"<!-- case {short_id} | {case.origin} | {case.where} -->",
-            f"**Case {short_id}** ({case.origin})",
+            f"<!-- case {short_id} | {case.label} -->",
+            f"**Case {short_id}** ({case.label})",
             "",
             "```pycon",
             setup,

@@ -68,6 +68,13 @@ class Case:
         return f"{self.path}:{self.line}"
 
     @property
+    def label(self) -> str:
+        """Where the case comes from, in words a student can use (the handout's rules, not the
+        seed file): ``rules, Pig Out, example 1``, or ``added``."""
+        match = ORIGIN_PATTERN.match(self.origin)
+        return f"rules, {match['rule']}, example {match['example']}" if match else self.origin
+
+    @property
     def rule(self) -> str | None:
         match = ORIGIN_PATTERN.match(self.origin)
         return match["rule"] if match else None
@@ -188,8 +195,7 @@ def _compose(text: str, path: str) -> _Node:
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as error:
-        mark = error.problem_mark or error.context_mark
-        line = mark.line + 1 if mark else None
+        line = _syntax_line(error)
         problem = error.problem or error.context or "cannot be read"
         raise SpecError(path, line, f"YAML syntax error: {problem}",
                         "check the indentation and quoting on this line and the one above") from None
@@ -198,6 +204,17 @@ def _compose(text: str, path: str) -> _Node:
     if node is None:
         raise SpecError(path, 1, "the spec is empty", "start from an existing spec in specs/")
     return _convert(node, path)
+
+
+def _syntax_line(error: yaml.MarkedYAMLError) -> int | None:
+    """The line of a YAML syntax mistake. The scanner notices a missing ':' or an unclosed quote
+    only lines later (a plain scalar runs on); its context mark is where that key or quote began.
+    The parser's problem mark is the unexpected line itself (its context is the whole block)."""
+    if isinstance(error, yaml.scanner.ScannerError) and error.context_mark is not None:
+        mark = error.context_mark
+    else:
+        mark = error.problem_mark or error.context_mark
+    return mark.line + 1 if mark else None
 
 
 def _convert(node: yaml.Node, path: str) -> _Node:

@@ -21,7 +21,7 @@ sys.dont_write_bytecode = True
 from case_report import RERUN, failure  # noqa: E402  (ships beside this file)
 from constructs import explain, violations  # noqa: E402  (ships beside this file)
 
-CASE_MARK = re.compile(r"<!-- case (?P<id>\S+) \| (?P<origin>.*?) \| (?P<where>\S+) -->")
+CASE_MARK = re.compile(r"<!-- case (?P<id>\S+) \| (?P<label>.*?) -->")
 FORBID_MARK = re.compile(r"<!-- forbid (?P<function>\w+): (?P<constructs>[^>]*?) -->")
 
 
@@ -76,6 +76,43 @@ def _failures(error):
     return [found for inner in getattr(error, "failures", ()) for found in _failures(inner)]
 
 
+class CaseFailure:
+    """A failing case for pytest: the ok client's report, and for the summary line
+    (``FAILED tests/q02.md::q02.md - ...``) the question, the case and the failing call."""
+
+    def __init__(self, text, summary):
+        self.text = text
+        self.reprcrash = CrashLine(summary)
+
+    def toterminal(self, writer):
+        for line in self.text.splitlines():
+            writer.line(line)
+
+    def __str__(self):
+        return self.text
+
+
+class CrashLine:
+    def __init__(self, message):
+        self.message = message
+
+
+def summary(path, test, example, got):
+    """One line: the question, the case and the first failing call."""
+    mark = _case_mark(path, test, example)
+    heading = f"{Path(path).stem} > Case {mark['id']}" if mark else Path(path).stem
+    return f"{heading}: {example.source.strip().splitlines()[0]}"
+
+
+def _case_mark(path, test, example):
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    for number in range(test.lineno + example.lineno, -1, -1):
+        mark = CASE_MARK.search(lines[number])
+        if mark:
+            return mark
+    return None
+
+
 def okpy_failure(path, test, example, got):
     """The failure of one case as the ok client shows it."""
     lines = Path(path).read_text(encoding="utf-8").splitlines()
@@ -91,7 +128,7 @@ def okpy_failure(path, test, example, got):
                if line.strip() and not line.startswith(("```", "**Case"))]
     question = Path(path).stem
     heading = f"{question} > Case {mark['id']}" if mark else question
-    where = f"({mark['origin']}; {mark['where']})" if mark else ""
+    where = f"({mark['label']})" if mark else ""
     return failure(heading, where, session, example.want, got, RERUN.format(number=question.removeprefix("q")))
 
 
@@ -103,4 +140,5 @@ def pytest_runtest_makereport(item, call):
         return
     failures = _failures(call.excinfo.value)
     if failures:
-        report.longrepr = "\n".join(okpy_failure(item.path, *found) for found in failures)
+        report.longrepr = CaseFailure("\n".join(okpy_failure(item.path, *found) for found in failures),
+                                      summary(item.path, *failures[0]))
