@@ -8,7 +8,6 @@ the sandbox receives only the calls, never what they should return.
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import functools
 import hashlib
@@ -25,11 +24,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from grader import project, reference
+from grader import agreement, project, reference
+from grader.agreement import SCORE_PAIRS, Table  # noqa: F401  (SCORE_PAIRS: part of this module's names)
 from grader.spec import Case, Step, Variant
 
 GENERATED = "generated from the reference solution"
-SCORE_PAIRS = "for s in range({goal}) for o in range({goal})"
 
 
 @dataclass(frozen=True)
@@ -76,28 +75,6 @@ class Api:
 
 # ------------------------------------------------------------ generators
 # Each returns sessions: lists of steps typed at the prompt (no expected output).
-
-@dataclass(frozen=True)
-class Table:
-    """One call of a strategy over every score pair below the goal, as one session.
-
-    Where an allowed alternative answers differently for some pairs, ``skip`` leaves
-    those pairs out, so the rest of the table is still graded."""
-    call: str                     # e.g. "swap_strategy(s, o, 3, 5)"
-    goal: int
-    skip: tuple[tuple[int, int], ...] = ()
-
-    @property
-    def pairs(self) -> list[tuple[int, int]]:
-        left_out = set(self.skip)
-        return [(s, o) for s in range(self.goal) for o in range(self.goal) if (s, o) not in left_out]
-
-    def sources(self) -> list[str]:
-        pairs = SCORE_PAIRS.format(goal=self.goal)
-        if self.skip:
-            pairs += f" if (s, o) not in {{{', '.join(map(repr, self.skip))}}}"
-        return [f"[{self.call} {pairs}]"]
-
 
 Sessions = list["list[str] | Table"]
 
@@ -271,61 +248,12 @@ def run_reference(api: Api, sources: list[str]) -> list[str]:
     return shown
 
 
-ROUNDS = 6
-"""How many times a question's generator is drawn from while allowed alternatives
-disagree with the reference on some candidates, to keep its hidden-case count."""
-UNDECIDED = "undecided"
-"""Key of the generated data holding, per question, what the rules left undecided."""
-
-
-def _lines(sources: list[str]) -> list[str]:
-    return [source if source.endswith("\n") else source + "\n" for source in sources]
-
-
-def _decided(api: Api, others: list[Api], candidate) -> tuple[list[str], list[str]] | None | Table:
-    """(sources, expected) when the reference and every alternative agree on the candidate;
-    for a table where they disagree on some pairs, the table without those pairs; else None."""
-    sources = _lines(candidate.sources() if isinstance(candidate, Table) else candidate)
-    expected = run_reference(api, sources)
-    shown = [run_reference(other, sources) for other in others]
-    if all(answer == expected for answer in shown):
-        return sources, expected
-    if isinstance(candidate, Table) and not candidate.skip:
-        mine = ast.literal_eval(expected[0])
-        theirs = [ast.literal_eval(answer[0]) for answer in shown]
-        skip = tuple(pair for index, pair in enumerate(candidate.pairs)
-                     if any(table[index] != mine[index] for table in theirs))
-        return Table(candidate.call, candidate.goal, skip)
-    return None
-
-
 def _question_sessions(api: Api, question, generate) -> tuple[list[list[list[str]]], dict[str, int]]:
     """The generated sessions of one question where the rules decide the answer, and what was left out."""
-    others = [Api(api.variant, alternative.source) for alternative in question.alternatives]
     rng = random.Random(f"{api.variant.id}/{question.role}")
-    kept, seen, target = [], set(), None
-    dropped = pairs_left_out = 0
-    for _ in range(ROUNDS if others else 1):
-        candidates = generate(api, rng)
-        target = target if target is not None else len(candidates)
-        for candidate in candidates:
-            if len(kept) >= target:
-                break
-            key = repr(candidate)
-            if key in seen:
-                continue
-            seen.add(key)
-            decided = _decided(api, others, candidate)
-            if isinstance(decided, Table):
-                pairs_left_out += len(decided.skip)
-                decided = _decided(api, others, decided)
-            if decided is None or isinstance(decided, Table):
-                dropped += 1
-                continue
-            kept.append([list(pair) for pair in zip(*decided)])
-        if len(kept) >= target:
-            break
-    return kept, {"dropped": dropped, "pairs_left_out": pairs_left_out}
+    others = [functools.partial(run_reference, Api(api.variant, alternative.source))
+              for alternative in question.alternatives]
+    return agreement.decided_sessions(functools.partial(run_reference, api), others, lambda: generate(api, rng))
 
 
 def _generate(variant: Variant) -> dict[str, list[list[list[str]]]]:
@@ -340,14 +268,14 @@ def _generate(variant: Variant) -> dict[str, list[list[list[str]]]]:
         generated[question.number], left_out = _question_sessions(api, question, generate)
         if question.alternatives:
             undecided[question.number] = left_out
-    generated[UNDECIDED] = undecided
+    generated[agreement.UNDECIDED] = undecided
     return generated
 
 
 def undecided(variant: Variant) -> dict[str, dict[str, int]]:
     """Per question with allowed alternatives: candidate hidden cases dropped because the
     reference and an alternative answered differently, and score pairs left out of tables."""
-    return dict(_cached_generation(variant).get(UNDECIDED, {}))
+    return dict(_cached_generation(variant).get(agreement.UNDECIDED, {}))
 
 
 def _cache_key(variant: Variant) -> str:
