@@ -96,3 +96,12 @@ def test_hog_test_in_the_student_folder_names_hog_py_and_the_rule_not_the_seed(t
     lines = result.stdout.splitlines()
     assert lines[1] == "Hog (CS 61A Fall 2019 rules): hog.py"
     assert "(rules, Free Bacon, example 1)" in lines and ".txt" not in result.stdout
+
+
+def test_the_gradescope_output_shows_the_final_strategy_line_once():
+    from grader.report import gradescope
+    variant = load_variant("sp19")
+    message = "exact average win rate against always_roll(4): 0.500000 (0.55 earns 1 of 3 points)"
+    result = GradeResult(variant, "hog.py", [QuestionResult(variant.questions[-1], 0.0, [], message)],
+                         "bubblewrap", 0.1)
+    assert gradescope.results(result)["tests"][0]["output"].count(message) == 1
