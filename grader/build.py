@@ -20,7 +20,7 @@ from grader.hog_source import (BuildError, final_rows, final_table_path, marked_
 from grader.spec import Case, Question, SpecError, Variant
 from grader.strategy.heatmap import heatmap_svg
 
-STUDENT_FILES = ("conftest.py", "case_report.py", "pytest.ini", "unlock.py", "hog_gui.py")
+STUDENT_FILES = ("conftest.py", "case_report.py", "constructs.py", "pytest.ini", "unlock.py", "hog_gui.py")
 
 
 # ------------------------------------------------------- the optimal tables
@@ -59,6 +59,9 @@ def case_file(variant: Variant, question: Question, cases: list[Case], *, locked
         f"Run them with `python -m pytest -k {question.key}`.",
         "",
     ]
+    if question.forbidden:  # conftest.py checks hog.py for these (see constructs.py)
+        lines += [f"<!-- forbid {question.function}: {', '.join(question.forbidden)} -->",
+                  f"Not allowed in `{question.function}`: {', '.join(question.forbidden)}.", ""]
     setup = variant.setup.rstrip("\n")
     lines += unlocking.concept_lines(variant, question) if locked else []
     for case in cases:
@@ -67,8 +70,8 @@ def case_file(variant: Variant, question: Question, cases: list[Case], *, locked
             lines += unlocking.locked_lines(variant, question, case)
             continue
         lines += [
-            f"<!-- case {short_id} | {case.origin} | {case.where} -->",
-            f"**Case {short_id}** ({case.origin})",
+            f"<!-- case {short_id} | {case.label} -->",
+            f"**Case {short_id}** ({case.label})",
             "",
             "```pycon",
             setup,

@@ -27,22 +27,28 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from grader import hog_source, project, reference
+from grader import agreement, hog_source, project, reference
+from grader.agreement import SCORE_PAIRS, Table  # noqa: F401  (SCORE_PAIRS: part of this module's names)
 from grader.spec import Case, Step, Variant
 
 GENERATED = "generated from the reference solution"
 DEFAULT_SEED = 0      # the seed of callers that do not choose one (hog cases --hidden, the kit's own tests)
 KEPT_PER_VARIANT = 16  # cached generations kept per variant (one per seed): the newest
-SCORE_PAIRS = "for s in range({goal}) for o in range({goal})"
 
 
 @dataclass(frozen=True)
 class Api:
-    """How this variant's functions are called, read from the reference's signatures."""
+    """How this variant's functions are called, read from the reference's signatures.
+
+    With ``alternative`` (the source of an allowed alternative from the spec), ``hog``
+    is the reference with those functions replaced."""
     variant: Variant
+    alternative: str = ""
 
     @functools.cached_property
     def hog(self):
+        if self.alternative:
+            return reference.alternative(self.variant.id, self.alternative)
         return reference.load(self.variant.id)
 
     def name(self, role: str) -> str:
@@ -75,7 +81,7 @@ class Api:
 # ------------------------------------------------------------ generators
 # Each returns sessions: lists of steps typed at the prompt (no expected output).
 
-Sessions = list[list[str]]
+Sessions = list["list[str] | Table"]
 
 
 def _cycle(rng: random.Random, low: int = 1, length: int = 8) -> str:
@@ -195,10 +201,10 @@ def _max_scoring(api: Api, rng: random.Random) -> Sessions:
 
 def _strategy_table(api: Api, role: str, rng: random.Random) -> Sessions:
     name, goal = api.name(role), api.variant.goal
-    sessions = [[f"[{name}(s, o) {SCORE_PAIRS.format(goal=goal)}]"]]
+    sessions: Sessions = [Table(f"{name}(s, o)", goal)]
     for _ in range(3):
         cutoff, num_rolls = rng.randint(0, 12), rng.randint(0, 10)
-        sessions.append([f"[{name}(s, o, {cutoff}, {num_rolls}) {SCORE_PAIRS.format(goal=goal)}]"])
+        sessions.append(Table(f"{name}(s, o, {cutoff}, {num_rolls})", goal))
     return sessions
 
 
@@ -252,29 +258,43 @@ def new_seed() -> int:
     return secrets.randbelow(10**9)
 
 
+def _question_sessions(api: Api, question, generate, seed: int) -> tuple[list[list[list[str]]], dict[str, int]]:
+    """The generated sessions of one question where the rules decide the answer, and what was left out;
+    the question's stream is derived from the run's seed, the variant and the question's role."""
+    rng = random.Random(f"{seed}/{api.variant.id}/{question.role}")
+    others = [functools.partial(run_reference, Api(api.variant, alternative.source))
+              for alternative in question.alternatives]
+    return agreement.decided_sessions(functools.partial(run_reference, api), others, lambda: generate(api, rng))
+
+
 def _generate(variant: Variant, seed: int = DEFAULT_SEED) -> dict[str, list[list[list[str]]]]:
     """Question number → its generated sessions, each a list of [source, expected output];
-    each question's stream is derived from the run's seed, the variant and the question's role."""
+    under ``UNDECIDED``, per question, the candidates the allowed alternatives answered differently."""
     api = Api(variant)
-    generated = {}
+    generated, undecided = {}, {}
     for question in variant.questions:
         generate = GENERATORS.get(question.role)
         if generate is None:
             continue
-        rng = random.Random(f"{seed}/{variant.id}/{question.role}")
-        sessions = []
-        for sources in generate(api, rng):
-            sources = [source if source.endswith("\n") else source + "\n" for source in sources]
-            sessions.append([list(pair) for pair in zip(sources, run_reference(api, sources))])
-        generated[question.number] = sessions
+        generated[question.number], left_out = _question_sessions(api, question, generate, seed)
+        if question.alternatives:
+            undecided[question.number] = left_out
+    generated[agreement.UNDECIDED] = undecided
     return generated
+
+
+def undecided(variant: Variant, seed: int = DEFAULT_SEED) -> dict[str, dict[str, int]]:
+    """Per question with allowed alternatives: candidate hidden cases dropped because the
+    reference and an alternative answered differently, and score pairs left out of tables."""
+    return dict(_cached_generation(variant, seed).get(agreement.UNDECIDED, {}))
 
 
 def cache_key(variant: Variant) -> str:
     """Changes whenever anything the generated cases come from changes."""
     digest = hashlib.sha256()
-    for part in (Path(__file__).read_text(encoding="utf-8"), hog_source.solution_source(variant),
-                 (project.SOURCES / "dice.py").read_text(encoding="utf-8"), repr(variant.questions)):
+    for part in (Path(__file__).read_text(encoding="utf-8"), Path(agreement.__file__).read_text(encoding="utf-8"),
+                 hog_source.solution_source(variant), project.DICE.read_text(encoding="utf-8"),
+                 repr(variant.questions)):
         digest.update(part.encode("utf-8"))
     return digest.hexdigest()[:24]
 

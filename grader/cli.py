@@ -9,9 +9,9 @@ import signal
 import sys
 from typing import Callable
 
-from grader import commands
 from grader.errors import HogError, UsageError
 from grader.project import ISOLATION_LEVELS as LEVELS
+from grader.project import variant_ids
 
 USAGE_ERROR = 2
 GRADER_FAULT = 1
@@ -23,6 +23,13 @@ ISOLATION_HELP = ("the least isolation the submission may run under: process, fi
 SEED_HELP = "draw the hidden cases from this seed (default: a fresh one, recorded in the report)"
 
 
+def _commands():
+    """The verbs' module, imported only when a verb runs: ``hog --help`` and argument errors need
+    none of what the verbs import."""
+    from grader import commands
+    return commands
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # argparse's own errors exit 2 with our wording
         self.print_usage(sys.stderr)
@@ -30,7 +37,10 @@ class _Parser(argparse.ArgumentParser):
 
 
 def parser() -> argparse.ArgumentParser:
-    top = _Parser(prog="hog", description="Hog kit: specs, solutions, skeletons, cases and grading for Hog.")
+    ids = ", ".join(variant_ids())
+    variant_id = f"the variant id, one of: {ids}"
+    top = _Parser(prog="hog", description="Hog kit: specs, solutions, skeletons, cases and grading for Hog. "
+                                          f"Variants: {ids}. 'hog VERB --help' explains a verb.")
     verbs = top.add_subparsers(dest="verb", metavar="VERB", parser_class=_Parser)
     verbs.required = True
 
@@ -38,18 +48,19 @@ def parser() -> argparse.ArgumentParser:
 
     build = verbs.add_parser("build", help="generate solution/, skeleton/ (and docs/) from specs and sources")
     build.add_argument("--check", action="store_true", help="only report generated files that are stale; exit 1 if any")
-    build.add_argument("--variant", action="append", help="only this variant (repeatable)")
+    build.add_argument("--variant", action="append", metavar="ID",
+                       help=f"only this variant (repeatable; default: all): {ids}")
     build.add_argument("--solve", action="store_true",
                        help="first recompute the optimal tables of the reference final_strategy (slow)")
 
     cases = verbs.add_parser("cases", help="list a variant's cases")
-    cases.add_argument("variant", metavar="ID")
+    cases.add_argument("variant", metavar="ID", help=variant_id)
     cases.add_argument("--json", action="store_true", help="print a JSON list")
     cases.add_argument("--hidden", action="store_true",
                        help="also list the hidden cases the grader generates (for instructors only)")
 
     handout = verbs.add_parser("handout", help="render a variant's handout (HTML or Markdown)")
-    handout.add_argument("variant", metavar="ID")
+    handout.add_argument("variant", metavar="ID", help=variant_id)
     handout.add_argument("--format", choices=("html", "md"),
                          help="html or md (default: from the --out suffix, else html)")
     handout.add_argument("--out", metavar="PATH", help="write to this file (default: standard output)")
@@ -58,9 +69,14 @@ def parser() -> argparse.ArgumentParser:
                               "the final strategy question; the Markdown edition writes it beside --out)")
 
     grade = verbs.add_parser("grade", help="grade a submission (a hog.py or a folder holding one)")
-    grade.add_argument("submission", metavar="SUBMISSION")
-    grade.add_argument("--variant", required=True, metavar="ID")
-    grade.add_argument("--format", choices=("text", "json", "junit"), default="text")
+    grade.add_argument("submission", metavar="SUBMISSION",
+                       help="a hog.py, or a folder holding one (with the student's other .py files)")
+    grade.add_argument("--variant", metavar="ID",
+                       help=f"the rules to grade under (default: the variant hog.py declares): {ids}")
+    grade.add_argument("--force-variant", action="store_true",
+                       help="grade under --variant even when hog.py declares another variant")
+    grade.add_argument("--format", choices=("text", "json", "junit"), default="text",
+                       help="text (as the ok client), json (Gradescope) or junit (default: text)")
     grade.add_argument("--output", metavar="FILE", help="write the report here (default: standard output)")
     grade.add_argument("--isolation", choices=LEVELS, help=ISOLATION_HELP)
     grade.add_argument("--seed", type=int, metavar="N", help=SEED_HELP)
@@ -69,12 +85,12 @@ def parser() -> argparse.ArgumentParser:
     test.add_argument("-q", "--question", metavar="N", help="only this question, e.g. 3 or 05")
     test.add_argument("-u", "--unlock", action="store_true",
                       help="first unlock the locked cases (say what each shows), then run the cases")
-    test.add_argument("--variant", metavar="ID", help="the variant (default: read from hog.py)")
+    test.add_argument("--variant", metavar="ID", help=f"the variant (default: read from hog.py): {ids}")
     test.add_argument("path", nargs="?", default=".", metavar="PATH", help="hog.py or its folder (default: .)")
 
     batch = verbs.add_parser("grade-batch", help="grade every submission in a folder, in parallel, resumably")
-    batch.add_argument("folder", metavar="DIR")
-    batch.add_argument("--variant", required=True, metavar="ID")
+    batch.add_argument("folder", metavar="DIR", help="a folder of submissions: a folder or a .py file each")
+    batch.add_argument("--variant", required=True, metavar="ID", help=variant_id)
     batch.add_argument("--jobs", type=int, default=2, metavar="N", help="submissions graded at once (default 2)")
     batch.add_argument("--out", required=True, metavar="OUTDIR", help="where results and gradebook.csv go")
     batch.add_argument("--isolation", choices=LEVELS, help=ISOLATION_HELP)
@@ -96,7 +112,7 @@ def parser() -> argparse.ArgumentParser:
     contest.add_argument("--isolation", choices=LEVELS, help=ISOLATION_HELP)
 
     analyze = verbs.add_parser("analyze", help="exact win rates and optimal play of a variant")
-    analyze.add_argument("variant", metavar="ID")
+    analyze.add_argument("variant", metavar="ID", help=variant_id)
     analyze.add_argument("--json", action="store_true", help="print a JSON object")
     analyze.add_argument("--goal", type=int, metavar="N", help="the goal score (default: the spec's)")
 
@@ -111,7 +127,7 @@ def parser() -> argparse.ArgumentParser:
                       help="play on a student's hog.py, every turn judged against the reference rules")
 
     assign = verbs.add_parser("assign", help="write the student folder and the autograder bundle of a variant")
-    assign.add_argument("variant", metavar="ID")
+    assign.add_argument("variant", metavar="ID", help=variant_id)
     assign.add_argument("--out", metavar="DIR", required=True, help="a new or empty folder to write into")
     mint = verbs.add_parser("mint", help="compose a new balanced variant from the rule catalogue (docs/rules.md)")
     mint.add_argument("variant", metavar="ID")
@@ -129,33 +145,33 @@ def parser() -> argparse.ArgumentParser:
 
 # verb → handler: the parsed arguments become the keyword arguments of one function of grader.commands.
 HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
-    "variants": lambda args: commands.variants(out=sys.stdout),
-    "build": lambda args: commands.build(check=args.check, variants=args.variant, solve=args.solve,
+    "variants": lambda args: _commands().variants(out=sys.stdout),
+    "build": lambda args: _commands().build(check=args.check, variants=args.variant, solve=args.solve,
                                          out=sys.stdout),
-    "cases": lambda args: commands.cases(variant=args.variant, as_json=args.json, hidden=args.hidden,
+    "cases": lambda args: _commands().cases(variant=args.variant, as_json=args.json, hidden=args.hidden,
                                          out=sys.stdout),
-    "handout": lambda args: commands.handout(variant=args.variant, fmt=args.format, path=args.out,
+    "handout": lambda args: _commands().handout(variant=args.variant, fmt=args.format, path=args.out,
                                              with_strategy=args.with_strategy, out=sys.stdout),
-    "grade": lambda args: commands.grade(submission=args.submission, variant=args.variant, fmt=args.format,
+    "grade": lambda args: _commands().grade(submission=args.submission, variant=args.variant, fmt=args.format,
                                          output=args.output, isolation=args.isolation, seed=args.seed,
-                                         out=sys.stdout),
-    "test": lambda args: commands.test(path=args.path, variant=args.variant, question=args.question,
+                                         force_variant=args.force_variant, out=sys.stdout),
+    "test": lambda args: _commands().test(path=args.path, variant=args.variant, question=args.question,
                                        out=sys.stdout, unlock=args.unlock),
-    "grade-batch": lambda args: commands.grade_batch(folder=args.folder, variant=args.variant, jobs=args.jobs,
+    "grade-batch": lambda args: _commands().grade_batch(folder=args.folder, variant=args.variant, jobs=args.jobs,
                                                      out_dir=args.out, isolation=args.isolation, seed=args.seed,
                                                      report=args.report, out=sys.stdout),
-    "report": lambda args: commands.class_report(out_dir=args.out, out=sys.stdout),
-    "contest": lambda args: commands.contest(folder=args.folder, variant=args.variant, out_dir=args.out,
+    "report": lambda args: _commands().class_report(out_dir=args.out, out=sys.stdout),
+    "contest": lambda args: _commands().contest(folder=args.folder, variant=args.variant, out_dir=args.out,
                                              jobs=args.jobs, results=args.results, isolation=args.isolation,
                                              out=sys.stdout),
-    "analyze": lambda args: commands.analyze(variant=args.variant, as_json=args.json, goal=args.goal,
+    "analyze": lambda args: _commands().analyze(variant=args.variant, as_json=args.json, goal=args.goal,
                                              out=sys.stdout),
-    "play": lambda args: commands.play(variant=args.variant, vs=args.vs, goal=args.goal, port=args.port,
+    "play": lambda args: _commands().play(variant=args.variant, vs=args.vs, goal=args.goal, port=args.port,
                                        browser=not args.no_browser, submission=args.submission, out=sys.stdout),
-    "mint": lambda args: commands.mint(variant=args.variant, seed=args.seed, zero_dice=args.zero_dice,
+    "mint": lambda args: _commands().mint(variant=args.variant, seed=args.seed, zero_dice=args.zero_dice,
                                        swap=args.swap, bonus=args.bonus, goal=args.goal, like=args.like,
                                        band=tuple(args.band), force=args.force, out=sys.stdout),
-    "assign": lambda args: commands.assign(variant=args.variant, path=args.out, out=sys.stdout),
+    "assign": lambda args: _commands().assign(variant=args.variant, path=args.out, out=sys.stdout),
 }
 
 

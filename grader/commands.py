@@ -12,7 +12,7 @@ import grader.assign
 import grader.batch
 import grader.build
 import grader.handout
-from grader import engine, pool, project, report, unlocking
+from grader import engine, pool, project, reference, report, unlocking
 from grader import mint as minting
 from grader.contest.tournament import run_contest
 from grader import play as playing
@@ -178,12 +178,16 @@ def _output_target(output: str) -> Path:
     return target
 
 
-def grade(*, submission: str, variant: str, fmt: str, output: str | None, out: TextIO,
-          isolation: str | None = None, seed: int | None = None) -> int:
+def grade(*, submission: str, variant: str | None, fmt: str, output: str | None, out: TextIO,
+          isolation: str | None = None, seed: int | None = None, force_variant: bool = False) -> int:
     """``hog grade``: exit 0 whenever grading completed, 1 for a fault of the grader (including an
-    isolation below the required level)."""
-    spec = load_variant(variant)
+    isolation below the required level).
+
+    Without ``variant``, the variant hog.py declares; a ``variant`` that differs from the
+    declared one is refused (usage error) unless ``force_variant``."""
     path = _submission(submission)
+    spec = load_variant(_chosen_variant(path, variant, force_variant))
+    reference.load(spec.id)  # a spec the reference cannot be built from is the spec's error, not the kit's
     level, seed = isolation_level(isolation), _check_seed(seed)
     target = _output_target(output) if output else None
     with pool.scratch_folder(), pool.stopping_on_signals():
@@ -200,17 +204,40 @@ def grade(*, submission: str, variant: str, fmt: str, output: str | None, out: T
     return GRADER_FAULT if fault else 0
 
 
-def detect_variant(hog: Path) -> str:
-    """The variant a student's hog.py was handed out for, from its first line."""
+def declared_variant(hog: Path) -> str | None:
+    """The variant a student's hog.py was handed out for, from its docstring's title line
+    (``The Game of Hog (CS 61A Spring 2019 rules)``, within the first lines), or None."""
     try:
-        first = hog.read_text(encoding="utf-8", errors="replace").split("\n", 1)[0]
+        with hog.open(encoding="utf-8", errors="replace") as handle:
+            head = [handle.readline() for _ in range(8)]
     except OSError as error:
         raise UsageError(f"cannot read {hog}: {error.strerror}") from None
     for spec in all_variants():
-        if f"({spec.title})" in first:
+        if any(f"({spec.title})" in line for line in head):
             return spec.id
-    raise UsageError(f"cannot tell the variant from {hog} (add --variant, one of: "
-                     f"{', '.join(v.id for v in all_variants())})")
+    return None
+
+
+def detect_variant(hog: Path) -> str:
+    """The variant a student's hog.py declares; a usage error naming the known ids when it declares none."""
+    declared = declared_variant(hog)
+    if declared is None:
+        raise UsageError(f"cannot tell the variant from {hog} (add --variant, one of: "
+                         f"{', '.join(v.id for v in all_variants())})")
+    return declared
+
+
+def _chosen_variant(submission: Path, variant: str | None, force: bool) -> str:
+    hog = submission / "hog.py" if submission.is_dir() else submission
+    if variant is None:
+        return detect_variant(hog)
+    load_variant(variant)  # an unknown id is named first, with the known ones
+    declared = declared_variant(hog)
+    if declared is not None and declared != variant and not force:
+        raise UsageError(f"{hog} declares the {declared} rules, not {variant}: graded under the wrong rules, "
+                         f"correct code fails (drop --variant to grade it as {declared}, or add "
+                         f"--force-variant to grade it as {variant} anyway)")
+    return variant
 
 
 def test(*, path: str, variant: str | None, question: str | None, out: TextIO, unlock: bool = False) -> int:
@@ -236,7 +263,7 @@ def test(*, path: str, variant: str | None, question: str | None, out: TextIO, u
             out.write(f"Question {number}: locked cases skipped (unlock them: hog test -q {number} -u)\n")
     shown = f"hog test -q {{number}}" + ("" if variant is None else f" --variant {spec.id}") + \
             ("" if path == "." else f" {path}")
-    out.write(report.text.render(result, rerun=shown))
+    out.write(report.text.render(result, rerun=shown, student=True))
     if fault:
         return GRADER_FAULT
     return 0 if all(q.passed for q in result.questions) and not result.import_error else 1

@@ -17,6 +17,7 @@ from grader import cases as case_source
 from grader import project, tabulate, unlocking
 from grader.errors import UsageError
 from grader.sandbox import CaseRun, Limits, StepKind, cap, run_cases
+from grader.shipped.student import constructs
 from grader.spec import Case, Question, Variant
 from grader.unlocking import UnlockStatus
 
@@ -154,11 +155,10 @@ def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
     final = next((q for q in questions if q.role == "final_strategy"), None)
     if final:
         sessions.append(tabulate.table_session(variant))
-    dice = project.DICE.read_text(encoding="utf-8")
     groups = [case.question for case in graded] + ([final.number] if final else [])
     limits = limits or Limits()
     report = run_cases(Path(submission), sessions, setup=_setup_lines(variant),
-                       support_files={"dice.py": dice}, limits=limits,
+                       support_files=support_files(Path(submission)), limits=limits,
                        names=_api_names(variant), groups=groups, minimum=minimum)
     verdicts: dict[str, list[CaseVerdict]] = {q.number: [] for q in questions}
     for case, run in zip(graded, report.cases):
@@ -170,10 +170,29 @@ def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
         else:
             results.append(QuestionResult(question, _score(question, verdicts[question.number]),
                                           verdicts[question.number]))
+    results = [_constructs_checked(Path(submission), result) for result in results]
     return GradeResult(variant, str(submission), results, report.isolation, time.perf_counter() - started,
                        import_error=report.import_error, isolation_level=report.level,
                        unlocks=unlocking.status(Path(submission), variant, questions),
                        seed=seed if hidden else None)
+
+
+def _constructs_checked(submission: Path, result: QuestionResult) -> QuestionResult:
+    """A question whose function uses a construct the spec forbids earns nothing, whatever its cases
+    say. The source is read here, outside the sandbox, and never run for this check."""
+    question = result.question
+    if not question.forbidden:
+        return result
+    hog = submission / "hog.py" if submission.is_dir() else submission
+    try:
+        source = hog.read_text(encoding="utf-8") if not hog.is_symlink() else ""
+    except (OSError, UnicodeDecodeError):
+        return result
+    found = constructs.violations(source, question.function, question.forbidden)
+    if not found:
+        return result
+    return QuestionResult(question, 0.0, result.verdicts,
+                          constructs.explain(question.function, question.forbidden, found))
 
 
 def grade_safely(submission: Path, variant: Variant, **options) -> tuple[GradeResult, bool]:
@@ -185,6 +204,16 @@ def grade_safely(submission: Path, variant: Variant, **options) -> tuple[GradeRe
     except Exception as error:  # a fault of the kit: reported, never a silent score
         return GradeResult(variant, str(submission), [], "unknown", 0.0,
                            grader_error=f"{type(error).__name__}: {error}", seed=options.get("seed")), True
+
+
+def support_files(submission: Path) -> dict[str, str]:
+    """The files the grader puts beside hog.py: the kit's dice.py always, and a
+    standard-library ucb.py (main, trace, interact, as the courses' skeletons import)
+    unless the submission brings its own."""
+    files = {"dice.py": project.DICE.read_text(encoding="utf-8")}
+    if not (submission.is_dir() and (submission / "ucb.py").is_file()):
+        files["ucb.py"] = (project.SHIPPED / "ucb.py").read_text(encoding="utf-8")
+    return files
 
 
 def _setup_lines(variant: Variant) -> list[str]:

@@ -18,7 +18,7 @@ import jinja2
 
 from grader import catalogue, project, rendering
 from grader.errors import UsageError
-from grader.spec import ROLES, Variant
+from grader.spec import ROLES, SpecError, Variant
 
 PLACEHOLDER = '"*** YOUR CODE HERE ***"'
 MARKER = re.compile(r"^(?P<indent>\s*)# (?P<kind>BEGIN|END) PROBLEM (?P<role>\w+)\s*$")
@@ -68,7 +68,7 @@ def marked_source(variant: Variant) -> str:
         template = _template(variant)
         return template.render(
             title=variant.title,
-            fn=variant.functions,
+            fn=_Functions(variant, template_name),
             problem_label=lambda role: labels[role],
             final_rows=final_rows(variant),
             final_goal=variant.goal,
@@ -82,6 +82,21 @@ def marked_source(variant: Variant) -> str:
                          f"(add the question or setting to {variant.path})") from None
     except jinja2.TemplateSyntaxError as error:
         raise BuildError(f"grader/templates/hog/{error.name}:{error.lineno}: {error.message}") from None
+
+
+class _Functions(dict):
+    """Role → function name for the templates; a role the template needs but no question grades
+    is the spec's mistake, reported at the spec's questions, not a fault of the kit."""
+
+    def __init__(self, variant: Variant, template_name: str):
+        super().__init__(variant.functions)
+        self.variant, self.template_name = variant, template_name
+
+    def __missing__(self, role: str):
+        line = self.variant.questions[0].line if self.variant.questions else None
+        raise SpecError(self.variant.path, line, f"no question has role '{role}', which the reference "
+                        f"grader/templates/hog/{self.template_name} needs",
+                        f"add a question with 'role: {role}' and the function students write for it")
 
 
 @dataclass

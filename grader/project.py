@@ -15,7 +15,6 @@ TEMPLATES = PACKAGE / "templates"        # Jinja sources, one folder per product
 SHIPPED = PACKAGE / "shipped"            # files shipped as they are: dice.py, student/, autograder/
 DATA = PACKAGE / "data"                  # tables the kit computes and keeps: final/<id>.txt
 DICE = SHIPPED / "dice.py"
-SOURCES = SHIPPED                        # former name; grade.py and cases.py read SOURCES / "dice.py"
 CACHE = Path(os.environ.get("HOG_CACHE") or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "hog-kit")
 SEEDS = Path(os.environ.get("HOG_SEEDS", ROOT.parent / "shared" / "seeds")).resolve()
 
@@ -32,3 +31,8 @@ def display(path: Path) -> str:
 
 # The isolation levels a grading run can require, weakest first (grader/sandbox/level.py says what each means).
 ISOLATION_LEVELS = ("process", "files", "bubblewrap")
+
+
+def variant_ids() -> list[str]:
+    """The ids of the variants the project holds: one spec each in specs/."""
+    return sorted(path.stem for path in SPECS.glob("*.yaml"))

@@ -57,3 +57,13 @@ def load(variant_id: str) -> types.ModuleType:
     source = hog_source.solution_source(variant)
     filename = str(project.SOLUTION / variant_id / "hog.py")
     return _module(f"hog_kit_reference_{variant_id}", source, filename, {"dice": dice()})
+
+
+@functools.cache
+def alternative(variant_id: str, source: str) -> types.ModuleType:
+    """The reference with the functions ``source`` defines replacing its own: an allowed
+    alternative (a choice the rules leave open), used to keep hidden cases to what the rules fix."""
+    variant = load_variant(variant_id)
+    text = hog_source.solution_source(variant) + "\n\n# An allowed alternative\n" + source
+    filename = f"<alternative of {variant_id}>"
+    return _module(f"hog_kit_alternative_{variant_id}", text, filename, {"dice": dice()})

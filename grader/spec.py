@@ -16,6 +16,7 @@ from pathlib import Path
 from grader import project
 from grader.catalogue import layouts
 from grader.errors import SpecError
+from grader.spec_choices import CONSTRUCTS, Alternative, alternatives, forbidden  # noqa: F401 (the model's)
 from grader.spec_unlock import Concept, Unlock, locked, unlock  # noqa: F401 (Concept: part of the model)
 from grader.spec_yaml import Key, Mapping, Node, closest, compose, mapping
 
@@ -68,6 +69,13 @@ class Case:
         return f"{self.path}:{self.line}"
 
     @property
+    def label(self) -> str:
+        """Where the case comes from, in words a student can use (the handout's rules, not the
+        seed file): ``rules, Pig Out, example 1``, or ``added``."""
+        match = ORIGIN_PATTERN.match(self.origin)
+        return f"rules, {match['rule']}, example {match['example']}" if match else self.origin
+
+    @property
     def rule(self) -> str | None:
         match = ORIGIN_PATTERN.match(self.origin)
         return match["rule"] if match else None
@@ -98,6 +106,8 @@ class Question:
     line: int
     task: str = ""   # what the student does, where the function's docstring does not say it
     unlock: Unlock = Unlock()
+    alternatives: tuple[Alternative, ...] = ()   # choices the rules leave open
+    forbidden: tuple[str, ...] = ()              # constructs the function may not use (see CONSTRUCTS)
 
     @property
     def locked(self) -> bool:
@@ -217,7 +227,7 @@ QUESTION = {
     "number": Key(str), "role": Key(str), "function": Key(str), "title": Key(str),
     "phase": Key(int), "points": Key(float), "partial": Key(bool, False),
     "thresholds": Key(list, []), "cases": Key(list), "task": Key(str, ""),
-    "unlock": Key(dict, None),
+    "unlock": Key(dict, None), "alternatives": Key(list, []), "forbid": Key(list, []),
 }
 THRESHOLD = {"win_rate": Key(float), "points": Key(float)}
 CASE = {"origin": Key(str), "session": Key(str), "hidden": Key(bool, False), "note": Key(str, ""),
@@ -324,6 +334,7 @@ def _question(node: Node, context: _Context, earlier: list[Question]) -> Questio
         number=number, role=role, function=function, title=item.text("title"), task=task, phase=phase,
         points=points, partial=item.get("partial"), thresholds=thresholds, cases=cases, line=node.line,
         unlock=unlock(item["unlock"] if "unlock" in item else None, cases, number, path),
+        alternatives=alternatives(item, path), forbidden=forbidden(item, path),
     )
 
 
@@ -434,8 +445,7 @@ def _load(path: Path) -> Variant:
     return variant
 
 
-def variant_ids() -> list[str]:
-    return sorted(path.stem for path in project.SPECS.glob("*.yaml"))
+variant_ids = project.variant_ids
 
 
 def load_variant(variant_id: str) -> Variant:

@@ -42,8 +42,7 @@ def compose(text: str, path: str) -> Node:
     try:
         node = yaml.compose(text, Loader=_LOADER)
     except yaml.MarkedYAMLError as error:
-        mark = error.problem_mark or error.context_mark
-        line = mark.line + 1 if mark else None
+        line = _syntax_line(error)
         problem = error.problem or error.context or "cannot be read"
         raise SpecError(path, line, f"YAML syntax error: {problem}",
                         "check the indentation and quoting on this line and the one above") from None
@@ -52,6 +51,17 @@ def compose(text: str, path: str) -> Node:
     if node is None:
         raise SpecError(path, 1, "the spec is empty", "start from an existing spec in specs/")
     return _convert(node, path)
+
+
+def _syntax_line(error: yaml.MarkedYAMLError) -> int | None:
+    """The line of a YAML syntax mistake. The scanner notices a missing ':' or an unclosed quote
+    only lines later (a plain scalar runs on); its context mark is where that key or quote began.
+    The parser's problem mark is the unexpected line itself (its context is the whole block)."""
+    if isinstance(error, yaml.scanner.ScannerError) and error.context_mark is not None:
+        mark = error.context_mark
+    else:
+        mark = error.problem_mark or error.context_mark
+    return mark.line + 1 if mark else None
 
 
 def _convert(node: yaml.Node, path: str, loader: yaml.SafeLoader | None = None) -> Node:

@@ -15,6 +15,8 @@ from grader.spec import Question, Variant
 # Run in the sandbox to tabulate final_strategy: an error names the score pair that raised it.
 TABULATE = """\
 def _tabulate(goal):
+    import random
+    random.seed(TABULATION_SEED)
     table = []
     for score in range(goal):
         row = []
@@ -30,9 +32,16 @@ def _tabulate(goal):
 RAISED = "RuntimeError: final_strategy("
 
 
+TABULATION_SEED = 61
+
+
 def table_session(variant: Variant) -> list[str]:
-    """The session that tabulates final_strategy over every score pair below the goal, twice."""
-    return [TABULATE, f"_tabulate({variant.goal}), _tabulate({variant.goal})\n"]
+    """The session that tabulates final_strategy over every score pair below the goal, twice: a
+    strategy is a function of the two scores, so both tables must agree. Each pass starts from the
+    same seed of ``random``, so a strategy that samples dice answers the same both times; any other
+    change of mind (a counter, the clock) still shows."""
+    return [TABULATE.replace("TABULATION_SEED", str(TABULATION_SEED)),
+            f"_tabulate({variant.goal}), _tabulate({variant.goal})\n"]
 
 
 def untabulated(variant: Variant, run: CaseRun, limits: Limits) -> str | None:

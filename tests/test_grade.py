@@ -76,7 +76,7 @@ BUGS = [
      "        if feral_hogs and abs(num_rolls - previous_rolls[1 - who]) == 2:"),
     ("nju21", "01", "matches parity with the number of dice",
      "        if outcome % 2 == current_score % 2:", "        if outcome % 2 == num_rolls % 2:"),
-    ("nju21", "02", "counts digits from 0", "    for _ in range(score):", "    for _ in range(score + 1):"),
+    ("nju21", "02", "counts digits from 0", "    while score > 0:", "    while score >= 0:"),
     ("nju24", "04", "does not count 0 as a square", "    root = 0\n", "    root = 1\n"),
     ("fa18", "04", "takes the difference of the first and last digit",
      "        return abs(score // 10 % 10 - score % 10)", "        return abs(int(str(score)[0]) - score % 10)"),
@@ -193,7 +193,8 @@ def test_a_slow_final_strategy_is_told_the_time_it_has(tmp_path):
 def test_a_final_strategy_that_changes_its_mind_earns_nothing(tmp_path):
     """Graded exactly, a strategy is a function of the two scores: asked twice, it must agree."""
     result = graded(tmp_path, "sp19", "    return int(table[score][opponent_score], 16)",
-                    "    import random\n    return random.randrange(11)")
+                    "    final_strategy.calls = getattr(final_strategy, 'calls', 0) + 1\n"
+                    "    return final_strategy.calls % 11")
     final = result.questions[-1]
     assert final.score == 0
     assert re.fullmatch(r"final_strategy must roll the same number of dice whenever it is asked about the "

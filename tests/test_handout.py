@@ -106,7 +106,9 @@ def test_rules_are_told_in_our_own_words_with_every_seed_example(variant):
         for choice in rule.choices:
             assert escape(choice) in page
     for case in seed_examples(variant):
-        assert escape(case.origin) in page and case.origin in markdown
+        # labelled in words a student can use ("rules, Pig Out, example 1"), not the seed file
+        assert escape(case.label) in page and case.label in markdown
+        assert case.origin not in markdown
         if case.locked:
             continue   # shown with '?' for its answers: see the test of locked examples
         assert case.session in markdown
@@ -141,7 +143,7 @@ def test_examples_are_grouped_under_their_rule_in_example_order():
     also_first = markdown.index("take_turn(7, 0, make_test_dice(1, 1, 3, 1, 1, 5, 1))")
     second = markdown.index("roll_dice(4, make_test_dice(3))")
     assert pig_out < first < also_first < second < free_bacon
-    assert "<sub>case q03-2 · 000_ceee3136f82db69d.txt: Pig Out, example 1</sub>" in markdown
+    assert "<sub>case q03-2 · rules, Pig Out, example 1</sub>" in markdown
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=IDS)

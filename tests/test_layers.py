@@ -15,11 +15,11 @@ from grader import project
 # package listed here holds its submodules (``grader.strategy.match``).
 LAYERS = [
     ["grader", "grader.project", "grader.errors", "grader.files", "grader.spec_yaml", "grader.spec",
-     "grader.spec_unlock", "grader.shipped", "grader.catalogue"],
+     "grader.spec_unlock", "grader.spec_choices", "grader.shipped", "grader.catalogue"],
     ["grader.rendering", "grader.hog_source", "grader.handout"],     # template rendering
     ["grader.reference"],
     ["grader.strategy"],
-    ["grader.engine", "grader.cases", "grader.unlocking"],
+    ["grader.engine", "grader.cases", "grader.agreement", "grader.unlocking"],
     ["grader.sandbox"],
     ["grader.grade", "grader.tabulate"],
     ["grader.report"],

@@ -8,6 +8,7 @@ import venv
 import pytest
 
 from grader import project
+from grader.spec import load_variant
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +34,8 @@ def test_the_environment_lacks_everything_but_pytest(bare_python, tmp_path):
 @pytest.mark.slow
 @pytest.mark.parametrize("variant_id", ["sp19", "nju24", "nju21", "fa19", "fa18"])
 def test_the_student_folder_runs_with_pytest_alone(bare_python, tmp_path, variant_id):
-    for kind, expected in (("solution", "12 passed"), ("skeleton", "12 failed")):
+    checks = sum(bool(question.forbidden) for question in load_variant(variant_id).questions)
+    for kind, expected in (("solution", f"{12 + checks} passed"), ("skeleton", "12 failed")):
         folder = tmp_path / kind
         shutil.copytree(project.ROOT / kind / variant_id, folder)
         result = subprocess.run([str(bare_python), "-m", "pytest", "-q"], cwd=folder, capture_output=True,
@@ -43,7 +45,7 @@ def test_the_student_folder_runs_with_pytest_alone(bare_python, tmp_path, varian
 
 
 def test_the_kit_files_in_a_student_folder_import_only_the_standard_library():
-    allowed = set(sys.stdlib_module_names) | {"pytest", "hog", "dice", "case_report", "unlock"}
+    allowed = set(sys.stdlib_module_names) | {"pytest", "hog", "dice", "case_report", "unlock", "constructs"}
     import ast
     for path in (project.SKELETON / "sp19").glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):

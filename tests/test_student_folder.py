@@ -23,20 +23,26 @@ def pytest_in(folder, *args):
 @pytest.mark.parametrize("variant", VARIANTS, ids=[v.id for v in VARIANTS])
 def test_every_question_passes_on_the_solution_and_fails_on_the_skeleton(variant):
     questions = len(variant.questions)
+    checks = sum(bool(question.forbidden) for question in variant.questions)  # construct checks pass too
     solved = pytest_in(project.SOLUTION / variant.id)
-    assert solved.returncode == 0 and f"{questions} passed" in solved.stdout, solved.stdout
+    assert solved.returncode == 0 and f"{questions + checks} passed" in solved.stdout, solved.stdout
     started = pytest_in(project.SKELETON / variant.id)
     assert f"{questions} failed" in started.stdout, started.stdout
 
 
 @pytest.mark.slow
 def test_a_failure_reads_like_the_ok_client():
+    """The case names the handout's rule and example (a student has neither the seed nor the spec),
+    and pytest's summary line names the question, the case and the failing call."""
     result = pytest_in(project.SKELETON / "sp19", "-k", "q02")
     assert "1 failed" in result.stdout
     expected = """\
 q02 > Case q02-2
-(000_ceee3136f82db69d.txt: Free Bacon, example 2; specs/sp19.yaml:"""
+(rules, Free Bacon, example 2)
+"""
     assert expected in result.stdout
+    assert "FAILED tests/q02.md::q02.md - q02 > Case q02-1: free_bacon(10)\n" in result.stdout
+    assert ".txt" not in result.stdout and "specs/" not in result.stdout
     assert """\
 >>> from hog import *
 >>> free_bacon(39)

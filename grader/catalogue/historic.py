@@ -64,9 +64,10 @@ def picky_piggy_one_over_21(score):
     if score == 0:
         return 1
     digit, remainder = 0, 1
-    for _ in range(score):
+    while score > 0:
         remainder = remainder * 10
         digit, remainder = remainder // 21, remainder % 21
+        score = score - 1
     return digit
 
 

@@ -27,8 +27,9 @@ def session_lines(setup: str, verdict: CaseVerdict) -> list[str]:
     return lines
 
 
-def describe(result: QuestionResult, setup: str, rerun: str) -> str:
-    """The explanation of a question that lost points."""
+def describe(result: QuestionResult, setup: str, rerun: str, *, student: bool = False) -> str:
+    """The explanation of a question that lost points. For instructors a public case names its
+    origin and spec line; for a student (``hog test``) where it is in the handout's rules."""
     verdict = result.first_failure
     if verdict is None:
         return result.message
@@ -37,7 +38,8 @@ def describe(result: QuestionResult, setup: str, rerun: str) -> str:
                f"check the rules in the handout)"
     short = verdict.case.id.split("-", 1)[1]
     text = failure(f"Question {result.question.label} > Case {short}",
-                   f"({verdict.case.origin}; {verdict.case.where})", session_lines(setup, verdict),
+                   f"({verdict.case.label})" if student else f"({verdict.case.origin}; {verdict.case.where})",
+                   session_lines(setup, verdict),
                    verdict.case.steps[verdict.step].want, verdict.got, rerun)
     text = text.strip("-\n")  # the text report draws its own rules between questions
     return text + (f"\n{result.message}" if result.message else "")

@@ -29,7 +29,7 @@ def results(result: GradeResult, *, rerun: str = RERUN) -> dict:
         output = f"{passed}/{total} cases passed"
         if question.message:
             output += f"\n{question.message}"
-        if not question.passed:
+        if not question.passed and (result.import_error or question.first_failure is not None):
             explanation = result.import_error or describe(question, result.variant.setup,
                                                           rerun.format(number=question.question.number))
             output += "\n\n" + explanation

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from grader.grade import GradeResult
 from grader.report.failure import RERUN, RULE, describe
 
@@ -18,9 +20,15 @@ def unlock_line(status) -> str:
     return f"Unlock   {status.question.label:>3}  {state}{points}"
 
 
-def render(result: GradeResult, *, rerun: str = RERUN) -> str:
+def _hog_file(submission: str) -> str:
+    """The graded file as the user names it: ``hog.py`` for ``hog test`` in its folder."""
+    path = Path(submission)
+    return str(path / "hog.py") if path.is_dir() else str(path)
+
+
+def render(result: GradeResult, *, rerun: str = RERUN, student: bool = False) -> str:
     variant = result.variant
-    lines = [RULE, f"Hog ({variant.title}): {result.submission}"]
+    lines = [RULE, f"Hog ({variant.title}): {_hog_file(result.submission)}"]
     if result.grader_error:
         lines += [RULE, f"grader failed: {result.grader_error}", "Score: 0 (this is a fault of the kit, "
                   "not of the submission; please report it)"]
@@ -38,8 +46,9 @@ def render(result: GradeResult, *, rerun: str = RERUN) -> str:
             lines.append(f"              {question.message}")
     lines += [unlock_line(status) for status in result.unlocks]
     for question in result.questions:
-        if not question.passed and not result.import_error:
-            lines += [RULE, describe(question, variant.setup, rerun.format(number=question.question.number))]
+        if not question.passed and not result.import_error and question.first_failure is not None:
+            lines += [RULE, describe(question, variant.setup, rerun.format(number=question.question.number),
+                                         student=student)]
     lines += [RULE, f"Score: {_points(result.score)}/{_points(result.max_score)}",
               f"Isolation: {result.isolation}", f"Graded in {result.seconds:.2f} s"]
     if result.seed is not None:

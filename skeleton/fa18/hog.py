@@ -275,10 +275,10 @@ def bacon_strategy(score, opponent_score, margin=8, num_rolls=4):
 
 
 def swap_strategy(score, opponent_score, margin=8, num_rolls=4):
-    """This strategy returns 0 dice when this would result in a beneficial swap
-    and returns NUM_ROLLS if it would result in a harmful swap. It also returns
-    0 dice if rolling 0 dice gives at least MARGIN points and does not result in a
-    swap. Otherwise, the strategy returns NUM_ROLLS.
+    """This strategy rolls 0 dice when it triggers a beneficial swap. It also
+    rolls 0 dice if it gives at least MARGIN points and does not trigger a
+    non-beneficial swap (a swap of equal scores is not beneficial). Otherwise,
+    it rolls NUM_ROLLS.
     """
     # BEGIN PROBLEM 11
     "*** YOUR CODE HERE ***"

@@ -182,14 +182,14 @@ def announce_highest(who, last_score=0, running_high=0):
     >>> f0 = announce_highest(1) # Only announce Player 1 score gains
     >>> f1 = f0(12, 0)
     >>> f2 = f1(12, 9)
-    9 point(s)! That's the biggest gain yet for Player 1
+    9 point(s)! That's a record gain for Player 1!
     >>> f3 = f2(20, 9)
     >>> f4 = f3(20, 30)
-    21 point(s)! That's the biggest gain yet for Player 1
+    21 point(s)! That's a record gain for Player 1!
     >>> f5 = f4(20, 47) # Player 1 gets 17 points; not enough for a new high
     >>> f6 = f5(21, 47)
     >>> f7 = f6(21, 77)
-    30 point(s)! That's the biggest gain yet for Player 1
+    30 point(s)! That's a record gain for Player 1!
     """
     assert who == 0 or who == 1, 'The who argument should indicate a player.'
     # BEGIN PROBLEM 7

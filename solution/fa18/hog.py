@@ -320,10 +320,10 @@ def bacon_strategy(score, opponent_score, margin=8, num_rolls=4):
 
 
 def swap_strategy(score, opponent_score, margin=8, num_rolls=4):
-    """This strategy returns 0 dice when this would result in a beneficial swap
-    and returns NUM_ROLLS if it would result in a harmful swap. It also returns
-    0 dice if rolling 0 dice gives at least MARGIN points and does not result in a
-    swap. Otherwise, the strategy returns NUM_ROLLS.
+    """This strategy rolls 0 dice when it triggers a beneficial swap. It also
+    rolls 0 dice if it gives at least MARGIN points and does not trigger a
+    non-beneficial swap (a swap of equal scores is not beneficial). Otherwise,
+    it rolls NUM_ROLLS.
     """
     # BEGIN PROBLEM 11
     points = free_bacon(opponent_score)
@@ -331,8 +331,7 @@ def swap_strategy(score, opponent_score, margin=8, num_rolls=4):
     if is_swap(new_score, opponent_score):
         if opponent_score > new_score:
             return 0
-        if opponent_score < new_score:
-            return num_rolls
+        return num_rolls
     if points >= margin:
         return 0
     return num_rolls

@@ -21,9 +21,36 @@ sys.path.insert(0, str(HERE))
 sys.dont_write_bytecode = True
 
 from case_report import RERUN, failure  # noqa: E402  (ships beside this file)
+from constructs import explain, violations  # noqa: E402  (ships beside this file)
 import unlock  # noqa: E402  (ships beside this file)
 
-CASE_MARK = re.compile(r"<!-- case (?P<id>\S+) \| (?P<origin>.*?) \| (?P<where>\S+) -->")
+CASE_MARK = re.compile(r"<!-- case (?P<id>\S+) \| (?P<label>.*?) -->")
+FORBID_MARK = re.compile(r"<!-- forbid (?P<function>\w+): (?P<constructs>[^>]*?) -->")
+
+
+class ConstructCheck(pytest.Item):
+    """Fails when hog.py's function uses a construct this question forbids (read, never run)."""
+
+    def __init__(self, *, checked, forbidden, **kwargs):
+        super().__init__(**kwargs)
+        self.checked, self.forbidden = checked, forbidden   # (not "function": pytest reads that name)
+
+    def runtest(self):
+        found = violations((HERE / "hog.py").read_text(encoding="utf-8"), self.checked, self.forbidden)
+        if found:
+            raise ConstructError(explain(self.checked, self.forbidden, found))
+
+    def repr_failure(self, excinfo):
+        if isinstance(excinfo.value, ConstructError):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self):
+        return self.path, 0, f"{self.path.stem}: constructs {self.checked} may not use"
+
+
+class ConstructError(Exception):
+    pass
 
 
 def _failures(error):
@@ -35,6 +62,43 @@ def _failures(error):
         return [(error.test, error.example, "Traceback (most recent call last):\n  ...\n"
                  + "".join(f"{kind.__name__}: {value}".splitlines(True)) + "\n")]
     return [found for inner in getattr(error, "failures", ()) for found in _failures(inner)]
+
+
+class CaseFailure:
+    """A failing case for pytest: the ok client's report, and for the summary line
+    (``FAILED tests/q02.md::q02.md - ...``) the question, the case and the failing call."""
+
+    def __init__(self, text, summary):
+        self.text = text
+        self.reprcrash = CrashLine(summary)
+
+    def toterminal(self, writer):
+        for line in self.text.splitlines():
+            writer.line(line)
+
+    def __str__(self):
+        return self.text
+
+
+class CrashLine:
+    def __init__(self, message):
+        self.message = message
+
+
+def summary(path, test, example, got):
+    """One line: the question, the case and the first failing call."""
+    mark = _case_mark(path, test, example)
+    heading = f"{Path(path).stem} > Case {mark['id']}" if mark else Path(path).stem
+    return f"{heading}: {example.source.strip().splitlines()[0]}"
+
+
+def _case_mark(path, test, example):
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    for number in range(test.lineno + example.lineno, -1, -1):
+        mark = CASE_MARK.search(lines[number])
+        if mark:
+            return mark
+    return None
 
 
 def okpy_failure(path, test, example, got):
@@ -52,7 +116,7 @@ def okpy_failure(path, test, example, got):
                if line.strip() and not line.startswith(("```", "**Case"))]
     question = Path(path).stem
     heading = f"{question} > Case {mark['id']}" if mark else question
-    where = f"({mark['origin']}; {mark['where']})" if mark else ""
+    where = f"({mark['label']})" if mark else ""
     return failure(heading, where, session, example.want, got, RERUN.format(number=question.removeprefix("q")))
 
 
@@ -64,7 +128,8 @@ def pytest_runtest_makereport(item, call):
         return
     failures = _failures(call.excinfo.value)
     if failures:
-        report.longrepr = "\n".join(okpy_failure(item.path, *found) for found in failures)
+        report.longrepr = CaseFailure("\n".join(okpy_failure(item.path, *found) for found in failures),
+                                      summary(item.path, *failures[0]))
 
 
 # ------------------------------------------------------------ locked cases
@@ -111,15 +176,25 @@ class LockedCase(pytest.Item):
         return self.path, None, f"locked case {self.name}"
 
 
-class LockedCases(pytest.File):
+class QuestionExtras(pytest.File):
+    """What a question's case file adds beyond its sessions: the check of forbidden constructs,
+    and the locked cases (skipped until unlocked)."""
+
     def collect(self):
+        mark = FORBID_MARK.search(self.path.read_text(encoding="utf-8"))
+        if mark:
+            forbidden = tuple(word.strip() for word in mark["constructs"].split(","))
+            yield ConstructCheck.from_parent(self, name=f"{mark['function']} constructs",
+                                             checked=mark["function"], forbidden=forbidden)
         for item in unlock.items(self.path):
             if item["kind"] == "case":
                 yield LockedCase.from_parent(self, name=item["id"].split("-", 1)[-1], item=item)
 
 
-def pytest_collect_file(file_path, parent):
-    if file_path.suffix == ".md" and file_path.parent.name == "tests" and unlock.ITEM.search(
-            file_path.read_text(encoding="utf-8")):
-        return LockedCases.from_parent(parent, path=file_path)
+def pytest_collect_file(parent, file_path):
+    if file_path.suffix != ".md" or file_path.parent.name != "tests":
+        return None
+    text = file_path.read_text(encoding="utf-8")
+    if FORBID_MARK.search(text) or unlock.ITEM.search(text):
+        return QuestionExtras.from_parent(parent, path=file_path)
     return None

