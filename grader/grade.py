@@ -15,7 +15,7 @@ from pathlib import Path
 
 from grader import cases as case_source
 from grader import project, tabulate, unlocking
-from grader.errors import UsageError
+from grader.errors import GraderFault, UsageError
 from grader.sandbox import CaseRun, Limits, StepKind, cap, run_cases
 from grader.shipped.student import constructs
 from grader.spec import Case, Question, Variant
@@ -160,6 +160,7 @@ def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
     report = run_cases(Path(submission), sessions, setup=_setup_lines(variant),
                        support_files=support_files(Path(submission)), limits=limits,
                        names=_api_names(variant), groups=groups, minimum=minimum)
+    _below_minimum(report.level, minimum)
     verdicts: dict[str, list[CaseVerdict]] = {q.number: [] for q in questions}
     for case, run in zip(graded, report.cases):
         verdicts[case.question].append(judge(case, run))
@@ -193,6 +194,17 @@ def _constructs_checked(submission: Path, result: QuestionResult) -> QuestionRes
         return result
     return QuestionResult(question, 0.0, result.verdicts,
                           constructs.explain(question.function, question.forbidden, found))
+
+
+def _below_minimum(reached: str, minimum: str | None) -> None:
+    """Raise GraderFault when a run reports a level below the one required. The sandbox refuses to
+    start below it already; this check keeps any report that says otherwise from being scored."""
+    if minimum is None or reached not in LEVELS:   # "none": nothing of the submission ran
+        return
+    required = "bubblewrap" if minimum == "bwrap" else minimum
+    if required in LEVELS and LEVELS.index(reached) < LEVELS.index(required):
+        raise GraderFault(f"isolation '{required}' was required, but the sandbox reached only '{reached}'; "
+                          f"nothing was scored (grade with a lower --isolation only if you accept that)")
 
 
 def grade_safely(submission: Path, variant: Variant, **options) -> tuple[GradeResult, bool]:
