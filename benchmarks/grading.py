@@ -18,7 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from grader import batch, cases, commands, grade, project, tabulate
+from grader import batch, cases, grade, project, tabulate
+from grader.commands import batch as commands
 from grader.sandbox import run_cases
 from grader.spec import all_variants, load_variant
 

@@ -14,20 +14,16 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
-import hmac
 import inspect
 import io
 import json
-import logging
-import os
 import random
 import secrets
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from grader import agreement, hog_source, project, reference
+from grader import agreement, hog_source, project, reference, signed_cache
 from grader.agreement import SCORE_PAIRS, Table  # noqa: F401  (SCORE_PAIRS: part of this module's names)
 from grader.spec import Case, Step, Variant
 
@@ -299,124 +295,26 @@ def cache_key(variant: Variant) -> str:
     return digest.hexdigest()[:24]
 
 
-KEY_FILE = "key"      # in the cache folder: the secret that signs the cached files (mode 0600)
-_log = logging.getLogger(__name__)
-
-
 def _cached_generation(variant: Variant, seed: int = DEFAULT_SEED) -> dict[str, list[list[list[str]]]]:
-    """The generated sessions, from the grader's private cache when it holds them.
-
-    The cache lives in the grader user's own cache folder (mode 0700), which the
-    sandbox never mounts, and the sandbox's system call filter refuses every
-    change to files, so a submission cannot rewrite it.  Each cached file is
-    also signed: an HMAC-SHA256 of its cache key and content, with a random
-    key kept in a 0600 file beside it.  A file whose signature does not match
-    (edited, truncated, or written by anything without the key) is reported
-    and generated again.  This cannot stop code that runs as the grader's user
-    with neither bubblewrap nor the filter (the sandbox report then says file
-    isolation was off): such code could read the key, or edit the kit itself.
-    A cache that cannot be read or written is skipped.  There is one file per
-    seed; only the newest few of a variant are kept.
-    """
-    folder = project.CACHE / "hidden"
+    """The generated sessions, from the grader's private, signed cache (``grader.signed_cache``) when
+    it holds them; one file per seed, only the newest few of a variant kept."""
+    folder = signed_cache.folder("hidden")
     key = f"{cache_key(variant)}-seed{seed}"
     path = folder / f"{variant.id}-{key}.json"
-    secret = _secret(folder)
+    secret = signed_cache.secret(folder)
     if secret is not None:
-        cached = _read_signed(path, key, secret)
-        if cached is not None:
+        payload = signed_cache.read(path, key, secret, "hidden cases")
+        try:
+            cached = json.loads(payload) if payload is not None else None
+        except ValueError:
+            cached = None
+        if isinstance(cached, dict):
             return cached
     generated = _generate(variant, seed)
     if secret is not None:
-        _write_signed(path, key, secret, generated)
-        _prune(folder, variant)
+        signed_cache.write(path, key, secret, json.dumps(generated).encode("utf-8"))
+        signed_cache.prune(folder, f"{variant.id}-*.json", KEPT_PER_VARIANT)
     return generated
-
-
-def _prune(folder: Path, variant: Variant) -> None:
-    """Remove all but the newest KEPT_PER_VARIANT cached generations of the variant."""
-    def age(path: Path) -> float:
-        try:
-            return path.stat().st_mtime
-        except OSError:
-            return 0.0
-    stored = sorted(folder.glob(f"{variant.id}-*.json"), key=age, reverse=True)
-    for path in stored[KEPT_PER_VARIANT:]:
-        with contextlib.suppress(OSError):
-            path.unlink()
-
-
-def _signature(secret: bytes, key: str, payload: bytes) -> str:
-    return hmac.new(secret, key.encode("ascii") + b"\n" + payload, hashlib.sha256).hexdigest()
-
-
-def _read_signed(path: Path, key: str, secret: bytes) -> dict | None:
-    """The cached sessions if the file exists and its signature holds, else None."""
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return None
-    signature, _, payload = data.partition(b"\n")
-    try:
-        if hmac.compare_digest(signature.decode("ascii"), "hmac-sha256:" + _signature(secret, key, payload)):
-            generated = json.loads(payload)
-            if isinstance(generated, dict):
-                return generated
-    except (UnicodeDecodeError, ValueError):
-        pass
-    _log.warning("hog: the cached hidden cases %s failed their integrity check (changed since the grader "
-                 "wrote them); generating them again", path)
-    return None
-
-
-def _write_signed(path: Path, key: str, secret: bytes, generated: dict) -> None:
-    payload = json.dumps(generated).encode("utf-8")
-    data = b"hmac-sha256:" + _signature(secret, key, payload).encode("ascii") + b"\n" + payload
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        _write_private(temporary, data)
-        os.replace(temporary, path)
-    except OSError:
-        with contextlib.suppress(OSError):
-            temporary.unlink()
-
-
-def _write_private(path: Path, data: bytes) -> None:
-    """A new file only this user can read (fails if the name is taken)."""
-    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
-    with os.fdopen(descriptor, "wb") as out:
-        out.write(data)
-
-
-def _secret(folder: Path) -> bytes | None:
-    """The cache's signing key, made on first use; None if the cache cannot be trusted or used."""
-    try:
-        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        info = folder.stat()
-        if info.st_uid != os.geteuid() or info.st_mode & 0o022:
-            return None  # someone else could replace files in it
-        path = folder / KEY_FILE
-        if not path.exists():
-            temporary = folder / f".{KEY_FILE}.{os.getpid()}.tmp"
-            with contextlib.suppress(FileNotFoundError):
-                temporary.unlink()
-            _write_private(temporary, secrets.token_hex(32).encode("ascii"))
-            try:
-                os.link(temporary, path)  # never replaces a key another grader just made
-            except FileExistsError:
-                pass
-            finally:
-                temporary.unlink()
-        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-        with os.fdopen(descriptor, "rb") as handle:
-            info = os.fstat(handle.fileno())
-            secret = handle.read(200)
-    except OSError:
-        return None
-    if not stat.S_ISREG(info.st_mode) or info.st_uid != os.geteuid() or info.st_mode & 0o077 \
-            or len(secret) != 64:
-        return None
-    return secret
 
 
 @functools.lru_cache(maxsize=16)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import importlib
 import os
 import signal
 import sys
@@ -23,11 +24,10 @@ ISOLATION_HELP = ("the least isolation the submission may run under: process, fi
 SEED_HELP = "draw the hidden cases from this seed (default: a fresh one, recorded in the report)"
 
 
-def _commands():
-    """The verbs' module, imported only when a verb runs: ``hog --help`` and argument errors need
-    none of what the verbs import."""
-    from grader import commands
-    return commands
+def _verbs(group: str):
+    """The module of a group of verbs (``grader/commands/<group>.py``), imported only when one of its
+    verbs runs: ``hog --help`` and argument errors import none of what the verbs need."""
+    return importlib.import_module(f"grader.commands.{group}")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -145,33 +145,33 @@ def parser() -> argparse.ArgumentParser:
 
 # verb → handler: the parsed arguments become the keyword arguments of one function of grader.commands.
 HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
-    "variants": lambda args: _commands().variants(out=sys.stdout),
-    "build": lambda args: _commands().build(check=args.check, variants=args.variant, solve=args.solve,
+    "variants": lambda args: _verbs("authoring").variants(out=sys.stdout),
+    "build": lambda args: _verbs("authoring").build(check=args.check, variants=args.variant, solve=args.solve,
                                          out=sys.stdout),
-    "cases": lambda args: _commands().cases(variant=args.variant, as_json=args.json, hidden=args.hidden,
+    "cases": lambda args: _verbs("authoring").cases(variant=args.variant, as_json=args.json, hidden=args.hidden,
                                          out=sys.stdout),
-    "handout": lambda args: _commands().handout(variant=args.variant, fmt=args.format, path=args.out,
+    "handout": lambda args: _verbs("authoring").handout(variant=args.variant, fmt=args.format, path=args.out,
                                              with_strategy=args.with_strategy, out=sys.stdout),
-    "grade": lambda args: _commands().grade(submission=args.submission, variant=args.variant, fmt=args.format,
+    "grade": lambda args: _verbs("grading").grade(submission=args.submission, variant=args.variant, fmt=args.format,
                                          output=args.output, isolation=args.isolation, seed=args.seed,
                                          force_variant=args.force_variant, out=sys.stdout),
-    "test": lambda args: _commands().test(path=args.path, variant=args.variant, question=args.question,
+    "test": lambda args: _verbs("grading").test(path=args.path, variant=args.variant, question=args.question,
                                        out=sys.stdout, unlock=args.unlock),
-    "grade-batch": lambda args: _commands().grade_batch(folder=args.folder, variant=args.variant, jobs=args.jobs,
+    "grade-batch": lambda args: _verbs("batch").grade_batch(folder=args.folder, variant=args.variant, jobs=args.jobs,
                                                      out_dir=args.out, isolation=args.isolation, seed=args.seed,
                                                      report=args.report, out=sys.stdout),
-    "report": lambda args: _commands().class_report(out_dir=args.out, out=sys.stdout),
-    "contest": lambda args: _commands().contest(folder=args.folder, variant=args.variant, out_dir=args.out,
+    "report": lambda args: _verbs("batch").class_report(out_dir=args.out, out=sys.stdout),
+    "contest": lambda args: _verbs("strategy").contest(folder=args.folder, variant=args.variant, out_dir=args.out,
                                              jobs=args.jobs, results=args.results, isolation=args.isolation,
                                              out=sys.stdout),
-    "analyze": lambda args: _commands().analyze(variant=args.variant, as_json=args.json, goal=args.goal,
+    "analyze": lambda args: _verbs("strategy").analyze(variant=args.variant, as_json=args.json, goal=args.goal,
                                              out=sys.stdout),
-    "play": lambda args: _commands().play(variant=args.variant, vs=args.vs, goal=args.goal, port=args.port,
+    "play": lambda args: _verbs("strategy").play(variant=args.variant, vs=args.vs, goal=args.goal, port=args.port,
                                        browser=not args.no_browser, submission=args.submission, out=sys.stdout),
-    "mint": lambda args: _commands().mint(variant=args.variant, seed=args.seed, zero_dice=args.zero_dice,
+    "mint": lambda args: _verbs("authoring").mint(variant=args.variant, seed=args.seed, zero_dice=args.zero_dice,
                                        swap=args.swap, bonus=args.bonus, goal=args.goal, like=args.like,
                                        band=tuple(args.band), force=args.force, out=sys.stdout),
-    "assign": lambda args: _commands().assign(variant=args.variant, path=args.out, out=sys.stdout),
+    "assign": lambda args: _verbs("authoring").assign(variant=args.variant, path=args.out, out=sys.stdout),
 }
 
 

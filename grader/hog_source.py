@@ -10,13 +10,13 @@ reference ``final_strategy`` rolls is read from ``grader/data/final/<id>.txt``.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
-import jinja2
-
-from grader import catalogue, project, rendering
+from grader import catalogue, project, signed_cache
 from grader.errors import UsageError
 from grader.spec import ROLES, SpecError, Variant
 
@@ -51,17 +51,57 @@ def final_rows(variant: Variant) -> list[str]:
     return rows
 
 
-def _template(variant: Variant) -> jinja2.Template:
+def _template(variant: Variant):
     """The variant's source template; ``catalogue/<rule id>.py.j2`` serves each rule from the catalogue,
     and a composed variant (``compose:`` in its spec) is its family layout filled with catalogue rules."""
+    from grader import rendering   # Jinja: only when a reference is rendered, not when it is cached
     environment = rendering.environment("hog")
     if variant.compose:
         return environment.from_string(catalogue.layout_source(variant.compose))
     return environment.get_template(f"{variant.id}.py.j2")
 
 
+KEPT_PER_VARIANT = 8   # rendered references kept in the cache per variant: the newest
+
+
+@functools.lru_cache(maxsize=32)
 def marked_source(variant: Variant) -> str:
-    """The reference hog.py with symbolic ``# BEGIN PROBLEM <role>`` markers."""
+    """The reference hog.py with symbolic ``# BEGIN PROBLEM <role>`` markers.
+
+    Rendered once per process for each variant, and kept in the grader's signed cache under a
+    digest of everything it is made from (the spec, the templates, the catalogue, the optimal
+    table), so a grading run does not render it again, nor even load Jinja."""
+    where = signed_cache.folder("reference")
+    key = _source_key(variant)
+    path = where / f"{variant.id}-{key}.py"
+    secret = signed_cache.secret(where)
+    if secret is not None:
+        payload = signed_cache.read(path, key, secret, "reference source")
+        if payload is not None:
+            return payload.decode("utf-8")
+    text = _render(variant)
+    if secret is not None:
+        signed_cache.write(path, key, secret, text.encode("utf-8"))
+        signed_cache.prune(where, f"{variant.id}-*.py", KEPT_PER_VARIANT)
+    return text
+
+
+def _source_key(variant: Variant) -> str:
+    """Changes whenever anything the reference source is made from changes."""
+    digest = hashlib.sha256(repr(variant).encode("utf-8"))
+    sources = sorted(project.TEMPLATES.joinpath("hog").rglob("*.j2")) + \
+        sorted(Path(catalogue.__file__).parent.glob("*.py")) + [Path(__file__), final_table_path(variant)]
+    for path in sources:
+        digest.update(str(path.name).encode("utf-8") + b"\0")
+        try:
+            digest.update(path.read_bytes())
+        except OSError:
+            digest.update(b"missing")
+    return digest.hexdigest()[:24]
+
+
+def _render(variant: Variant) -> str:
+    import jinja2   # only when a reference is rendered
     labels = {question.role: question.label for question in variant.questions}
     template_name = f"{variant.id}.py.j2"
     try:

@@ -14,7 +14,7 @@ from xml.etree import ElementTree
 
 import pytest
 
-from grader import assign, cases, cli, commands, grade, project
+from grader import assign, cases, cli, grade, project
 from grader.errors import GraderFault
 from grader.spec import load_variant
 

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from grader import build, commands, project
+from grader import build, project
+from grader.commands import grading as commands
 from grader.grade import GradeResult, QuestionResult
 from grader.report import text
 from grader.spec import SpecError, load_variant, parse, variant_ids

@@ -14,7 +14,8 @@ from grader import project
 # Lowest first. A module may import its own layer and the ones before it; a
 # package listed here holds its submodules (``grader.strategy.match``).
 LAYERS = [
-    ["grader", "grader.project", "grader.errors", "grader.files", "grader.spec_yaml", "grader.spec",
+    ["grader", "grader.project", "grader.errors", "grader.files", "grader.signed_cache", "grader.spec_yaml",
+     "grader.spec",
      "grader.spec_unlock", "grader.spec_choices", "grader.shipped", "grader.catalogue"],
     ["grader.rendering", "grader.hog_source", "grader.handout"],     # template rendering
     ["grader.reference"],

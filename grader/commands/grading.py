@@ -1,0 +1,155 @@
+"""The grading verbs of one submission: ``hog grade`` and ``hog test``."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+from typing import TextIO
+
+from grader import pool, reference, report, unlocking
+from grader.cases import new_seed
+from grader.errors import UsageError
+from grader.files import write_atomically
+from grader.grade import LEVELS, grade_safely
+from grader.spec import all_variants, load_variant
+
+
+GRADER_FAULT = 1
+
+
+def _submission(path: str) -> Path:
+    submission = Path(path)
+    if not submission.exists():
+        raise UsageError(f"no submission at {path} (give a hog.py or a folder holding one)")
+    if submission.is_dir() and not (submission / "hog.py").is_file():
+        raise UsageError(f"{path} holds no hog.py (give a hog.py or a folder holding one)")
+    if submission.is_file() and submission.suffix != ".py":
+        raise UsageError(f"{path} is not a Python file (give a hog.py or a folder holding one)")
+    return submission
+
+
+def isolation_level(choice: str | None) -> str:
+    """The least isolation a grading run requires: --isolation, else $HOG_ISOLATION, else files."""
+    level = choice or os.environ.get("HOG_ISOLATION", "").strip() or "files"
+    if level not in LEVELS:
+        raise UsageError(f"HOG_ISOLATION is {level!r}; it must be one of {', '.join(LEVELS)} "
+                         f"(or give --isolation)")
+    return level
+
+
+def _check_seed(seed: int | None) -> int:
+    if seed is not None and seed < 0:
+        raise UsageError("--seed must be 0 or more")
+    return new_seed() if seed is None else seed
+
+
+def _output_target(output: str) -> Path:
+    """--output as a path to replace: absent or a regular file, in a folder that exists."""
+    target = Path(output)
+    try:
+        mode = os.lstat(target).st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as error:
+        raise UsageError(f"cannot write {output}: {error.strerror}") from None
+    if mode is not None and not stat.S_ISREG(mode):
+        kind = ("a symbolic link" if stat.S_ISLNK(mode) else "a folder" if stat.S_ISDIR(mode)
+                else "a FIFO" if stat.S_ISFIFO(mode) else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+                else "not a regular file")
+        raise UsageError(f"--output {output} is {kind}; give a regular file or a new name "
+                         f"(nothing was written)")
+    if not target.parent.is_dir():
+        raise UsageError(f"cannot write {output}: folder {target.parent} does not exist")
+    return target
+
+
+def grade(*, submission: str, variant: str | None, fmt: str, output: str | None, out: TextIO,
+          isolation: str | None = None, seed: int | None = None, force_variant: bool = False) -> int:
+    """``hog grade``: exit 0 whenever grading completed, 1 for a fault of the grader (including an
+    isolation below the required level).
+
+    Without ``variant``, the variant hog.py declares; a ``variant`` that differs from the
+    declared one is refused (usage error) unless ``force_variant``."""
+    path = _submission(submission)
+    spec = load_variant(_chosen_variant(path, variant, force_variant))
+    reference.load(spec.id)  # a spec the reference cannot be built from is the spec's error, not the kit's
+    level, seed = isolation_level(isolation), _check_seed(seed)
+    target = _output_target(output) if output else None
+    with pool.scratch_folder(), pool.stopping_on_signals():
+        result, fault = grade_safely(path, spec, minimum=level, seed=seed)
+    text = report.FORMATS[fmt](result)
+    if target is not None:
+        try:
+            write_atomically(target, text)
+        except OSError as error:
+            raise UsageError(f"cannot write {output}: {error.strerror} "
+                             f"(choose an --output in a folder you can write to)") from None
+    else:
+        out.write(text)
+    return GRADER_FAULT if fault else 0
+
+
+def declared_variant(hog: Path) -> str | None:
+    """The variant a student's hog.py was handed out for, from its docstring's title line
+    (``The Game of Hog (CS 61A Spring 2019 rules)``, within the first lines), or None."""
+    try:
+        with hog.open(encoding="utf-8", errors="replace") as handle:
+            head = [handle.readline() for _ in range(8)]
+    except OSError as error:
+        raise UsageError(f"cannot read {hog}: {error.strerror}") from None
+    for spec in all_variants():
+        if any(f"({spec.title})" in line for line in head):
+            return spec.id
+    return None
+
+
+def detect_variant(hog: Path) -> str:
+    """The variant a student's hog.py declares; a usage error naming the known ids when it declares none."""
+    declared = declared_variant(hog)
+    if declared is None:
+        raise UsageError(f"cannot tell the variant from {hog} (add --variant, one of: "
+                         f"{', '.join(v.id for v in all_variants())})")
+    return declared
+
+
+def _chosen_variant(submission: Path, variant: str | None, force: bool) -> str:
+    hog = submission / "hog.py" if submission.is_dir() else submission
+    if variant is None:
+        return detect_variant(hog)
+    load_variant(variant)  # an unknown id is named first, with the known ones
+    declared = declared_variant(hog)
+    if declared is not None and declared != variant and not force:
+        raise UsageError(f"{hog} declares the {declared} rules, not {variant}: graded under the wrong rules, "
+                         f"correct code fails (drop --variant to grade it as {declared}, or add "
+                         f"--force-variant to grade it as {variant} anyway)")
+    return variant
+
+
+def test(*, path: str, variant: str | None, question: str | None, out: TextIO, unlock: bool = False) -> int:
+    """``hog test``: the public cases against a student's hog.py; exit 1 if any fails.
+    Locked cases are left out until unlocked; with ``unlock`` (``-u``) the unlock session runs first."""
+    submission = _submission(path)
+    hog = submission / "hog.py" if submission.is_dir() else submission
+    spec = load_variant(variant or detect_variant(hog))
+    questions = None
+    if question:
+        try:
+            questions = [spec.question(question)]
+        except KeyError:
+            raise UsageError(f"no question {question} in {spec.id} (questions: "
+                             f"{', '.join(q.label for q in spec.questions)})") from None
+    folder = submission if submission.is_dir() else submission.parent
+    if unlock and unlocking.session(folder, spec, questions[0] if questions else None):
+        return 1
+    locked = unlocking.still_locked(folder, spec)
+    result, fault = grade_safely(submission, spec, questions=questions, hidden=False, leave_out=frozenset(locked))
+    for number in sorted({case.question for case in spec.cases if case.id in locked}):
+        if questions is None or questions[0].number == number:
+            out.write(f"Question {number}: locked cases skipped (unlock them: hog test -q {number} -u)\n")
+    shown = f"hog test -q {{number}}" + ("" if variant is None else f" --variant {spec.id}") + \
+            ("" if path == "." else f" {path}")
+    out.write(report.text.render(result, rerun=shown, student=True))
+    if fault:
+        return GRADER_FAULT
+    return 0 if all(q.passed for q in result.questions) and not result.import_error else 1
