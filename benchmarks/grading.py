@@ -1,6 +1,6 @@
 """Grading speed: one submission per variant, a batch with 1 and 2 jobs, and the cost of isolation.
 
-Run: python benchmarks/grading.py [--batch 200]
+Run: python benchmarks/grading.py [--batch 200] [--okpy-only]
 Every figure is measured in this run; ratios compare figures of this run.
 """
 
@@ -88,6 +88,48 @@ def single(args) -> None:
     print(f"isolation: {run_cases(project.SOLUTION / 'sp19', [['1']]).isolation}")
 
 
+OKPY_LIKE = """\
+import contextlib, doctest, io, sys
+sys.path.insert(0, sys.argv[1])
+import hog
+for session in sys.argv[2:]:
+    namespace = {}
+    exec("from hog import *", namespace)
+    test = doctest.DocTestParser().get_doctest(session, namespace, "case", "case", 0)
+    with contextlib.redirect_stdout(io.StringIO()):
+        doctest.DocTestRunner(verbose=False).run(test, out=lambda text: None)
+"""
+TARGETS = {"sp19": 0.45, "nju24": 0.45, "nju21": 0.45, "fa19": 0.6, "fa18": 0.45}   # issue 11, seconds
+
+
+def against_okpy() -> None:
+    """hog grade in a new process against an okpy-like run of the same public cases (a new process
+    that imports hog.py and runs them in-process, as the course's ok client does), and hog --help
+    against the bare interpreter's start-up, all measured in this run."""
+    print("\nhog grade (a new process, hidden cases and reference cached) against an okpy-like run of the")
+    print("public cases in a new process, without isolation; median of 5")
+    print(f"{'variant':8} {'hog grade':>10} {'okpy-like':>10} {'ratio':>6} {'target':>7}  met")
+    for variant_id in VARIANTS:
+        variant = load_variant(variant_id)
+        folder = project.SOLUTION / variant_id
+        command = [sys.executable, "-m", "grader.cli", "grade", str(folder), "--variant", variant_id,
+                   "--format", "json", "--seed", "1"]
+        subprocess.run(command, check=True, capture_output=True)   # fills the caches for this seed
+        hog_seconds = timed(lambda: subprocess.run(command, check=True, capture_output=True), repeat=5)
+        sessions = [case.session for case in cases.public_cases(variant)]
+        okpy = [sys.executable, "-c", OKPY_LIKE, str(folder), *sessions]
+        okpy_seconds = timed(lambda: subprocess.run(okpy, check=True, capture_output=True), repeat=5)
+        target = TARGETS[variant_id]
+        print(f"{variant_id:8} {hog_seconds:9.2f}s {okpy_seconds:9.2f}s {hog_seconds / okpy_seconds:5.1f}x "
+              f"{target:6.2f}s  {'yes' if hog_seconds <= target else 'no'}")
+    bare = timed(lambda: subprocess.run([sys.executable, "-c", "pass"], check=True), repeat=5)
+    helped = timed(lambda: subprocess.run([sys.executable, "-m", "grader.cli", "--help"], check=True,
+                                          capture_output=True), repeat=5)
+    print(f"hog --help: {helped:.3f} s (target 0.1 s: {'met' if helped <= 0.1 else 'not met'}); "
+          f"the bare interpreter's start-up in this run: {bare:.3f} s ({helped / bare:.1f}x)")
+    print(f"load average while measuring: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+
+
 def make_batch(folder: Path, size: int) -> None:
     """A class of submissions: solutions, skeletons and solutions with a bug, in turn."""
     solution = (project.SOLUTION / "sp19" / "hog.py").read_text()
@@ -124,10 +166,13 @@ def batch_throughput(size: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--batch", type=int, default=200, help="submissions in the batch (default 200)")
+    parser.add_argument("--okpy-only", action="store_true", help="only hog grade against okpy and hog --help")
     args = parser.parse_args()
-    print(f"$ python benchmarks/grading.py --batch {args.batch}\n")
-    single(args)
-    batch_throughput(args.batch)
+    print(f"$ python benchmarks/grading.py --batch {args.batch}{' --okpy-only' if args.okpy_only else ''}\n")
+    against_okpy()
+    if not args.okpy_only:
+        single(args)
+        batch_throughput(args.batch)
 
 
 if __name__ == "__main__":

@@ -7,8 +7,6 @@ renders, the same way the historic variants' own ``<id>.py.j2`` files do.
 
 from __future__ import annotations
 
-import jinja2
-
 LAYOUTS = {
     # layout: (family template, name of the zero-dice rule, bonus flags it supports, swap arity)
     "cs61a": ("families/cs61a.py.j2", "Free Bacon", ("feral_hogs",), 2),
@@ -16,8 +14,11 @@ LAYOUTS = {
 LIKE = {"sp19": "cs61a", "fa18": "cs61a", "fa19": "cs61a"}   # variants whose layout a minted one can share
 
 
-def loader() -> jinja2.BaseLoader:
-    """``catalogue/<id>.py.j2`` → the member's reference code."""
+def loader():
+    """``catalogue/<id>.py.j2`` → the member's reference code (a Jinja loader: Jinja is imported
+    only by what renders, so reading a spec needs none of it)."""
+    import jinja2
+
     from grader import catalogue
     return jinja2.PrefixLoader({"catalogue": jinja2.FunctionLoader(catalogue.template)})
 
