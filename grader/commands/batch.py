@@ -7,7 +7,7 @@ from typing import TextIO
 
 import grader.batch
 from grader import pool
-from grader.commands.grading import GRADER_FAULT, _check_seed, isolation_level
+from grader.commands.grading import GRADER_FAULT, _check_seed, class_folder, isolation_level
 from grader.errors import GraderFault, UsageError
 from grader.report import classroom
 from grader.spec import load_variant
@@ -19,11 +19,7 @@ def grade_batch(*, folder: str, variant: str, jobs: int, out_dir: str, out: Text
     kit failed on any or OUT could not be written, 128 + the signal if SIGINT or SIGTERM stopped it;
     with ``report``, then the class report."""
     spec = load_variant(variant)
-    source = Path(folder)
-    if not source.is_dir():
-        raise UsageError(f"{folder} is not a folder of submissions")
-    if jobs < 1:
-        raise UsageError("--jobs must be at least 1")
+    source = class_folder(folder, jobs)
     level, seed = isolation_level(isolation), _check_seed(seed)
     summary = grader.batch.grade_batch(source, spec, Path(out_dir), jobs=jobs, isolation=level, seed=seed)
     for skipped in summary.not_submissions:

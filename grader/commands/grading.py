@@ -29,6 +29,16 @@ def _submission(path: str) -> Path:
     return submission
 
 
+def class_folder(folder: str, jobs: int) -> Path:
+    """A folder of submissions and a number of workers, checked for the class verbs."""
+    source = Path(folder)
+    if not source.is_dir():
+        raise UsageError(f"{folder} is not a folder of submissions")
+    if jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    return source
+
+
 def isolation_level(choice: str | None) -> str:
     """The least isolation a grading run requires: --isolation, else $HOG_ISOLATION, else files."""
     level = choice or os.environ.get("HOG_ISOLATION", "").strip() or "files"

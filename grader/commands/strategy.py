@@ -7,7 +7,7 @@ from typing import TextIO
 
 from grader import engine
 from grader import play as playing
-from grader.commands.grading import isolation_level
+from grader.commands.grading import class_folder, isolation_level
 from grader.contest.tournament import run_contest
 from grader.errors import UsageError
 from grader.spec import load_variant
@@ -39,11 +39,7 @@ def contest(*, folder: str, variant: str, out_dir: str, jobs: int, results: str 
     tabulated under at least the isolation grading requires."""
     level = isolation_level(isolation)
     spec = load_variant(variant)
-    source = Path(folder)
-    if not source.is_dir():
-        raise UsageError(f"{folder} is not a folder of submissions")
-    if jobs < 1:
-        raise UsageError("--jobs must be at least 1")
+    source = class_folder(folder, jobs)
     if results is not None and not Path(results).is_dir():
         raise UsageError(f"--results {results} is not a folder (give the OUTDIR of an earlier grade-batch)")
     if not any(q.role == "final_strategy" for q in spec.questions):
