@@ -38,9 +38,10 @@ def test_an_output_that_cannot_be_written_is_a_usage_error():
 
 @pytest.mark.slow
 def test_a_reader_that_stops_early_ends_the_command_quietly():
-    """`hog cases fa19 | head -n 1`: the first line, then exit 141 as a shell reports SIGPIPE."""
-    piped = subprocess.Popen([sys.executable, "-m", "grader.cli", "cases", "fa19"], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE)
+    """`hog cases fa19 --hidden | head -n 1`: the first line, then exit 141 as a shell reports SIGPIPE
+    (the listing is far larger than a pipe holds, so the command is still writing when the reader goes)."""
+    piped = subprocess.Popen([sys.executable, "-m", "grader.cli", "cases", "fa19", "--hidden"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert piped.stdout.readline().startswith(b"fa19-q01-1  question 01  public")
     piped.stdout.close()
     assert piped.wait(timeout=60) == 141

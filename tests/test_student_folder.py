@@ -41,7 +41,7 @@ q02 > Case q02-2
 (rules, Free Bacon, example 2)
 """
     assert expected in result.stdout
-    assert "FAILED tests/q02.md::q02.md - q02 > Case q02-1: free_bacon(10)\n" in result.stdout
+    assert "FAILED tests/q02.md::q02.md - q02 > Case q02-2: free_bacon(39)\n" in result.stdout
     assert ".txt" not in result.stdout and "specs/" not in result.stdout
     assert """\
 >>> from hog import *

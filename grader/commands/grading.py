@@ -154,12 +154,12 @@ def test(*, path: str, variant: str | None, question: str | None, out: TextIO, u
         return 1
     locked = unlocking.still_locked(folder, spec)
     result, fault = grade_safely(submission, spec, questions=questions, hidden=False, leave_out=frozenset(locked))
+    shown = "hog test -q {number}" + ("" if variant is None else f" --variant {spec.id}") + \
+            ("" if path == "." else f" {path}")
+    out.write(report.text.render(result, rerun=shown, student=True))
     for number in sorted({case.question for case in spec.cases if case.id in locked}):
         if questions is None or questions[0].number == number:
             out.write(f"Question {number}: locked cases skipped (unlock them: hog test -q {number} -u)\n")
-    shown = f"hog test -q {{number}}" + ("" if variant is None else f" --variant {spec.id}") + \
-            ("" if path == "." else f" {path}")
-    out.write(report.text.render(result, rerun=shown, student=True))
     if fault:
         return GRADER_FAULT
     return 0 if all(q.passed for q in result.questions) and not result.import_error else 1

@@ -16,8 +16,9 @@ STRATEGIES = {
               "    if score > 50:\n        raise ValueError('no plan')\n    return 4\n",
     "loops": "def final_strategy(score, opponent_score):\n    while score == 7:\n        pass\n    return 4\n",
     "out_of_range": "def final_strategy(score, opponent_score):\n    return 11 if opponent_score == 99 else 5\n",
-    "random_choice": "import random\n\ndef final_strategy(score, opponent_score):\n"
-                     "    return random.randrange(11)\n",
+    # (a strategy that samples dice with random plays: the tabulation seeds random alike both times)
+    "counter": "CALLS = []\n\ndef final_strategy(score, opponent_score):\n"
+               "    CALLS.append(1)\n    return len(CALLS) % 11\n",
     "four": "def final_strategy(score, opponent_score):\n    return 4\n",
     "six": "def final_strategy(score, opponent_score):\n    return 6\n",
 }
@@ -25,7 +26,7 @@ REASONS = {
     "raises": "final_strategy(51, 0) raised ValueError: no plan",
     "loops": "Timeout",
     "out_of_range": "table[0][99] = 11: a dice count must be an int from 0 to 10",
-    "random_choice": "must roll the same number of dice whenever it is asked about the same scores",
+    "counter": "must roll the same number of dice whenever it is asked about the same scores",
 }
 
 
