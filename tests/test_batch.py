@@ -150,6 +150,7 @@ def fails_on_bob(variant_id: str, submission: Path, **options) -> tuple[dict, bo
     return {"score": 1.0, "max_score": 26.0, "execution_time": 0.0, "output": "", "tests": [], "grader_failed": False}, False
 
 
+@pytest.mark.slow
 def test_a_worker_that_breaks_costs_only_its_submission_a_visible_zero(tmp_path):
     subs = tmp_path / "in"
     subs.mkdir()
@@ -206,6 +207,7 @@ def test_each_result_and_the_gradebook_record_the_runs_seed_and_a_rerun_keeps_ot
     assert gradebook(out)["bob"]["seed"] == "11"
 
 
+@pytest.mark.slow
 def test_without_a_seed_each_run_draws_its_own(tmp_path):
     subs = tmp_path / "in"
     subs.mkdir()
@@ -219,6 +221,7 @@ def test_without_a_seed_each_run_draws_its_own(tmp_path):
     assert len(seeds) == 2
 
 
+@pytest.mark.slow
 def test_a_result_is_known_as_a_grader_fault_by_its_field_not_its_test_names(tmp_path):
     subs = tmp_path / "in"
     subs.mkdir()
@@ -241,6 +244,7 @@ def test_a_result_is_known_as_a_grader_fault_by_its_field_not_its_test_names(tmp
     assert result(out, "cy")["tests"][0]["name"] == "grader failed"
 
 
+@pytest.mark.slow
 def test_entries_that_are_not_submissions_are_listed_as_skipped_with_why(tmp_path):
     subs = tmp_path / "in"
     subs.mkdir()
@@ -256,6 +260,7 @@ def test_entries_that_are_not_submissions_are_listed_as_skipped_with_why(tmp_pat
     assert list(gradebook(out)) == ["ada"]
 
 
+@pytest.mark.slow
 def test_submission_names_a_spreadsheet_would_run_are_written_as_text(tmp_path):
     subs = tmp_path / "in"
     subs.mkdir()
@@ -267,6 +272,7 @@ def test_submission_names_a_spreadsheet_would_run_are_written_as_text(tmp_path):
     assert sorted(names) == sorted(["'+1", "'-2", "'=HYPERLINK(\"x\")", "'@SUM(A1)"])
 
 
+@pytest.mark.slow
 def test_a_full_or_read_only_out_stops_with_one_line_naming_the_file_and_keeps_the_results(
         tmp_path, monkeypatch, capsys):
     subs = tmp_path / "in"
@@ -327,6 +333,7 @@ def test_scratch_folders_of_runs_that_are_gone_are_removed_and_others_kept(tmp_p
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([alive.name, other.name])
 
 
+@pytest.mark.slow
 def test_sandboxes_of_a_batch_are_made_in_its_own_scratch_folder_which_goes_with_it(tmp_path, monkeypatch):
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     seen = []

@@ -65,6 +65,7 @@ def test_family_parameters_out_of_range_are_named():
         catalogue.get("free_bacon_min_plus_on")
 
 
+@pytest.mark.slow
 def test_every_family_member_drawn_validates():
     import random
     rng = random.Random(5)

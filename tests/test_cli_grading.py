@@ -131,6 +131,7 @@ def unreachable(*args, **kwargs):
     raise GraderFault("the sandbox cannot reach isolation 'bubblewrap' here (bwrap cannot start)")
 
 
+@pytest.mark.slow
 def test_an_isolation_that_cannot_be_reached_is_a_visible_grader_failure_never_a_score(monkeypatch, capsys):
     monkeypatch.setattr("grader.grade.run_cases", unreachable)
     status = cli.main(["grade", str(project.SOLUTION / "sp19"), "--variant", "sp19", "--format", "json",

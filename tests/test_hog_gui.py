@@ -31,7 +31,8 @@ def serve():
 
     def start(app):
         server = gui.make_server(app)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
+        # a short poll interval: shutdown() then returns at once instead of after half a second
+        threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
         servers.append(server)
         return server.server_address[1]
     yield start

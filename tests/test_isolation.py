@@ -144,6 +144,7 @@ def test_a_slow_start_is_not_counted_against_the_submission(honest, tmp_path, mo
 # What the channel will not read
 # ---------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_values_the_harness_never_sends_are_refused_before_they_cost_anything():
     colliding = ["d"] + [item for n in range(55_000) for item in (["i", hex(n * ((1 << 61) - 1))], 0)]
     for message in (colliding, ["l"] * 1 + [["l"]] * 120_000):
@@ -336,6 +337,7 @@ def test_a_bubblewrap_that_takes_eleven_seconds_to_start_still_grades_full(tmp_p
     assert result.score == result.max_score
 
 
+@pytest.mark.slow
 def test_an_unknown_level_on_the_command_line_exits_2_with_one_line(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(ROOT), "HOG_SANDBOX": "bogus"}
     done = subprocess.run([sys.executable, "-m", "grader.cli", "grade", str(project.SOLUTION / "sp19"),

@@ -50,6 +50,7 @@ def open_page(browser, path: Path):
     return page, errors, elsewhere
 
 
+@pytest.mark.slow
 def test_the_class_report_opens_without_errors(browser, tmp_path):
     full = {q.label: q.points for q in VARIANT.questions}
     craft(tmp_path, "ada", full, rate=0.66, seconds=2.0)
@@ -68,6 +69,7 @@ def test_the_class_report_opens_without_errors(browser, tmp_path):
     page.close()
 
 
+@pytest.mark.slow
 def test_the_contest_page_opens_without_errors(browser, tmp_path):
     names = ["six", "bacon", "four"]
     rates = np.array([[0.5, 0.507, 0.532], [0.493, 0.5, 0.521], [0.468, 0.479, 0.5]])
