@@ -1,0 +1,181 @@
+"""The model of a variant: frozen dataclasses for a spec and what it holds (``grader.spec`` reads
+a spec file into them, with errors located; everything else of the kit reads only these)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from grader.spec_choices import Alternative
+from grader.spec_unlock import Unlock
+
+
+ROLES = (
+    "roll_dice", "zero_dice", "take_turn", "swap", "play", "commentary",
+    "announce_highest", "always_roll", "is_always_roll", "make_averaged",
+    "max_scoring_num_rolls", "zero_strategy", "swap_strategy", "final_strategy",
+)
+"""What a question grades. The solution sources mark each role's code with
+``# BEGIN PROBLEM <role>``; hidden cases are generated per role."""
+
+FEATURES = {
+    "parity_bonus": "each die whose outcome has the parity of the player's score adds a point "
+                    "(nju21's Feral Hogs; roll_dice and take_turn take the current score)",
+    "dice_count_bonus": "3 extra points when the dice count differs by exactly 2 from the player's "
+                        "previous one (fa19's Feral Hogs; play takes feral_hogs=)",
+}
+"""What a rule adds beyond the common game, by identifier: the strategy engine and the
+hidden cases read these from the spec (a rule's ``feature``), never from a function's parameters."""
+
+ORIGIN_PATTERN = re.compile(r"^(?P<seed>[\w.]+\.txt): (?P<rule>[^,]+), example (?P<example>\d+)$")
+ADDED = "added"
+
+
+# ---------------------------------------------------------------- the models
+
+
+@dataclass(frozen=True)
+class Step:
+    """One line typed at the prompt (possibly continued) and what it shows."""
+    source: str
+    want: str
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    question: str           # the question number, e.g. "01"
+    origin: str             # "<seed file>: <rule>, example <n>" or "added"
+    session: str            # the interpreter session as typed, ">>> " prompts included
+    steps: tuple[Step, ...]
+    hidden: bool
+    note: str
+    path: str               # spec file
+    line: int               # line of the case in the spec file
+    locked: bool = False    # the student unlocks it (predicts its answers) before running it
+
+    @property
+    def where(self) -> str:
+        return f"{self.path}:{self.line}"
+
+    @property
+    def label(self) -> str:
+        """Where the case comes from, in words a student can use (the handout's rules, not the
+        seed file): ``rules, Pig Out, example 1``, or ``added``."""
+        match = ORIGIN_PATTERN.match(self.origin)
+        return f"rules, {match['rule']}, example {match['example']}" if match else self.origin
+
+    @property
+    def rule(self) -> str | None:
+        match = ORIGIN_PATTERN.match(self.origin)
+        return match["rule"] if match else None
+
+    @property
+    def example(self) -> int | None:
+        match = ORIGIN_PATTERN.match(self.origin)
+        return int(match["example"]) if match else None
+
+
+@dataclass(frozen=True)
+class Threshold:
+    win_rate: float
+    points: float
+
+
+@dataclass(frozen=True)
+class Question:
+    number: str
+    role: str
+    function: str
+    title: str
+    phase: int
+    points: float
+    partial: bool
+    thresholds: tuple[Threshold, ...]
+    cases: tuple[Case, ...]
+    line: int
+    task: str = ""   # what the student does, where the function's docstring does not say it
+    unlock: Unlock = Unlock()
+    alternatives: tuple[Alternative, ...] = ()   # choices the rules leave open
+    forbidden: tuple[str, ...] = ()              # constructs the function may not use (see CONSTRUCTS)
+
+    @property
+    def locked(self) -> bool:
+        """Whether the student has something to unlock in this question."""
+        return bool(self.unlock.concepts) or any(case.locked for case in self.cases)
+
+    @property
+    def label(self) -> str:
+        """The number as the course prints it in ``# BEGIN PROBLEM 5``."""
+        return self.number.lstrip("0") or "0"
+
+    @property
+    def key(self) -> str:
+        """The name used on the command line and in file names: ``q05``."""
+        return f"q{self.number}"
+
+
+@dataclass(frozen=True)
+class Rule:
+    name: str                # the seed's name, as the handout shows it
+    summary: str
+    choices: tuple[str, ...]
+    line: int
+    feature: str = ""        # one of FEATURES when the rule adds one
+
+
+@dataclass(frozen=True)
+class Phase:
+    number: int
+    title: str
+
+
+@dataclass(frozen=True)
+class Composition:
+    """A variant whose hog.py is a family layout filled with catalogue rules (``compose:``)."""
+    layout: str
+    zero_dice: str
+    swap: str
+    bonus: str = ""
+
+
+@dataclass(frozen=True)
+class Variant:
+    id: str
+    title: str
+    course: str
+    seed: str
+    goal: int
+    baseline: int
+    setup: str
+    phases: tuple[Phase, ...]
+    rules: tuple[Rule, ...]
+    questions: tuple[Question, ...]
+    path: str
+    compose: "Composition | None" = None   # a variant built from catalogue rules (hog mint)
+
+    @property
+    def cases(self) -> tuple[Case, ...]:
+        return tuple(case for question in self.questions for case in question.cases)
+
+    @property
+    def functions(self) -> dict[str, str]:
+        """Role → function name, for the roles this variant grades."""
+        return {question.role: question.function for question in self.questions}
+
+    def question(self, key: str) -> Question:
+        """Find a question by ``05``, ``5``, ``q05`` or ``q5``; raise KeyError."""
+        wanted = key.lower().removeprefix("q").lstrip("0") or "0"
+        for question in self.questions:
+            if question.label.lower() == wanted:
+                return question
+        raise KeyError(key)
+
+    @property
+    def points(self) -> float:
+        return sum(question.points + question.unlock.points for question in self.questions)
+
+    @property
+    def features(self) -> frozenset[str]:
+        """The FEATURES this variant's rules add."""
+        return frozenset(rule.feature for rule in self.rules if rule.feature)
