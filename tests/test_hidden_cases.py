@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from grader import cases, project
+from grader import cases, hog_source, project, signed_cache
 from grader.spec import load_variant
 
 
@@ -28,7 +28,7 @@ def test_the_cache_is_reused_and_a_broken_one_is_regenerated(tmp_path, monkeypat
     monkeypatch.setattr(project, "CACHE", tmp_path)
     variant = load_variant("sp19")
     first = cases._cached_generation(variant)
-    stored, = (path for path in (tmp_path / "hidden").iterdir() if path.name != cases.KEY_FILE)
+    stored, = (path for path in (tmp_path / "hidden").iterdir() if path.name != signed_cache.KEY_FILE)
     signature, payload = stored.read_text().split("\n", 1)
     assert stored.name.startswith("sp19-") and json.loads(payload) == first
     assert signature.startswith("hmac-sha256:")
@@ -36,6 +36,18 @@ def test_the_cache_is_reused_and_a_broken_one_is_regenerated(tmp_path, monkeypat
     stored.write_text("{ broken")
     assert cases._cached_generation(variant) == first
     assert json.loads(stored.read_text().split("\n", 1)[1]) == first
+
+
+def test_the_rendered_reference_is_cached_signed_and_made_again_when_changed(tmp_path, monkeypatch):
+    monkeypatch.setattr(project, "CACHE", tmp_path)
+    variant = load_variant("nju24")
+    render = hog_source.marked_source.__wrapped__      # past the per-process memo, to the signed cache
+    first = render(variant)
+    stored, = (path for path in (tmp_path / "reference").iterdir() if path.name != signed_cache.KEY_FILE)
+    assert stored.name.startswith("nju24-") and stored.read_text().split("\n", 1)[1] == first
+    stored.write_text(stored.read_text().replace("def ", "def changed_", 1))
+    assert render(variant) == first                      # the changed file fails its signature
+    assert stored.read_text().split("\n", 1)[1] == first  # and is written again
 
 
 def test_the_cache_key_follows_what_the_cases_come_from(monkeypatch):
