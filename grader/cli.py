@@ -58,6 +58,8 @@ def parser() -> argparse.ArgumentParser:
     cases.add_argument("--json", action="store_true", help="print a JSON list")
     cases.add_argument("--hidden", action="store_true",
                        help="also list the hidden cases the grader generates (for instructors only)")
+    cases.add_argument("--seed", type=int, metavar="N",
+                       help="with --hidden: the hidden cases drawn from seed N, as a report records it (default 0)")
 
     handout = verbs.add_parser("handout", help="render a variant's handout (HTML or Markdown)")
     handout.add_argument("variant", metavar="ID", help=variant_id)
@@ -149,7 +151,7 @@ HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "build": lambda args: _verbs("authoring").build(check=args.check, variants=args.variant, solve=args.solve,
                                          out=sys.stdout),
     "cases": lambda args: _verbs("authoring").cases(variant=args.variant, as_json=args.json, hidden=args.hidden,
-                                         out=sys.stdout),
+                                                    seed=args.seed, out=sys.stdout),
     "handout": lambda args: _verbs("authoring").handout(variant=args.variant, fmt=args.format, path=args.out,
                                              with_strategy=args.with_strategy, out=sys.stdout),
     "grade": lambda args: _verbs("grading").grade(submission=args.submission, variant=args.variant, fmt=args.format,

@@ -1,4 +1,4 @@
-"""`hog cases ID [--json] [--hidden]`: what an instructor and other tools read."""
+"""`hog cases ID [--json] [--hidden [--seed N]]`: what an instructor and other tools read."""
 
 import json
 import subprocess
@@ -48,3 +48,19 @@ def test_hidden_adds_the_generated_cases_question_by_question():
     # final_strategy is graded by the exact engine, not by cases
     questions = {q.number for q in load_variant("nju24").questions if q.points and q.role != "final_strategy"}
     assert {r["question"] for r in generated} == questions
+
+
+@pytest.mark.slow
+def test_hidden_cases_of_a_recorded_seed_are_the_ones_a_grade_with_that_seed_ran():
+    from grader.cases import grading_cases
+    listed = json.loads(hog("cases", "sp19", "--json", "--hidden", "--seed", "7"))
+    graded = grading_cases(load_variant("sp19"), 7)
+    assert [record["steps"][0]["call"] for record in listed] == \
+        [case.steps[0].source.rstrip("\n") for case in graded]
+    assert listed != json.loads(hog("cases", "sp19", "--json", "--hidden", "--seed", "8"))
+
+
+def test_a_seed_without_hidden_is_refused_with_the_fix():
+    result = subprocess.run([sys.executable, "-m", "grader.cli", "cases", "sp19", "--seed", "7"],
+                            capture_output=True, text=True)
+    assert result.returncode == 2 and result.stderr == "Error: --seed chooses hidden cases: add --hidden\n"

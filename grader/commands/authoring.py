@@ -11,7 +11,7 @@ import grader.build
 import grader.handout
 from grader import mint as minting
 from grader import project
-from grader.cases import grading_cases
+from grader.cases import DEFAULT_SEED, grading_cases
 from grader.errors import UsageError
 from grader.spec import all_variants, load_variant
 
@@ -53,11 +53,16 @@ def build(*, check: bool, variants: list[str] | None, out: TextIO, solve: bool =
     return 0
 
 
-def cases(*, variant: str, as_json: bool, hidden: bool = False, out: TextIO) -> int:
-    """``hog cases ID [--json] [--hidden]``: every case of the spec with its origin and its session;
-    with ``--hidden`` also the hidden cases the grader generates from the reference."""
+def cases(*, variant: str, as_json: bool, hidden: bool = False, seed: int | None = None, out: TextIO) -> int:
+    """``hog cases ID [--json] [--hidden [--seed N]]``: every case of the spec with its origin and its
+    session; with ``--hidden`` also the hidden cases the grader generates from the reference, drawn
+    from ``seed`` (the one a report records; default 0)."""
     spec = load_variant(variant)
-    listed = grading_cases(spec) if hidden else spec.cases
+    if seed is not None and not hidden:
+        raise UsageError("--seed chooses hidden cases: add --hidden")
+    if seed is not None and seed < 0:
+        raise UsageError("--seed must be 0 or more")
+    listed = grading_cases(spec, DEFAULT_SEED if seed is None else seed) if hidden else spec.cases
     records = [{
         "id": case.id, "question": case.question, "visibility": "hidden" if case.hidden else "public",
         "origin": case.origin, "spec": case.where, "note": case.note,
