@@ -19,6 +19,7 @@ from grader import cases as case_source
 from grader import project, tabulate, unlocking
 from grader.errors import GraderFault, UsageError
 from grader.sandbox import CaseRun, Limits, StepKind, cap, run_cases
+from grader.sandbox.level import NAMES as LEVEL_NAMES
 from grader.shipped.student import constructs
 from grader.spec import Case, Question, Variant
 from grader.unlocking import UnlockStatus
@@ -123,7 +124,7 @@ def _score(question: Question, verdicts: list[CaseVerdict]) -> float:
     return question.points if all(v.passed for v in verdicts) else 0.0
 
 
-def _final_strategy(variant: Variant, question: Question, run: CaseRun, verdicts: list[CaseVerdict],
+def final_strategy_result(variant: Variant, question: Question, run: CaseRun, verdicts: list[CaseVerdict],
                     limits: Limits) -> QuestionResult:
     """Points by the exact average win rate of the tabulated strategy against the baseline."""
     why = tabulate.untabulated(variant, run, limits)
@@ -160,9 +161,9 @@ def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
     groups = [case.question for case in graded] + ([final.number] if final else [])
     limits = limits or Limits()
     engine_ready = _prefetch("grader.engine") if final else None   # NumPy loads while the sandbox runs
-    report = run_cases(Path(submission), sessions, setup=_setup_lines(variant),
+    report = run_cases(Path(submission), sessions, setup=setup_lines(variant),
                        support_files=support_files(Path(submission)), limits=limits,
-                       names=_api_names(variant), groups=groups, minimum=minimum)
+                       names=api_names(variant), groups=groups, minimum=minimum)
     _below_minimum(report.level, minimum)
     if engine_ready is not None:
         engine_ready.join()
@@ -172,7 +173,8 @@ def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
     results = []
     for question in questions:
         if question is final:
-            results.append(_final_strategy(variant, question, report.cases[-1], verdicts[question.number], limits))
+            results.append(final_strategy_result(variant, question, report.cases[-1], verdicts[question.number],
+                                                 limits))
         else:
             results.append(QuestionResult(question, _score(question, verdicts[question.number]),
                                           verdicts[question.number]))
@@ -213,11 +215,11 @@ def _prefetch(module: str) -> threading.Thread:
 def _below_minimum(reached: str, minimum: str | None) -> None:
     """Raise GraderFault when a run reports a level below the one required. The sandbox refuses to
     start below it already; this check keeps any report that says otherwise from being scored."""
-    if minimum is None or reached not in LEVELS:   # "none": nothing of the submission ran
+    if minimum is None or reached not in LEVEL_NAMES:   # "none": nothing of the submission ran
         return
-    required = "bubblewrap" if minimum == "bwrap" else minimum
-    if required in LEVELS and LEVELS.index(reached) < LEVELS.index(required):
-        raise GraderFault(f"isolation '{required}' was required, but the sandbox reached only '{reached}'; "
+    required = LEVEL_NAMES.get(minimum)   # an unknown name never gets here: run_cases refuses it
+    if required is not None and LEVEL_NAMES[reached] < required:
+        raise GraderFault(f"isolation '{required.label}' was required, but the sandbox reached only '{reached}'; "
                           f"nothing was scored (grade with a lower --isolation only if you accept that)")
 
 
@@ -242,11 +244,11 @@ def support_files(submission: Path) -> dict[str, str]:
     return files
 
 
-def _setup_lines(variant: Variant) -> list[str]:
+def setup_lines(variant: Variant) -> list[str]:
     return [example.source for example in doctest.DocTestParser().get_examples(variant.setup)]
 
 
-def _api_names(variant: Variant) -> list[str]:
+def api_names(variant: Variant) -> list[str]:
     """Names a case may use from the submission: every public function of the reference."""
     from grader import reference
     return sorted(name for name in vars(reference.load(variant.id)) if not name.startswith("_"))

@@ -16,12 +16,11 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from grader import project
 from grader.batch import GRADED_FROM
 from grader.submissions import digest as submission_digest
 from grader.submissions import result_name
 from grader.files import write_atomically
-from grader.grade import _api_names, _final_strategy, _setup_lines
+from grader.grade import api_names, final_strategy_result, setup_lines, support_files
 from grader.report import instructor
 from grader.sandbox import Limits, run_cases
 from grader.tabulate import table_session
@@ -55,15 +54,14 @@ def tabulate(submission: Path, variant: Variant, limits: Limits | None = None,
     ``minimum``: the least isolation accepted, as for grading (an entrant that could read the kit
     could play the optimal table); SandboxUnavailable when it cannot be reached."""
     limits = limits or Limits()
-    dice = project.DICE.read_text(encoding="utf-8")
-    report = run_cases(submission, [table_session(variant)], setup=_setup_lines(variant),
-                       support_files={"dice.py": dice}, limits=limits, names=_api_names(variant),
+    report = run_cases(submission, [table_session(variant)], setup=setup_lines(variant),
+                       support_files=support_files(submission), limits=limits, names=api_names(variant),
                        minimum=minimum)
     if report.import_error:
         return None, f"hog.py could not be imported: {instructor.capped(report.import_error, 500)}"
     # Without thresholds, grading gives full points exactly when the table is accepted.
     question = replace(final_question(variant), thresholds=(), points=1.0)
-    checked = _final_strategy(variant, question, report.cases[0], [], limits)
+    checked = final_strategy_result(variant, question, report.cases[0], [], limits)
     if checked.table is None:
         return None, instructor.capped(checked.message, 500)
     return checked.table, None
