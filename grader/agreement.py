@@ -25,21 +25,25 @@ Run = Callable[[list[str]], list[str]]   # what a module shows for each line of 
 
 @dataclass(frozen=True)
 class Table:
-    """One call of a strategy over every score pair below the goal, as one session.
+    """One call of a strategy over every score pair below the goal, as one session; or, with
+    ``rows``, over the pairs whose first score is one of ``rows``.
 
     Where an allowed alternative answers differently for some pairs, ``skip`` leaves
     those pairs out, so the rest of the table is still graded."""
     call: str                     # e.g. "swap_strategy(s, o, 3, 5)"
     goal: int
     skip: tuple[tuple[int, int], ...] = ()
+    rows: tuple[int, ...] | None = None    # the scores s covered (None: every score below the goal)
 
     @property
     def pairs(self) -> list[tuple[int, int]]:
         left_out = set(self.skip)
-        return [(s, o) for s in range(self.goal) for o in range(self.goal) if (s, o) not in left_out]
+        rows = range(self.goal) if self.rows is None else self.rows
+        return [(s, o) for s in rows for o in range(self.goal) if (s, o) not in left_out]
 
     def sources(self) -> list[str]:
-        pairs = SCORE_PAIRS.format(goal=self.goal)
+        pairs = SCORE_PAIRS.format(goal=self.goal) if self.rows is None else \
+            f"for s in {self.rows!r} for o in range({self.goal})"
         if self.skip:
             pairs += f" if (s, o) not in {{{', '.join(map(repr, self.skip))}}}"
         return [f"[{self.call} {pairs}]"]
@@ -62,7 +66,7 @@ def _decided(reference: Run, others: list[Run], candidate) -> tuple[list[str], l
         theirs = [ast.literal_eval(answer[0]) for answer in shown]
         skip = tuple(pair for index, pair in enumerate(candidate.pairs)
                      if any(table[index] != mine[index] for table in theirs))
-        return Table(candidate.call, candidate.goal, skip)
+        return Table(candidate.call, candidate.goal, skip, candidate.rows)
     return None
 
 

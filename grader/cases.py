@@ -195,12 +195,18 @@ def _max_scoring(api: Api, rng: random.Random) -> Sessions:
     return sessions
 
 
+# Scores s a strategy table with drawn arguments covers (against every opponent score): the table
+# with the default arguments covers every pair; these catch arguments ignored or mixed up.
+PARAMETER_ROWS = 10
+
+
 def _strategy_table(api: Api, role: str, rng: random.Random) -> Sessions:
     name, goal = api.name(role), api.variant.goal
     sessions: Sessions = [Table(f"{name}(s, o)", goal)]
     for _ in range(3):
         cutoff, num_rolls = rng.randint(0, 12), rng.randint(0, 10)
-        sessions.append(Table(f"{name}(s, o, {cutoff}, {num_rolls})", goal))
+        rows = tuple(sorted(rng.sample(range(goal), min(PARAMETER_ROWS, goal))))
+        sessions.append(Table(f"{name}(s, o, {cutoff}, {num_rolls})", goal, rows=rows))
     return sessions
 
 

@@ -9,8 +9,6 @@ producing the right output.
 from __future__ import annotations
 
 import doctest
-import importlib
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -125,15 +123,13 @@ def _score(question: Question, verdicts: list[CaseVerdict]) -> float:
 
 
 def final_strategy_result(variant: Variant, question: Question, run: CaseRun, verdicts: list[CaseVerdict],
-                    limits: Limits) -> QuestionResult:
-    """Points by the exact average win rate of the tabulated strategy against the baseline."""
-    why = tabulate.untabulated(variant, run, limits)
-    if why is not None:
-        return QuestionResult(question, 0.0, verdicts, why)
-    table, why = tabulate.tables_from(variant, run)
+                          limits: Limits, rating: tabulate.Rating | None = None) -> QuestionResult:
+    """Points by the exact average win rate of the tabulated strategy against the baseline
+    (``rating``: where it may have been computed already, while the other cases ran)."""
+    table, why, rate = (rating or tabulate.Rating(variant, limits)).result(run)
     if table is None:
         return QuestionResult(question, 0.0, verdicts, why)
-    score, detail, rate = tabulate.points(variant, question, table, all(v.passed for v in verdicts))
+    score, detail = tabulate.points(variant, question, rate, all(v.passed for v in verdicts))
     return QuestionResult(question, score, verdicts, detail, table=table, win_rate=rate)
 
 
@@ -154,27 +150,25 @@ def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
     chosen = {q.number for q in questions}
     pool = case_source.grading_cases(variant, seed) if hidden else case_source.public_cases(variant)
     graded = [case for case in pool if case.question in chosen and case.id not in leave_out]
-    sessions = [[step.source for step in case.steps] for case in graded]
     final = next((q for q in questions if q.role == "final_strategy"), None)
-    if final:
-        sessions.append(tabulate.table_session(variant))
-    groups = [case.question for case in graded] + ([final.number] if final else [])
     limits = limits or Limits()
-    engine_ready = _prefetch("grader.engine") if final else None   # NumPy loads while the sandbox runs
-    report = run_cases(Path(submission), sessions, setup=setup_lines(variant),
-                       support_files=support_files(Path(submission)), limits=limits,
-                       names=api_names(variant), groups=groups, minimum=minimum)
+    # The tabulation runs first, so that its win rate is worked out while the other cases run.
+    tabulation = [tabulate.table_session(variant)] if final else []
+    rating = tabulate.Rating(variant, limits) if final else None
+    report = run_cases(Path(submission), tabulation + [[step.source for step in case.steps] for case in graded],
+                       setup=setup_lines(variant), support_files=support_files(Path(submission)), limits=limits,
+                       names=api_names(variant), groups=["tabulation"] * len(tabulation) + [c.question for c in graded],
+                       minimum=minimum,
+                       on_result=(lambda index, run: index == 0 and rating.start(run)) if final else None)
     _below_minimum(report.level, minimum)
-    if engine_ready is not None:
-        engine_ready.join()
     verdicts: dict[str, list[CaseVerdict]] = {q.number: [] for q in questions}
-    for case, run in zip(graded, report.cases):
+    for case, run in zip(graded, report.cases[len(tabulation):]):
         verdicts[case.question].append(judge(case, run))
     results = []
     for question in questions:
         if question is final:
-            results.append(final_strategy_result(variant, question, report.cases[-1], verdicts[question.number],
-                                                 limits))
+            results.append(final_strategy_result(variant, question, report.cases[0], verdicts[question.number],
+                                                 limits, rating))
         else:
             results.append(QuestionResult(question, _score(question, verdicts[question.number]),
                                           verdicts[question.number]))
@@ -201,15 +195,6 @@ def _constructs_checked(submission: Path, result: QuestionResult) -> QuestionRes
         return result
     return QuestionResult(question, 0.0, result.verdicts,
                           constructs.explain(question.function, question.forbidden, found))
-
-
-def _prefetch(module: str) -> threading.Thread:
-    """Import ``module`` in a thread: the grader mostly waits on the sandbox, so the exact engine
-    (NumPy) is ready by the time the final strategy is scored, at no cost to the wall time."""
-    thread = threading.Thread(target=importlib.import_module, args=(module,), daemon=True,
-                              name=f"import {module}")
-    thread.start()
-    return thread
 
 
 def _below_minimum(reached: str, minimum: str | None) -> None:

@@ -5,12 +5,28 @@ strategy is a function of the two scores, so both tables must agree) and
 brings back the value rebuilt as plain data; nothing is parsed from printed
 text, so a strategy that prints while it is asked still gets its table read.
 Every text the submission made that a message quotes is capped.
+
+The exact win rate of a table is kept in the grader's signed cache
+(``grader.signed_cache``), under the table's digest and a key that changes
+with the rules and the engine, so a table graded before (a regrade, the
+reference, a strategy many students share) is not solved again.
+``Rating`` starts the tabulation's checks and the win rate in a thread as
+soon as the tabulation's case is in, while the other cases run.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import threading
+from pathlib import Path
+
+from grader import hog_source, signed_cache
 from grader.sandbox import CaseRun, Limits, StepKind, cap
 from grader.spec import Question, Variant
+
+# Win rates kept per variant in the signed cache (the newest ones).
+KEPT_WIN_RATES = 5000
 
 # Run in the sandbox to tabulate final_strategy: an error names the score pair that raised it.
 TABULATE = """\
@@ -82,13 +98,8 @@ def tables_from(variant: Variant, run: CaseRun) -> tuple[list[list[int]] | None,
     return table, ""
 
 
-def points(variant: Variant, question: Question, table: list[list[int]],
-           all_passed: bool) -> tuple[float, str, float]:
-    """Points by the exact average win rate of ``table`` against the baseline, the sentence saying so,
-    and the rate."""
-    from grader import engine  # the exact engine (NumPy), imported only when a final strategy is scored
-
-    rate = engine.win_rate(variant.id, table, goal=variant.goal).average
+def points(variant: Variant, question: Question, rate: float, all_passed: bool) -> tuple[float, str]:
+    """Points for the exact average win rate ``rate`` against the baseline, and the sentence saying so."""
     earned = max((t.points for t in question.thresholds if rate >= t.win_rate), default=0.0)
     if not question.thresholds:
         earned = question.points if all_passed else 0.0
@@ -98,4 +109,82 @@ def points(variant: Variant, question: Question, table: list[list[int]],
     higher = next((t for t in sorted(question.thresholds, key=lambda t: t.win_rate) if rate < t.win_rate), None)
     if higher is not None:
         detail += f" ({higher.win_rate:g} earns {higher.points:g} of {question.points:g} points)"
-    return min(earned, question.points), detail, rate
+    return min(earned, question.points), detail
+
+
+def rated(variant: Variant, run: CaseRun, limits: Limits) -> tuple[list[list[int]] | None, str, float | None]:
+    """(table, "", its exact average win rate) from the tabulation's run, or (None, why not, None)."""
+    why = untabulated(variant, run, limits)
+    if why is not None:
+        return None, why, None
+    table, why = tables_from(variant, run)
+    if table is None:
+        return None, why, None
+    return table, "", win_rate(variant, table)
+
+
+class Rating:
+    """``rated`` for one tabulation's run, computed in a thread from the moment the run is in."""
+
+    def __init__(self, variant: Variant, limits: Limits):
+        self.variant, self.limits = variant, limits
+        self.run: CaseRun | None = None
+        self.thread: threading.Thread | None = None
+        self.outcome: tuple | None = None
+        self.error: BaseException | None = None
+
+    def start(self, run: CaseRun) -> None:
+        if self.thread is None:
+            self.run = run
+            self.thread = threading.Thread(target=self._rate, daemon=True, name="final strategy rating")
+            self.thread.start()
+
+    def _rate(self) -> None:
+        try:
+            self.outcome = rated(self.variant, self.run, self.limits)
+        except BaseException as error:  # raised again in the grader's thread by result()
+            self.error = error
+
+    def result(self, run: CaseRun) -> tuple[list[list[int]] | None, str, float | None]:
+        """``rated(run)``: the thread's, when it rated this very run, else computed now."""
+        if self.thread is None or self.run is not run:
+            return rated(self.variant, run, self.limits)
+        self.thread.join()
+        if self.error is not None:
+            raise self.error
+        return self.outcome
+
+
+def win_rate(variant: Variant, table: list[list[int]]) -> float:
+    """The exact average win rate of ``table`` against the variant's baseline (cached, signed)."""
+    digest = hashlib.sha256(bytes(n for row in table for n in row)).hexdigest()
+    key = f"{_rules_key(variant)}-{digest}"
+    folder = signed_cache.folder("win-rates")
+    path = folder / f"{variant.id}-{digest[:40]}.json"
+    secret = signed_cache.secret(folder)
+    if secret is not None:
+        payload = signed_cache.read(path, key, secret, "win rate")
+        try:
+            cached = json.loads(payload) if payload is not None else None
+        except ValueError:
+            cached = None
+        if type(cached) is float:
+            return cached
+    from grader import engine  # the exact engine (NumPy), imported only when a table is not cached
+
+    rate = float(engine.win_rate(variant.id, table, goal=variant.goal).average)
+    if secret is not None:
+        signed_cache.write(path, key, secret, json.dumps(rate).encode("ascii"))
+        signed_cache.prune(folder, f"{variant.id}-*.json", KEPT_WIN_RATES)
+    return rate
+
+
+def _rules_key(variant: Variant) -> str:
+    """Changes whenever what a win rate comes from changes: the reference, goal and baseline, the engine."""
+    digest = hashlib.sha256(f"{variant.id}/{variant.goal}/{variant.baseline}/{sorted(variant.features)}\n"
+                            .encode("utf-8"))
+    digest.update(hog_source.solution_source(variant).encode("utf-8"))
+    grader_folder = Path(__file__).parent
+    for path in [grader_folder / "engine.py", *sorted((grader_folder / "strategy").glob("*.py"))]:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:24]

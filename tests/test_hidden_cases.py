@@ -17,6 +17,21 @@ def test_every_question_but_the_final_strategy_gets_hidden_cases():
         assert hidden == expected
 
 
+def test_a_strategy_question_is_checked_at_every_pair_and_with_drawn_arguments_on_drawn_rows():
+    variant = load_variant("sp19")
+    question = next(q for q in variant.questions if q.role == "swap_strategy")
+    tables = [case.steps[0].source for case in cases.hidden_cases(variant, seed=7) if case.question == question.number]
+    # (the pairs where an allowed alternative answers otherwise are left out, after "if")
+    assert tables[0].startswith(f"[{question.function}(s, o) for s in range(100) for o in range(100)")
+    assert len(tables) == 4
+    for table in tables[1:]:
+        call, rows = table.split(" for s in ")[0][1:], table.split(" for s in ")[1].split(" for o in ")[0]
+        drawn = eval(rows)
+        assert call.startswith(f"{question.function}(s, o, ") and len(drawn) == cases.PARAMETER_ROWS
+        assert list(drawn) == sorted(set(drawn)) and all(0 <= s < 100 for s in drawn)
+        assert table.split(" for o in ")[1].startswith("range(100)")
+
+
 @pytest.mark.slow
 def test_generation_is_fixed_by_its_seeds():
     variant = load_variant("fa19")

@@ -385,6 +385,21 @@ def test_values_that_lie_are_not_plain(tmp_path, mode):
     assert report.cases[5].steps == [Step("True\n", None, None), Step("9\n", None, None)]
 
 
+def test_an_impostor_in_a_table_of_numbers_is_refused_without_running_its_code(tmp_path, mode):
+    report = run(tmp_path, [["table()"], ["posed()"]], hostile="lying_values.py")
+    assert errors(report)[0] == f"returned a value containing an object of type hog.Impostor, {NOT_PLAIN}"
+    assert report.cases[1].steps == [Step("False\n", None, None)]
+
+
+def test_tables_of_numbers_come_back_exactly(tmp_path, mode):
+    report = run(tmp_path, [["[3, -7, 2**53 - 1, -(2**53 - 1)]", "(1, 2, 2**53)", "[True, 1]", "[0]",
+                             "list(range(-5000, 5000))", "[[1, 2], (3, -4)]"]])
+    assert [step.output for step in report.cases[0].steps] == [
+        "[3, -7, 9007199254740991, -9007199254740991]\n", "(1, 2, 9007199254740992)\n", "[True, 1]\n", "[0]\n",
+        f"{list(range(-5000, 5000))}\n", "[[1, 2], (3, -4)]\n"]
+    assert report.cases[0].steps[4].value == list(range(-5000, 5000))
+
+
 def test_builtins_json_and_doctest_patched_at_import_change_nothing(tmp_path, mode):
     report = run(tmp_path, [["roll()"], ["repr(roll())", "len([1, 2])", "type(1) is int"],
                             ["shout('hi')"], ["print('plain')", "square(4)"], ["1 / 0"]],

@@ -12,6 +12,7 @@ from grader.cases import new_seed
 from grader.errors import UsageError
 from grader.files import write_atomically
 from grader.grade import LEVELS, grade_safely
+from grader.sandbox import namespaces
 from grader.spec import all_variants, load_variant
 
 
@@ -82,6 +83,7 @@ def grade(*, submission: str, variant: str | None, fmt: str, output: str | None,
     Without ``variant``, the variant hog.py declares; a ``variant`` that differs from the
     declared one is refused (usage error) unless ``force_variant``."""
     path = _submission(submission)
+    namespaces.probe_soon()   # whether bubblewrap starts here is known by the time the sandbox starts
     spec = load_variant(_chosen_variant(path, variant, force_variant))
     reference.load(spec.id)  # a spec the reference cannot be built from is the spec's error, not the kit's
     level, seed = isolation_level(isolation), _check_seed(seed)

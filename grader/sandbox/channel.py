@@ -8,6 +8,22 @@ dictionary of keys that all collide in one hash bucket costs the square of its
 size to rebuild).  Values are rebuilt from a tagged plain form and shown with
 the grader's own ``repr``.  Errors while reading (MemoryError, RecursionError,
 malformed data) are the submission's failure ("tampered"), never the kit's.
+
+The grader sends the configuration, then {"case": number, "steps": [source, ...]} per case,
+as JSON lines on the control pipe. The harness answers in single lines of ASCII JSON on
+the result pipe:
+
+    ["unavailable", why]                       (the level asked for cannot be reached; exit 71)
+    ["ready", unfiltered]                      (locked down, about to import; unfiltered
+                                                is null, or why no seccomp filter is in place)
+    ["import", ok, stdout, error, error_type]
+    ["step", case, step, stdout, value, error, error_type]
+    ["end", case]
+
+``value`` is null (nothing to show) or tagged data: null, true, false, a JSON
+string, a JSON integer (below 2**53 in size), ["i", hex] (larger integers),
+["f", repr], ["l", ...items], ["t", ...items],
+["d", key, value, ...] or ["fn", name].
 """
 
 from __future__ import annotations
@@ -28,7 +44,8 @@ MAX_ITEMS = 110_000
 MAX_DEPTH = 110
 MAX_DICT_ENTRIES = 2_000
 SMALL_INT = 1 << 53  # the harness sends integers below this as JSON numbers
-_SCALARS = (int, bool, str, type(None))
+_SCALAR_TYPES = frozenset((int, bool, str, type(None)))
+_INT_ONLY = frozenset((int,))
 _FLOAT = re.compile(r"-?(?:inf|nan|\d+(?:\.\d+)?(?:e[+-]\d+)?)")
 _INT = re.compile(r"-?0x[0-9a-f]+")
 
@@ -91,11 +108,15 @@ def rebuild(data, depth: int = 0, key: bool = False, count: list[int] | None = N
     if key:
         raise Tampered("a dictionary key that is not hashable plain data")
     if tag == "l":
-        if all(type(item) in _SCALARS for item in items):  # the common case: a table of numbers
+        kinds = set(map(type, items))   # JSON gave these items: their types are exact
+        if kinds <= _SCALAR_TYPES:      # the common case: a table of numbers
             count[0] += len(items)
-            if count[0] > MAX_ITEMS or any(type(item) is int and not -SMALL_INT < item < SMALL_INT
-                                           for item in items):
+            if count[0] > MAX_ITEMS:
                 raise Tampered("a value larger than the harness ever sends")
+            if int in kinds:
+                numbers = items if kinds == _INT_ONLY else [item for item in items if type(item) is int]
+                if not (-SMALL_INT < min(numbers) and max(numbers) < SMALL_INT):
+                    raise Tampered("a large integer outside its tagged form")
             return items
         return [rebuild(item, depth + 1, False, count) for item in items]
     if tag == "d" and len(items) % 2 == 0:

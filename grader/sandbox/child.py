@@ -84,7 +84,7 @@ class Child:
         self.cases_run: list[int] = []
         self.case_bytes = 0
         self.batch_bytes = 0
-        self._cpu_pids: list[int] | None = None
+        self._cpu_files: list[int] | None = None
 
     # -- writing --
     def send(self, message) -> None:
@@ -179,14 +179,20 @@ class Child:
         del self.error_tail[:-4096]
 
     def cpu_seconds(self) -> float:
-        """CPU time (user + system) the sandboxed interpreter has used so far."""
-        if self._cpu_pids is None:
-            self._cpu_pids = descendants(self.process.pid) if self.bubblewrap else [self.process.pid]
+        """CPU time (user + system) the sandboxed interpreter has used so far.
+
+        Its /proc stat files stay open, so each reading is one pread."""
+        if self._cpu_files is None:
+            self._cpu_files = []
+            for pid in descendants(self.process.pid) if self.bubblewrap else [self.process.pid]:
+                try:
+                    self._cpu_files.append(os.open(f"/proc/{pid}/stat", os.O_RDONLY | os.O_CLOEXEC))
+                except OSError:
+                    continue
         total = 0
-        for pid in self._cpu_pids:
+        for descriptor in self._cpu_files:
             try:
-                with open(f"/proc/{pid}/stat", "rb") as handle:
-                    fields = handle.read().rpartition(b")")[2].split()
+                fields = os.pread(descriptor, 1024, 0).rpartition(b")")[2].split()
                 total += int(fields[11]) + int(fields[12])
             except (OSError, ValueError, IndexError):
                 continue
@@ -255,10 +261,12 @@ class Child:
                 pass
             _wait_gone(inner, 2.0)
         self.selector.close()
-        try:
-            os.close(self.results)
-        except OSError:
-            pass
+        for descriptor in [self.results, *(self._cpu_files or ())]:
+            try:
+                os.close(descriptor)
+            except OSError:
+                pass
+        self._cpu_files = []
         self.process.stderr.close()
 
 

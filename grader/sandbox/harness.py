@@ -21,26 +21,15 @@ Order of work:
    (``set_limits``; at the ``files`` level ``confine_files``, Landlock;
    ``install_filter``, the seccomp filter), then import ``hog`` with stdout
    captured.
-3. Report the import, then run cases one at a time as the grader sends them:
+3. Report the import, then run the cases in the order the grader sends them:
    each case gets a fresh namespace with a pristine copy of the builtins, the
    setup steps (after which any name shadowing a builtin is removed unless the
    grader allowed it), and then its steps.  Values are checked with exact type tests
    and sent as tagged plain data, never as text made by the submission's own
    ``__repr__``.
 
-Messages to the grader are single lines of ASCII JSON on RESULT_FD:
-
-    ["unavailable", why]                       (the level asked for cannot be reached; exit 71)
-    ["ready", unfiltered]                      (locked down, about to import; unfiltered
-                                                is null, or why no seccomp filter is in place)
-    ["import", ok, stdout, error, error_type]
-    ["step", case, step, stdout, value, error, error_type]
-    ["end", case]
-
-``value`` is null (nothing to show) or tagged data: null, true, false, a JSON
-string, a JSON integer (below 2**53 in size), ["i", hex] (larger integers),
-["f", repr], ["l", ...items], ["t", ...items],
-["d", key, value, ...] or ["fn", name].
+The messages it sends, and the tagged form of values, are described in
+grader/sandbox/channel.py, which reads them.
 """
 
 
@@ -52,37 +41,23 @@ def main(argv):
     import signal
     import sys
     import types
+    import _operator
+    import itertools
     from _json import encode_basestring_ascii
     import json.decoder
 
-    _BaseException = BaseException
-    _Exception = Exception
-    _SyntaxError = SyntaxError
-    _RecursionError = RecursionError
-    _MemoryError = MemoryError
-    _OSError = OSError
-    _SystemExit = SystemExit
-    _type = type
-    _len = len
-    _int = int
-    _str = str
-    _bool = bool
-    _dict = dict
-    _set = set
-    _list = list
-    _tuple = tuple
-    _float = float
-    _hex = hex
-    _enumerate = enumerate
-    _issubclass = issubclass
-    _compile = compile
-    _eval = eval
-    _exec = exec
-    _import = __import__
+    # Exceptions, types and functions, as the interpreter had them before the import.
+    _BaseException, _Exception, _SyntaxError = BaseException, Exception, SyntaxError
+    _RecursionError, _MemoryError, _OSError, _SystemExit = RecursionError, MemoryError, OSError, SystemExit
+    _type, _len, _int, _str, _bool, _float, _hex = type, len, int, str, bool, float, hex
+    _dict, _set, _list, _tuple = dict, set, list, tuple
+    _enumerate, _map, _all, _min, _max = enumerate, map, all, min, max
+    _is = _operator.is_
+    _repeat = itertools.repeat
+    _issubclass, _compile, _eval, _exec, _import = issubclass, compile, eval, exec, __import__
     _memoryview = memoryview
     _int_repr = int.__repr__
     _float_repr = float.__repr__
-    _int_repr = int.__repr__
     _str_join = str.join
     _str_encode = str.encode
     _str_startswith = str.startswith
@@ -167,6 +142,12 @@ def main(argv):
             name = module + "." + name
         return name
 
+    def small_ints(items):
+        """Whether every item is exactly an int that travels as a JSON number (C calls only: no
+        method of a submission's class can run here)."""
+        return _all(_map(_is, _map(_type, items), _repeat(_int))) \
+            and -SMALL_INT < _min(items) and _max(items) < SMALL_INT
+
     def encode(value, out, budget, depth, key):
         kind = _type(value)
         budget[0] += 1
@@ -190,6 +171,14 @@ def main(argv):
                 _list_append(out, '["i","' + _hex(value) + '"]')
         elif kind is _float:
             _list_append(out, '["f","' + _float_repr(value) + '"]')
+        elif (kind is _tuple or (kind is _list and not key)) and _len(value) > 1 \
+                and small_ints(value):
+            # A run of small integers (a strategy table): one join instead of an encode per item.
+            budget[0] += _len(value)
+            if budget[0] > MAX_NODES:
+                raise _Refused("returned a value too large to report (more than "
+                               "100000 items, or nested deeper than 100 levels)")
+            _list_append(out, ('["t",' if kind is _tuple else '["l",') + _str_join(",", _map(_int_repr, value)) + "]")
         elif kind is _tuple or (kind is _list and not key):
             _list_append(out, '["t"' if kind is _tuple else '["l"')
             for item in value:
@@ -259,8 +248,11 @@ def main(argv):
         return found
 
     # -- Running source as typed at the >>> prompt. --
-    def run_source(source, namespace, want_value):
-        """Return (stdout, encoded value or None, error or None, error type or None)."""
+    compiled = {}  # the setup steps' code, compiled once
+
+    def run_source(source, namespace, want_value, keep=False):
+        """Return (stdout, encoded value or None, error or None, error type or None).
+        ``keep``: compile the source once for every case (the setup steps)."""
         buffer = _StringIO()
         original = _sys.stdout
         value = None
@@ -269,11 +261,17 @@ def main(argv):
         error_type = None
         _sys.stdout = buffer
         try:
-            try:
-                code = _compile(source, "<case>", "eval", 0, True)
-                expression = True
-            except _SyntaxError:
-                code = _compile(source, "<case>", "exec", 0, True)
+            known = compiled.get(source) if keep else None
+            if known is not None:
+                code, expression = known
+            else:
+                try:
+                    code = _compile(source, "<case>", "eval", 0, True)
+                    expression = True
+                except _SyntaxError:
+                    code = _compile(source, "<case>", "exec", 0, True)
+                if keep:
+                    compiled[source] = (code, expression)
             if expression:
                 value = _eval(code, namespace)
             else:
@@ -371,7 +369,7 @@ def main(argv):
                 del namespace[name]
         namespace["__builtins__"] = _dict(_pristine)
 
-    # -- 3. Cases, one at a time. --
+    # -- 3. Cases, in the order they come. --
     while True:
         request = receive()
         if request is None:
@@ -382,7 +380,7 @@ def main(argv):
         namespace = {"__builtins__": _dict(_pristine), "__name__": "__main__"}
         failed = None
         for source in setup:
-            output, encoded, error, error_type = run_source(source, namespace, False)
+            output, encoded, error, error_type = run_source(source, namespace, False, True)
             if error is not None:
                 failed = (clip("the setup step `" + _str_strip(source) + "` failed: " + error),
                           error_type)

@@ -5,11 +5,12 @@ Python runtime (its site-packages hidden), its scratch folder (read-only), a
 small empty /tmp and /dev/shm and its own /proc; nothing of /work or the home
 folder, no network, no other processes.  ``probe`` says whether bwrap can
 start the interpreter here (it cannot in most containers, which refuse user
-namespaces).
+namespaces); ``probe_soon`` starts that check early, in the background.
 """
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import site
@@ -29,6 +30,7 @@ PROBE_SECONDS = 60
 
 _lock = threading.Lock()
 _probed: dict[tuple[str, str], str | None] = {}
+_started: dict[tuple[str, str], "_Probe"] = {}
 _size_cache: dict[str, bool] = {}
 
 
@@ -123,31 +125,65 @@ def _has_size(bwrap: str) -> bool:
 
 
 def unavailable() -> str | None:
-    """None if bubblewrap can start the interpreter here, else why not (probed once per process)."""
+    """None if bubblewrap can start the interpreter here, else why not (probed once per process;
+    a probe that ``probe_soon`` started is waited for)."""
     bwrap = bwrap_path()
     if bwrap is None:
         return "bubblewrap (bwrap) is not installed"
     key = (bwrap, interpreter())
     with _lock:
         if key not in _probed:
-            _probed[key] = _probe(*key)
+            started = _started.pop(key, None)
+            _probed[key] = (started or _Probe(*key)).verdict()
         return _probed[key]
 
 
-def _probe(bwrap: str, python: str) -> str | None:
-    folder = tempfile.mkdtemp(prefix="hog-sandbox-probe-")
-    try:
-        argv = bwrap_arguments(bwrap, folder, python) + [python, "-S", "-s", "-B", "-c", "import ctypes"]
-        result = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                                timeout=PROBE_SECONDS, env=environment(INSIDE))
-    except subprocess.TimeoutExpired:
-        return f"bubblewrap did not start within {PROBE_SECONDS} s"
-    except OSError as error:
-        return f"bubblewrap could not be started ({error.strerror})"
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-    if result.returncode != 0:
-        lines = [line.strip() for line in result.stderr.splitlines() if line.strip()]
-        detail = lines[-1] if lines else f"exit code {result.returncode}"
-        return f"bubblewrap failed its start-up check: {detail[:200]}"
-    return None
+def probe_soon() -> None:
+    """Start the bubblewrap probe in the background (a process of its own), so that the first
+    ``unavailable`` finds its verdict ready instead of waiting for bwrap and the interpreter."""
+    bwrap = bwrap_path()
+    if bwrap is None:
+        return
+    key = (bwrap, interpreter())
+    with _lock:
+        if key not in _probed and key not in _started:
+            if not _started and not _probed:
+                atexit.register(_collect)
+            _started[key] = _Probe(*key)
+
+
+def _collect() -> None:
+    """At exit: wait for probes nobody asked about, so their folders are removed."""
+    while _started:
+        _started.popitem()[1].verdict()
+
+
+class _Probe:
+    """bwrap starting the interpreter once, in a scratch folder of its own."""
+
+    def __init__(self, bwrap: str, python: str):
+        self.folder = tempfile.mkdtemp(prefix="hog-sandbox-probe-")
+        argv = bwrap_arguments(bwrap, self.folder, python) + [python, "-S", "-s", "-B", "-c", "import ctypes"]
+        try:
+            self.process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                            stderr=subprocess.PIPE, text=True, env=environment(INSIDE))
+        except OSError as error:
+            self.process, self.error = None, error
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+    def verdict(self) -> str | None:
+        if self.process is None:
+            return f"bubblewrap could not be started ({self.error.strerror})"
+        try:
+            _out, error_output = self.process.communicate(timeout=PROBE_SECONDS)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.communicate()
+            return f"bubblewrap did not start within {PROBE_SECONDS} s"
+        finally:
+            shutil.rmtree(self.folder, ignore_errors=True)
+        if self.process.returncode != 0:
+            lines = [line.strip() for line in error_output.splitlines() if line.strip()]
+            detail = lines[-1] if lines else f"exit code {self.process.returncode}"
+            return f"bubblewrap failed its start-up check: {detail[:200]}"
+        return None

@@ -3,39 +3,46 @@
 Protocol
 --------
 The grader writes one JSON line per message to the harness's control pipe: a
-configuration line, then one case at a time, each only after the previous
-case's results are complete.  The harness answers on the result pipe (never
-stdout or stderr, which the submission controls); see grader/sandbox/harness.py
-for the messages.  Start-up ends at "ready": nothing of the submission's has
-run before it, so a sandbox that does not get there is the kit's failure. It
-is retried once, then ``SandboxUnavailable`` (a "grader failed", never a
-zero); start-up time is not counted against the submission.
+configuration line, then the cases, each with its number.  Up to ``WINDOW``
+cases are queued ahead of the one whose results are being read, so the
+sandbox never waits for the grader to read.  The harness answers on the result
+pipe (never stdout or stderr, which the submission controls); see
+grader/sandbox/harness.py for the messages.  Start-up ends at "ready": nothing
+of the submission's has run before it, so a sandbox that does not get there is
+the kit's failure. It is retried once, then ``SandboxUnavailable`` (a "grader
+failed", never a zero); start-up time is not counted against the submission.
 
 Time: each case (and the import) may use ``Limits.case_seconds`` of CPU time
-of the submission's process, measured by the grader, so a busy machine does
-not change a verdict; a generous wall-clock backstop (``Limits.backstop``)
-stops a case that sleeps.
+of the submission's process, measured by the grader from the end of the case
+before it, so a busy machine does not change a verdict; a generous wall-clock
+backstop (``Limits.backstop``) stops a case that sleeps.
 
-The grader checks the stream strictly.  While case k is in flight, it accepts
-only step messages for case k with the next step number, no step after an
-error, then ``end`` for case k once every step ran or one failed, with nothing
-further already waiting in the pipe.  A malformed, duplicate, out-of-order or
-extra message marks the case involved as failed ("the result channel was
-tampered with") and the batch goes on in a fresh process.  A message that
-names a case which already ended fails that case, and the case that was
-running is run again in a fresh process.  Because a case is only sent once
-the previous one is complete and expected answers never reach the sandbox, a
-forged message can at most claim an output for the case that is running right
-now, which the submission could equally have produced by returning that value.
+The grader reads the stream strictly, in the order it sent the cases.  While
+it reads case k, it accepts only step messages for case k with the next step
+number, no step after an error, then ``end`` for case k once every step ran or
+one failed.  A malformed, duplicate, out-of-order or extra message marks the
+case being read as failed ("the result channel was tampered with") and the
+batch goes on in a fresh process.  A message that names a case which already
+ended fails that case, and the cases read after it (the one being read
+included) are run again in a fresh process.
+
+What a forged message can do: the submission owns its process (every case
+starts with ``from hog import *``, which runs its code), so it could make any
+case it was sent show any output, forged or not; what it cannot do is see an
+expected answer (they never enter the sandbox), make the grader read beyond
+its bounds, or have one case's messages counted for another without the
+order breaking.  Once the order breaks, the process is replaced, so cases
+after a tampering one run in a process the tampering did not touch.
 """
 
 from __future__ import annotations
 
+import collections
 import os
 import tempfile
 import time
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 from grader.sandbox import channel, level, namespaces, scratch as scratch_folder, user
 from grader.sandbox.child import Child, harness_text
@@ -47,14 +54,18 @@ from grader.sandbox.model import (SKIPPED_AFTER_TIMEOUT, TAMPERED, CaseRun, Limi
 STARTUP_SECONDS = 60.0
 # Whether the harness installs its seccomp filter; only tests turn it off, to see what the report says then.
 SECCOMP = True
+# Cases sent ahead of the one being read: enough to keep the sandbox busy while the grader reads.
+WINDOW = 16
 
 
 class Batch:
     """One submission's cases, run in as few sandboxed processes as its behaviour allows."""
 
     def __init__(self, folder: Path, choice: Choice, uid: int | None, cases: list[list[str]],
-                 setup: list[str], names: list[str] | None, limits: Limits, groups: Sequence[str] | None):
+                 setup: list[str], names: list[str] | None, limits: Limits, groups: Sequence[str] | None,
+                 on_result: "Callable[[int, CaseRun], object] | None" = None):
         self.cases, self.limits, self.choice, self.uid = cases, limits, choice, uid
+        self.on_result = on_result
         self.groups, self.timed_out = groups, set()
         self.unfiltered: list[str] = []  # why a process ran without the seccomp filter
         python = namespaces.interpreter()
@@ -151,29 +162,41 @@ class Batch:
 
     def _cases(self, child: Child, index: int, results: list) -> tuple[int, bool]:
         """Run cases from ``index`` in this process: (the next index, whether a fresh process is needed)."""
-        while index < len(self.cases):
+        sent: collections.deque[int] = collections.deque()
+        following = index            # the next case to send
+        began, cpu_start = time.monotonic(), child.cpu_seconds()
+        while True:
+            while following < len(self.cases) and len(sent) < WINDOW:
+                if self.groups and self.groups[following] in self.timed_out:
+                    results[following] = failed(SKIPPED_AFTER_TIMEOUT, kind=StepKind.SKIPPED)
+                else:
+                    child.send({"case": following, "steps": self.cases[following]})
+                    sent.append(following)
+                following += 1
+            if not sent:
+                return following, False
+            current = sent[0]
             if time.monotonic() >= self.total_deadline:
-                return index, False
-            if self.groups and self.groups[index] in self.timed_out:
-                results[index] = failed(SKIPPED_AFTER_TIMEOUT, kind=StepKind.SKIPPED)
-                index += 1
-                continue
-            run, keep, earlier = self._case(child, index)
+                return current, False
+            run, keep, earlier = self._case(child, current, began, cpu_start)
             for number in earlier:
                 results[number] = failed(channel.tampered("a message about this case came after it had "
                                                           "ended"), seconds=results[number].seconds,
                                          kind=StepKind.TAMPERED)
             if earlier:
-                # The running case was disturbed by another case's messages:
-                # run it again in a fresh process rather than blame it.
-                return index, True
-            results[index] = run
+                # Cases read after the one a late message names may hold what that message's writer
+                # forged ahead: run them, and the case being read, again in a fresh process.
+                later = [number for number in child.cases_run if number > min(earlier)]
+                return min(later, default=current), True
+            results[current] = run
+            if self.on_result is not None:
+                self.on_result(current, run)
+            sent.popleft()
             if self.groups and run.steps and run.steps[-1].kind is StepKind.TIMEOUT:
-                self.timed_out.add(self.groups[index])
-            index += 1
+                self.timed_out.add(self.groups[current])
             if not keep:
-                return index, True
-        return index, False
+                return current + 1, True
+            began, cpu_start = time.monotonic(), child.cpu_seconds()
 
     def _isolation_text(self) -> str:
         """What isolated the submission, as the report says it."""
@@ -222,19 +245,17 @@ class Batch:
             return True, message[2], None, None, StepKind.OK
         return False, message[2], cap(message[3]), message[4] and cap(message[4], 100), StepKind.ERROR
 
-    def _case(self, child: Child, index: int) -> tuple[CaseRun, bool, list[int]]:
-        """Run one case.
+    def _case(self, child: Child, index: int, began: float, cpu_start: float) -> tuple[CaseRun, bool, list[int]]:
+        """Read the results of case ``index`` (already sent), timed from ``began`` and ``cpu_start``.
 
         Returns its result, whether the process may run the next case, and the
         earlier cases (run by this process) that a late message showed to be
         tampered with; when there are any, the result is to be discarded.
         """
         steps = self.cases[index]
-        began = time.monotonic()
         deadline = min(began + self._backstop(), self.total_deadline)
-        cpu_limit = child.cpu_seconds() + self.limits.case_seconds
+        cpu_limit = cpu_start + self.limits.case_seconds
         child.case_bytes = 0
-        child.send({"case": index, "steps": steps})
         done: list[StepResult] = []
         while True:
             event = child.next(deadline, cpu_limit)
@@ -269,8 +290,6 @@ def _step(event, index: int, steps: list[str], done: list[StepResult], child: Ch
             raise Tampered("an end message for another case")
         if not errored and len(done) != len(steps):
             raise Tampered("the case ended before all of its steps ran")
-        if event.more:
-            raise Tampered("more messages after the case ended")
         child.cases_run.append(index)
         return True
     case, step, result = channel.step_result(message)
@@ -286,7 +305,8 @@ def run_cases(submission: Path, cases: Sequence[Sequence[str]], *,
               setup: Sequence[str] = ("from hog import *",),
               support_files: Mapping[str, str] = {}, limits: Limits = Limits(),
               names: Sequence[str] | None = None, groups: Sequence[str] | None = None,
-              minimum: "str | Level | None" = None) -> SandboxReport:
+              minimum: "str | Level | None" = None,
+              on_result: "Callable[[int, CaseRun], object] | None" = None) -> SandboxReport:
     """Run each case (a list of steps typed at the >>> prompt) against a submission.
 
     ``submission`` is a hog.py file or a folder holding one (then the student's
@@ -301,6 +321,9 @@ def run_cases(submission: Path, cases: Sequence[Sequence[str]], *,
     ``groups`` labels each case (e.g. with its question); once a case runs out
     of time, the later cases of its group are not run, so one endless loop costs
     one case's time limit per group rather than per case.
+
+    ``on_result(index, run)`` is called as each case's result comes in (again for a case run
+    again after tampering); the report holds the final ones.
 
     ``minimum`` is the least isolation level accepted ("process", "files",
     "bubblewrap"; ``HOG_ISOLATION`` when it is None; default "process").  An
@@ -324,7 +347,7 @@ def run_cases(submission: Path, cases: Sequence[Sequence[str]], *,
             return scratch_folder.not_run(checked, str(problem))
         if slot is not None:
             user.hand_over(folder, slot.uid)
-        batch = Batch(folder, choice, slot and slot.uid, checked, setup_steps, name_list, limits, groups)
+        batch = Batch(folder, choice, slot and slot.uid, checked, setup_steps, name_list, limits, groups, on_result)
         return batch.run()
     finally:
         scratch_folder.remove(folder)

@@ -64,3 +64,32 @@ def explode_on_repr():
         def __repr__(self):
             raise SystemExit("repr was called")
     return Loud()
+
+
+POSED = []
+
+
+class PosingAsInt(type):
+    """A metaclass whose classes claim to be equal to int and to hash like it."""
+
+    def __eq__(cls, other):
+        POSED.append(other)
+        return True
+
+    def __hash__(cls):
+        POSED.append("hash")
+        return hash(int)
+
+
+class Impostor(metaclass=PosingAsInt):
+    pass
+
+
+def table():
+    """A table of numbers with one impostor among them."""
+    return [1, 2, Impostor(), 4]
+
+
+def posed():
+    """Whether the grader's sandbox ever ran the impostor's metaclass."""
+    return POSED != []
