@@ -205,7 +205,7 @@ def test_a_correct_final_strategy_that_prints_once_while_tabulated_still_earns_f
     source = (project.SOLUTION / "sp19" / "hog.py").read_text().replace(
         "    return int(table[score][opponent_score], 16)",
         "    CALLS.append(1)\n"
-        "    if len(CALLS) == 15000:  # after the 10,000 calls of the question's own case: in the tabulation\n"
+        "    if len(CALLS) == 15000:  # in the tabulation (it runs first: 2 x 10,000 calls)\n"
         "        print('x' * 7000)\n"
         "    return int(table[score][opponent_score], 16)") + "\nCALLS = []\n"
     result = graded(tmp_path, "sp19", source=source)

@@ -345,3 +345,22 @@ def test_an_unknown_level_on_the_command_line_exits_2_with_one_line(tmp_path):
     assert done.returncode == 2
     assert done.stderr.strip() == ("Error: HOG_SANDBOX='bogus' is not an isolation level: use process, files "
                                    "or bubblewrap (from least to most isolated)")
+
+
+def test_the_bubblewrap_check_started_early_agrees_and_leaves_no_folder(tmp_path, monkeypatch):
+    if namespaces.bwrap_path() is None:
+        pytest.skip("bubblewrap (bwrap) is not installed")
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    checked = subprocess.run(
+        [sys.executable, "-c", "from grader.sandbox import namespaces\n"
+                               "namespaces.probe_soon()\n"
+                               "print(repr(namespaces.unavailable()))\n"
+                               "namespaces._probed.clear()\n"
+                               "print(repr(namespaces.unavailable()))\n"
+                               "namespaces._probed.clear()\n"
+                               "namespaces.probe_soon()\n"],     # left running: collected at exit
+        capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
+    assert checked.returncode == 0, checked.stderr
+    early, late = checked.stdout.splitlines()
+    assert early == late            # the verdict does not depend on when the check started
+    assert list(tmp_path.iterdir()) == []

@@ -393,10 +393,10 @@ def test_an_impostor_in_a_table_of_numbers_is_refused_without_running_its_code(t
 
 def test_tables_of_numbers_come_back_exactly(tmp_path, mode):
     report = run(tmp_path, [["[3, -7, 2**53 - 1, -(2**53 - 1)]", "(1, 2, 2**53)", "[True, 1]", "[0]",
-                             "list(range(-5000, 5000))", "[[1, 2], (3, -4)]"]])
+                             "list(range(-5000, 5000))", "[[1, 2], (3, -4)]", "[s > 2 for s in range(5)]"]])
     assert [step.output for step in report.cases[0].steps] == [
         "[3, -7, 9007199254740991, -9007199254740991]\n", "(1, 2, 9007199254740992)\n", "[True, 1]\n", "[0]\n",
-        f"{list(range(-5000, 5000))}\n", "[[1, 2], (3, -4)]\n"]
+        f"{list(range(-5000, 5000))}\n", "[[1, 2], (3, -4)]\n", "[False, False, False, True, True]\n"]
     assert report.cases[0].steps[4].value == list(range(-5000, 5000))
 
 

@@ -142,11 +142,17 @@ def main(argv):
             name = module + "." + name
         return name
 
-    def small_ints(items):
-        """Whether every item is exactly an int that travels as a JSON number (C calls only: no
-        method of a submission's class can run here)."""
-        return _all(_map(_is, _map(_type, items), _repeat(_int))) \
-            and -SMALL_INT < _min(items) and _max(items) < SMALL_INT
+    BOOL_TEXT = {True: "true", False: "false"}
+
+    def plain_run(items):
+        """The items as JSON when all are exactly int (small) or all exactly bool, else None.
+        Only C calls: no method of a submission's class can run here."""
+        if _all(_map(_is, _map(_type, items), _repeat(_int))):
+            if -SMALL_INT < _min(items) and _max(items) < SMALL_INT:
+                return _str_join(",", _map(_int_repr, items))
+        elif _all(_map(_is, _map(_type, items), _repeat(_bool))):
+            return _str_join(",", _map(BOOL_TEXT.__getitem__, items))
+        return None
 
     def encode(value, out, budget, depth, key):
         kind = _type(value)
@@ -172,13 +178,13 @@ def main(argv):
         elif kind is _float:
             _list_append(out, '["f","' + _float_repr(value) + '"]')
         elif (kind is _tuple or (kind is _list and not key)) and _len(value) > 1 \
-                and small_ints(value):
-            # A run of small integers (a strategy table): one join instead of an encode per item.
+                and (joined := plain_run(value)) is not None:
+            # A run of small integers or of bools (a table): one join instead of an encode per item.
             budget[0] += _len(value)
             if budget[0] > MAX_NODES:
                 raise _Refused("returned a value too large to report (more than "
                                "100000 items, or nested deeper than 100 levels)")
-            _list_append(out, ('["t",' if kind is _tuple else '["l",') + _str_join(",", _map(_int_repr, value)) + "]")
+            _list_append(out, ('["t",' if kind is _tuple else '["l",') + joined + "]")
         elif kind is _tuple or (kind is _list and not key):
             _list_append(out, '["t"' if kind is _tuple else '["l"')
             for item in value:
