@@ -6,16 +6,23 @@ reference solution nor the spec: ``grader.engine`` builds the Rules of a named
 variant from both.
 """
 
-from grader.strategy.analysis import Analysis, analyze, report
-from grader.strategy.dice_count_solve import DiceCountOptimalStrategy
-from grader.strategy.heatmap import heatmap_svg
-from grader.strategy.match import MatchResult, WinRate, exact_match, expected_payoff, win_rate
-from grader.strategy.optimal import OptimalStrategy, solve
-from grader.strategy.rules import Rules
-from grader.strategy.tables import StrategyTableError, always_roll_table, as_table, validate_table
+import importlib
 
-__all__ = [
-    "Analysis", "analyze", "report", "DiceCountOptimalStrategy", "heatmap_svg",
-    "MatchResult", "WinRate", "exact_match", "expected_payoff", "win_rate", "OptimalStrategy",
-    "solve", "Rules", "StrategyTableError", "always_roll_table", "as_table", "validate_table",
-]
+# Each public name and the module that holds it, imported when first used: a caller that only
+# checks a table (grader.strategy.tables) does not load NumPy.
+_HOMES = {
+    "Analysis": "analysis", "analyze": "analysis", "report": "analysis",
+    "DiceCountOptimalStrategy": "dice_count_solve", "heatmap_svg": "heatmap",
+    "MatchResult": "match", "WinRate": "match", "exact_match": "match", "expected_payoff": "match",
+    "win_rate": "match", "OptimalStrategy": "optimal", "solve": "optimal", "Rules": "rules",
+    "StrategyTableError": "tables", "always_roll_table": "tables", "as_table": "tables",
+    "validate_table": "tables",
+}
+__all__ = list(_HOMES)
+
+
+def __getattr__(name: str):
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{home}"), name)
