@@ -38,13 +38,12 @@ def main(argv):
     import builtins
     import io
     import os
-    import signal
+    import _signal as signal  # the C module: the signal package would import enum
     import sys
     import types
     import _operator
     import itertools
-    from _json import encode_basestring_ascii
-    import json.decoder
+    from _json import encode_basestring_ascii, make_scanner
 
     # Exceptions, types and functions, as the interpreter had them before the import.
     _BaseException, _Exception, _SyntaxError = BaseException, Exception, SyntaxError
@@ -69,7 +68,10 @@ def main(argv):
     _dict_items = dict.items
     _list_append = list.append
     _esc = encode_basestring_ascii
-    _scan = json.decoder.JSONDecoder().scan_once
+    class _Context:  # what JSON's C scanner reads of a decoder (no json package: it would import re)
+        strict, object_hook, object_pairs_hook, memo = True, None, None, {}
+        parse_float, parse_int, parse_constant = _float, _int, None
+    _scan = make_scanner(_Context())
     _write = os.write
     _read = os.read
     _exit = os._exit

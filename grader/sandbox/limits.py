@@ -17,7 +17,7 @@ def set_limits(config, limits):
     import ctypes
     import os
     import resource
-    import signal
+    import _signal as signal  # the C module: the signal package would import enum
 
     libc = ctypes.CDLL(None, use_errno=True)
     libc.prctl.argtypes = [ctypes.c_int] + [ctypes.c_ulong] * 4
