@@ -292,6 +292,22 @@ def _parents() -> dict[int, int]:
 
 
 def descendants(root: int) -> list[int]:
+    """Every process below ``root``: from the kernel's lists of children where it keeps them,
+    else by reading the parent of every process."""
+    if os.path.exists(f"/proc/{root}/task/{root}/children"):
+        found, frontier = [], [root]
+        while frontier:
+            current = frontier.pop()
+            children = []
+            try:
+                for task in os.listdir(f"/proc/{current}/task"):   # each thread keeps its own list
+                    with open(f"/proc/{current}/task/{task}/children", "rb") as handle:
+                        children += [int(pid) for pid in handle.read().split()]
+            except (OSError, ValueError):
+                pass          # it has just ended
+            found += children
+            frontier += children
+        return found
     parents = _parents()
     found, frontier = [], [root]
     while frontier:
