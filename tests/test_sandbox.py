@@ -669,3 +669,19 @@ def test_after_a_timeout_the_rest_of_its_group_is_not_run(tmp_path):
     assert [report.cases[i].steps[0].kind for i in (1, 3)] == [StepKind.SKIPPED] * 2
     assert errors[1] == errors[3] == sandbox.SKIPPED_AFTER_TIMEOUT
     assert [report.cases[i].steps[0].output for i in (2, 4)] == ["2\n", "2\n"]
+
+
+def test_a_result_already_written_is_read_before_a_time_limit_is_declared(tmp_path):
+    """The sandbox runs ahead of the grader: when the grader looks at the CPU time, the end of the
+    case may already be waiting, and the time spent since belongs to the next case."""
+    script = "import os, sys\nos.write(int(sys.argv[2]), b'[\"end\", 0]\\n')\nwhile True:\n    pass\n"
+    spinning = child.Child([sys.executable, "-c", script], dict(os.environ), str(tmp_path), False)
+    try:
+        time.sleep(0.5)   # the message is in the pipe; the process has used CPU time since
+        waiting = spinning.next(time.monotonic() + 10, cpu_limit=0.0)
+        assert waiting.kind == "message" and waiting.message == ["end", 0]
+        assert spinning.next(time.monotonic() + 10, cpu_limit=0.0).kind == "timeout"
+        late = spinning.next(time.monotonic() - 1)   # past the wall-clock deadline, nothing waiting
+        assert late.kind == "timeout" and late.detail == "wall"
+    finally:
+        spinning.kill()
