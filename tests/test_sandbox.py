@@ -9,6 +9,7 @@ tests/submissions/hostile/; small honest ones are written inline.
 from __future__ import annotations
 
 import ast
+import marshal
 import builtins
 import os
 import sys
@@ -21,7 +22,8 @@ import pytest
 
 import grader
 from grader import sandbox
-from grader.sandbox import CaseRun, Limits, SandboxReport, StepKind, StepResult, channel, child, level, namespaces, run_cases
+from grader.sandbox import (CaseRun, Limits, SandboxReport, StepKind, StepResult, boot, channel, child, level,
+                            namespaces, run_cases)
 from grader.sandbox import run as sandbox_run
 from grader.sandbox import scratch as sandbox_scratch
 
@@ -632,7 +634,7 @@ def test_harness_uses_only_builtins_captured_before_the_import():
     builtins (that is where they are captured); function bodies and every
     statement from the import on must use the captured names.
     """
-    tree = ast.parse(child.HARNESS.read_text())
+    tree = ast.parse(boot.HARNESS.read_text())
     main = next(node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == "main")
     bound = {arg.arg for arg in main.args.args}
     for node in ast.walk(main):
@@ -685,3 +687,22 @@ def test_a_result_already_written_is_read_before_a_time_limit_is_declared(tmp_pa
         assert late.kind == "timeout" and late.detail == "wall"
     finally:
         spinning.kill()
+
+
+def test_the_harness_is_compiled_once_kept_signed_and_sent_down_the_control_pipe(tmp_path, monkeypatch):
+    monkeypatch.setattr(grader.project, "CACHE", tmp_path)
+    monkeypatch.setattr(boot, "_made", {})
+    arguments, preamble = boot.start(namespaces.interpreter())
+    assert arguments == ["-c", boot.BOOT]
+    size, code = int.from_bytes(preamble[:8], "big"), preamble[8:]
+    assert size == len(code) and marshal.loads(code).co_filename == "<harness>"
+    stored, = (tmp_path / "harness").glob("harness-*.marshal")
+    assert stored.read_bytes().split(b"\n", 1)[1] == code
+    stored.write_bytes(stored.read_bytes()[:-1] + b"\0")           # changed on disk: noticed, compiled again
+    monkeypatch.setattr(boot, "_made", {})
+    assert boot.start(namespaces.interpreter())[1] == preamble
+    # Another interpreter (another Python version, maybe) gets the text, which it compiles itself.
+    assert boot.start("/usr/bin/true") == (["-c", boot.harness_text()], b"")
+    (tmp_path / "text").mkdir()
+    monkeypatch.setattr(boot, "compiled", lambda python: None)
+    assert_honest_case_passes(run(tmp_path / "text", [["square(3)"]]).cases[0])

@@ -20,20 +20,7 @@ from pathlib import Path
 from grader.sandbox import channel
 from grader.sandbox.model import TAMPERED, Tampered
 
-# The files joined, in this order, into the text the interpreter runs with -c.
-HARNESS_PARTS = ("limits.py", "landlock.py", "syscall_filter.py", "harness.py")
-HARNESS = Path(__file__).with_name("harness.py")
-_text: list[str] = []
 _TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def harness_text() -> str:
-    """The harness: its parts joined, then the call of main (read once per grader process)."""
-    if not _text:
-        folder = Path(__file__).parent
-        parts = [(folder / name).read_text(encoding="utf-8") for name in HARNESS_PARTS]
-        _text.append("\n\n".join(parts) + "\n\nimport sys as _startup_sys\nmain(_startup_sys.argv[1:])\n")
-    return _text[0]
 
 
 class Event:
@@ -87,6 +74,10 @@ class Child:
         self._cpu_files: list[int] | None = None
 
     # -- writing --
+    def send_bytes(self, data: bytes) -> None:
+        self.outbox += data
+        self._flush()
+
     def send(self, message) -> None:
         self.outbox += json.dumps(message, ensure_ascii=True, separators=(",", ":")).encode() + b"\n"
         self._flush()

@@ -1,35 +1,23 @@
 """Inside the sandbox: the harness that runs one submission's cases (the last part of the harness text).
 
-This file never runs in the grader's own process.  ``grader.sandbox.child``
-starts ``python -S -s -B -P -c TEXT CONTROL_FD RESULT_FD`` in a scratch
-directory that holds the submission, TEXT being limits.py, landlock.py,
-syscall_filter.py and this file joined, then ``main(sys.argv[1:])``; so no
-file in that directory can stand in for any of it, and it uses the standard
-library only.
-
-Order of work:
+Never run in the grader's process: ``grader.sandbox.boot`` says how the
+sandbox gets it; it uses the standard library only.  Order of work:
 
 1. Capture every builtin, type method and library function the harness needs,
    before any of the submission's code runs.  The rest of ``main`` only uses
    these captured references, so a submission that rebinds ``builtins.repr``,
-   ``json.dumps``, ``io.StringIO`` or ``sys.stdout`` at import time changes
-   nothing here (tests/test_sandbox.py checks this rule with the ``ast``
-   module).  This is why ``main`` is one long function: the captured names
-   are its locals, and its helpers are closures over them; a reader audits
-   the rule in one scope.
+   ``io.StringIO`` or ``sys.stdout`` at import time changes nothing here
+   (tests/test_sandbox.py checks this rule with ``ast``).  So ``main`` is one
+   long function: the captured names are its locals, its helpers closures
+   over them; a reader audits the rule in one scope.
 2. Read the configuration line from CONTROL_FD, lock the process down
    (``set_limits``; at the ``files`` level ``confine_files``, Landlock;
-   ``install_filter``, the seccomp filter), then import ``hog`` with stdout
-   captured.
+   ``install_filter``, the seccomp filter), then import ``hog``, stdout captured.
 3. Report the import, then run the cases in the order the grader sends them:
-   each case gets a fresh namespace with a pristine copy of the builtins, the
-   setup steps (after which any name shadowing a builtin is removed unless the
-   grader allowed it), and then its steps.  Values are checked with exact type tests
-   and sent as tagged plain data, never as text made by the submission's own
-   ``__repr__``.
-
-The messages it sends, and the tagged form of values, are described in
-grader/sandbox/channel.py, which reads them.
+   each gets a fresh namespace with a pristine copy of the builtins, the setup
+   steps (then any name shadowing a builtin is removed unless allowed), then its
+   steps.  Values are checked with exact type tests and sent as tagged plain
+   data (see grader/sandbox/channel.py), never as text made by the submission.
 """
 
 

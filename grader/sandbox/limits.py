@@ -1,7 +1,7 @@
 """Inside the sandbox (part of the harness text): resource limits, parent-death signal, no capabilities.
 
 This file runs in the child only, concatenated into the ``-c`` text (see
-``grader.sandbox.child.harness_text``); it uses the standard library alone and
+``grader.sandbox.boot.harness_text``); it uses the standard library alone and
 imports inside its functions, so nothing here is shared with the grader.
 """
 

@@ -44,8 +44,8 @@ import time
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
-from grader.sandbox import channel, level, namespaces, scratch as scratch_folder, user
-from grader.sandbox.child import Child, harness_text
+from grader.sandbox import boot, channel, level, namespaces, scratch as scratch_folder, user
+from grader.sandbox.child import Child
 from grader.sandbox.level import Choice, Level
 from grader.sandbox.model import (SKIPPED_AFTER_TIMEOUT, TAMPERED, CaseRun, Limits, SandboxReport, SandboxUnavailable,
                                   StepKind, StepResult, Tampered, cap, failed, seconds_text)
@@ -71,7 +71,8 @@ class Batch:
         python = namespaces.interpreter()
         # -S -s -P and a clean environment give what -I would, while keeping
         # PYTHONHASHSEED=0 (which -I, through -E, would ignore).
-        command = [python, "-S", "-s", "-B", "-P", "-c", harness_text()]
+        arguments, self.preamble = boot.start(python)
+        command = [python, "-S", "-s", "-B", "-P", *arguments]
         bubblewrap = choice.level is Level.BUBBLEWRAP
         inside = namespaces.INSIDE if bubblewrap else str(folder)
         self.argv = namespaces.bwrap_arguments(choice.bwrap, str(folder), python) + command \
@@ -93,6 +94,8 @@ class Batch:
         for _attempt in range(2):
             began = time.monotonic()
             child = Child(self.argv, self.env, self.cwd, self.choice.level is Level.BUBBLEWRAP, self.uid)
+            if self.preamble:
+                child.send_bytes(self.preamble)
             child.send(self.config)
             problem = self._ready(child)
             self.total_deadline += time.monotonic() - began   # start-up is not the submission's time
