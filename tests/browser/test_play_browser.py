@@ -231,8 +231,9 @@ def test_a_loop_is_reported_and_the_page_keeps_working(browser, student_server):
     roll(page, 5)
     assert page.inner_text("#problem") == ("Your code did not finish within 1.5 s (a loop that never ends?). "
                                            "Nothing was played.")
-    page.click("#new")
-    page.wait_for_function("document.body.dataset.state === 'ready'")
+    before = page.evaluate("document.body.dataset.game")
+    page.click("#new")   # the page was ready already: wait for the new game itself
+    page.wait_for_function(f"document.body.dataset.game !== {before!r} && document.body.dataset.state === 'ready'")
     assert page.locator("#problem").is_hidden() and page.inner_text("#status") == "Player 0's turn. How many dice?"
     page.close()
 
