@@ -178,8 +178,9 @@ def test_a_whole_game_between_two_friends_on_hog_play(browser, kit_server, varia
     check_page_against_server(page, server_game(url, page), variant)
     assert seen == {"Player 0", "Player 1"} and elsewhere == []
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    before = page.evaluate("document.body.dataset.game")
     page.keyboard.press("n")
-    page.wait_for_function("document.body.dataset.state === 'ready'")
+    page.wait_for_function(f"document.body.dataset.game !== {before!r} && document.body.dataset.state === 'ready'")
     assert page.inner_text("#score0") == page.inner_text("#score1") == "0"
     page.close()
 
