@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader import project
-from grader.catalogue import layouts
 from grader.errors import SpecError
 from grader.spec_choices import CONSTRUCTS, Alternative, alternatives, forbidden  # noqa: F401 (the model's)
 from grader.spec_unlock import Concept, Unlock, locked, unlock  # noqa: F401 (Concept: part of the model)
@@ -88,6 +87,7 @@ def _composition(top: Mapping, path: str) -> Composition | None:
     """The spec's ``compose:`` block (``hog mint``), its rules checked against the catalogue."""
     if "compose" not in top:
         return None
+    from grader.catalogue import layouts   # only a composed spec needs the catalogue
     item = mapping(top["compose"], path, COMPOSE, "'compose'")
     composition = Composition(item.text("layout"), item.text("zero_dice"), item.text("swap"), item.text("bonus"))
     problem = layouts.check(composition)

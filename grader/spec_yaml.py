@@ -8,7 +8,6 @@ Every problem is a ``SpecError`` naming the file, the line and the fix.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from typing import Any
 
@@ -157,5 +156,6 @@ def _describe(value: Any) -> str:
 
 
 def closest(word: str, options) -> str | None:
+    import difflib   # only when a name is wrong
     found = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)
     return found[0] if found else None

@@ -7,11 +7,12 @@ import stat
 from pathlib import Path
 from typing import TextIO
 
-from grader import pool, reference, report, unlocking
+from grader import pool, reference, unlocking
 from grader.cases import new_seed
 from grader.errors import UsageError
 from grader.files import write_atomically
 from grader.grade import LEVELS, grade_safely
+from grader.report import FORMATS
 from grader.spec import all_variants, load_variant
 
 
@@ -88,7 +89,7 @@ def grade(*, submission: str, variant: str | None, fmt: str, output: str | None,
     target = _output_target(output) if output else None
     with pool.scratch_folder(), pool.stopping_on_signals():
         result, fault = grade_safely(path, spec, minimum=level, seed=seed)
-    text = report.FORMATS[fmt](result)
+    text = FORMATS[fmt](result)
     if target is not None:
         try:
             write_atomically(target, text)
@@ -156,7 +157,7 @@ def test(*, path: str, variant: str | None, question: str | None, out: TextIO, u
     result, fault = grade_safely(submission, spec, questions=questions, hidden=False, leave_out=frozenset(locked))
     shown = "hog test -q {number}" + ("" if variant is None else f" --variant {spec.id}") + \
             ("" if path == "." else f" {path}")
-    out.write(report.text.render(result, rerun=shown, student=True))
+    out.write(FORMATS["text"](result, rerun=shown, student=True))
     for number in sorted({case.question for case in spec.cases if case.id in locked}):
         if questions is None or questions[0].number == number:
             out.write(f"Question {number}: locked cases skipped (unlock them: hog test -q {number} -u)\n")
