@@ -8,12 +8,11 @@ produces a traceback.
 
 from __future__ import annotations
 
-import doctest
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader import project
+from grader import project, spec_cache
 from grader.errors import SpecError
 from grader.spec_choices import CONSTRUCTS, Alternative, alternatives, forbidden  # noqa: F401 (the model's)
 from grader.spec_unlock import Concept, Unlock, locked, unlock  # noqa: F401 (Concept: part of the model)
@@ -25,6 +24,7 @@ from grader.spec_yaml import Key, Mapping, Node, closest, compose, mapping
 
 
 def _parse_session(session: str, path: str, line: int) -> tuple[Step, ...]:
+    import doctest   # only when a spec is parsed, not when it is found in the cache
     try:
         examples = doctest.DocTestParser().get_examples(session)
     except ValueError as error:
@@ -269,10 +269,13 @@ def _load(path: Path) -> Variant:
     except UnicodeDecodeError as error:
         line = path.read_bytes()[:error.start].count(b"\n") + 1
         raise SpecError(shown, line, "the spec is not UTF-8 text", "save it as UTF-8") from None
-    variant = parse(text, shown)
-    if variant.id != path.stem:
-        raise SpecError(shown, 1, f"id '{variant.id}' does not match the file name",
-                        f"name the file specs/{variant.id}.yaml or set id: {path.stem}")
+    variant = spec_cache.read(text, shown)
+    if variant is None:
+        variant = parse(text, shown)
+        if variant.id != path.stem:
+            raise SpecError(shown, 1, f"id '{variant.id}' does not match the file name",
+                            f"name the file specs/{variant.id}.yaml or set id: {path.stem}")
+        spec_cache.write(text, shown, variant)
     return variant
 
 
@@ -287,6 +290,20 @@ def load_variant(variant_id: str) -> Variant:
         raise SpecError("specs", None, f"no variant '{variant_id}'",
                         f"did you mean '{close}'?" if close else f"known variants: {', '.join(known)}")
     return load(project.SPECS / f"{variant_id}.yaml")
+
+
+def title(variant_id: str) -> str:
+    """A variant's title (what a student's hog.py declares), found without building the variant
+    when its spec is unchanged since it was last checked (``grader.spec_cache``)."""
+    if variant_id in variant_ids():
+        path = project.SPECS / f"{variant_id}.yaml"
+        try:
+            found = spec_cache.title(path.read_text(encoding="utf-8"), project.display(path))
+        except (OSError, UnicodeDecodeError):   # load_variant says where and why
+            found = None
+        if found is not None:
+            return found
+    return load_variant(variant_id).title
 
 
 def all_variants() -> list[Variant]:

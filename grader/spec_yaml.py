@@ -11,8 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import yaml
-
 from grader.errors import SpecError
 
 REQUIRED = object()
@@ -33,13 +31,10 @@ class Node:
         self.value, self.line = value, line
 
 
-# libyaml's loader where PyYAML was built with it (still the safe loader: plain data only).
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
 def compose(text: str, path: str) -> Node:
-    try:
-        node = yaml.compose(text, Loader=_LOADER)
+    import yaml   # only when a spec is parsed, not when it is found in the cache (grader.spec_cache)
+    try:   # libyaml's loader where PyYAML was built with it (still the safe loader: plain data only)
+        node = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.MarkedYAMLError as error:
         line = _syntax_line(error)
         problem = error.problem or error.context or "cannot be read"
@@ -56,6 +51,7 @@ def _syntax_line(error: yaml.MarkedYAMLError) -> int | None:
     """The line of a YAML syntax mistake. The scanner notices a missing ':' or an unclosed quote
     only lines later (a plain scalar runs on); its context mark is where that key or quote began.
     The parser's problem mark is the unexpected line itself (its context is the whole block)."""
+    import yaml
     if isinstance(error, yaml.scanner.ScannerError) and error.context_mark is not None:
         mark = error.context_mark
     else:
@@ -64,6 +60,7 @@ def _syntax_line(error: yaml.MarkedYAMLError) -> int | None:
 
 
 def _convert(node: yaml.Node, path: str, loader: yaml.SafeLoader | None = None) -> Node:
+    import yaml
     if loader is None:   # one constructor for the whole document's scalars
         loader = yaml.SafeLoader("")
         try:

@@ -13,7 +13,7 @@ from grader.errors import UsageError
 from grader.files import write_atomically
 from grader.grade import LEVELS, grade_safely
 from grader.report import FORMATS
-from grader.spec import all_variants, load_variant
+from grader.spec import load_variant, title, variant_ids
 
 
 GRADER_FAULT = 1
@@ -109,9 +109,10 @@ def declared_variant(hog: Path) -> str | None:
             head = [handle.readline() for _ in range(8)]
     except OSError as error:
         raise UsageError(f"cannot read {hog}: {error.strerror}") from None
-    for spec in all_variants():
-        if any(f"({spec.title})" in line for line in head):
-            return spec.id
+    for variant_id in variant_ids():
+        declared = f"({title(variant_id)})"
+        if any(declared in line for line in head):
+            return variant_id
     return None
 
 
@@ -120,7 +121,7 @@ def detect_variant(hog: Path) -> str:
     declared = declared_variant(hog)
     if declared is None:
         raise UsageError(f"cannot tell the variant from {hog} (add --variant, one of: "
-                         f"{', '.join(v.id for v in all_variants())})")
+                         f"{', '.join(variant_ids())})")
     return declared
 
 
