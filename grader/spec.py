@@ -23,7 +23,8 @@ from grader.spec_yaml import Key, Mapping, Node, closest, compose, mapping
 # ------------------------------------------------------------------ parsing
 
 
-def _parse_session(session: str, path: str, line: int) -> tuple[Step, ...]:
+def _parse_session(session: str, path: str, line: int, start: int | None = None) -> tuple[Step, ...]:
+    """A session's steps; ``line`` holds its key, ``start`` its first line (the next one, for a block)."""
     import doctest   # only when a spec is parsed, not when it is found in the cache
     try:
         examples = doctest.DocTestParser().get_examples(session)
@@ -37,8 +38,8 @@ def _parse_session(session: str, path: str, line: int) -> tuple[Step, ...]:
         try:
             compile(example.source, "<session>", "single")
         except SyntaxError as error:
-            # ``line`` holds "session: |"; the block starts on the next line.
-            raise SpecError(path, line + 1 + example.lineno + max((error.lineno or 1) - 1, 0),
+            raise SpecError(path, (line + 1 if start is None else start) + example.lineno
+                            + max((error.lineno or 1) - 1, 0),
                             f"'{example.source.strip()}' is not valid Python: {error.msg}",
                             "fix the call; every '>>> ' line must run as typed") from None
     return tuple(Step(example.source, example.want) for example in examples)
@@ -76,10 +77,13 @@ def parse(text: str, path: str | Path) -> Variant:
     phases = tuple(_phase(node, path) for node in top.get("phases"))
     rules = tuple(_rule(node, path) for node in top.get("rules"))
     questions = _questions(top, path, phases, rules)
+    setup, setup_line = top.text("setup"), top.line_of("setup")
     return Variant(
         id=top.text("id"), title=top.text("title"), course=top.text("course"), seed=top.text("seed"),
-        goal=goal, baseline=baseline, setup=top.text("setup"), phases=phases, rules=rules,
+        goal=goal, baseline=baseline, setup=setup, phases=phases, rules=rules,
         questions=questions, path=path, compose=_composition(top, path),
+        # a one-line setup is written on its key's line; a block (``setup: |``) starts on the next one
+        setup_steps=_parse_session(setup, path, setup_line, setup_line + ("\n" in setup)),
     )
 
 
