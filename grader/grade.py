@@ -8,6 +8,7 @@ producing the right output.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import re
 import threading
@@ -172,10 +173,11 @@ def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
         sessions.append(tabulate.table_session(variant))
     groups = [case.question for case in graded] + ([final.number] if final else [])
     limits = limits or Limits()
-    engine_ready = _prefetch("grader.engine") if final else None   # NumPy loads while the sandbox runs
+    names = api_names(variant)   # the reference is loaded here, before the engine's thread needs it
+    engine_ready = _prefetch_engine(variant) if final else None   # NumPy and the rules, while the sandbox runs
     report = run_cases(Path(submission), sessions, setup=setup_lines(variant),
                        support_files=support_files(Path(submission)), limits=limits,
-                       names=api_names(variant), groups=groups, minimum=minimum)
+                       names=names, groups=groups, minimum=minimum)
     _below_minimum(report.level, minimum)
     if engine_ready is not None:
         engine_ready.join()
@@ -215,11 +217,15 @@ def _constructs_checked(submission: Path, result: QuestionResult) -> QuestionRes
                           constructs.explain(question.function, question.forbidden, found))
 
 
-def _prefetch(module: str) -> threading.Thread:
-    """Import ``module`` in a thread: the grader mostly waits on the sandbox, so the exact engine
-    (NumPy) is ready by the time the final strategy is scored, at no cost to the wall time."""
-    thread = threading.Thread(target=importlib.import_module, args=(module,), daemon=True,
-                              name=f"import {module}")
+def _prefetch_engine(variant: Variant) -> threading.Thread:
+    """Import the exact engine (NumPy) and build the variant's rules in a thread: the grader mostly
+    waits on the sandbox, so both are ready by the time the final strategy is scored. A failure
+    here is left for the scoring to meet again and report."""
+    def prepare() -> None:
+        with contextlib.suppress(Exception):
+            engine = importlib.import_module("grader.engine")
+            engine.rules_for(variant.id, variant.goal)   # as tabulate.points asks for them (cached)
+    thread = threading.Thread(target=prepare, daemon=True, name="prepare grader.engine")
     thread.start()
     return thread
 
