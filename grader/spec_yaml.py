@@ -9,9 +9,12 @@ Every problem is a ``SpecError`` naming the file, the line and the fix.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from grader.errors import SpecError
+
+if TYPE_CHECKING:   # for the annotations; YAML itself is imported only when a spec is parsed
+    import yaml
 
 REQUIRED = object()
 """The default of a key the spec must give."""
