@@ -16,7 +16,6 @@ import contextlib
 import hashlib
 import hmac
 import os
-import secrets
 import stat
 from pathlib import Path
 
@@ -41,6 +40,7 @@ def secret(where: Path) -> bytes | None:
             temporary = where / f".{KEY_FILE}.{os.getpid()}.tmp"
             with contextlib.suppress(FileNotFoundError):
                 temporary.unlink()
+            import secrets   # only the first run of a cache folder makes its secret
             _write_private(temporary, secrets.token_hex(32).encode("ascii"))
             try:
                 os.link(temporary, path)  # never replaces a secret another grader just made
