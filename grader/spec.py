@@ -296,18 +296,21 @@ def load_variant(variant_id: str) -> Variant:
     return load(project.SPECS / f"{variant_id}.yaml")
 
 
-def title(variant_id: str) -> str:
-    """A variant's title (what a student's hog.py declares), found without building the variant
-    when its spec is unchanged since it was last checked (``grader.spec_cache``)."""
-    if variant_id in variant_ids():
+def titles() -> dict[str, str]:
+    """Each variant's title by id, in id order (what a student's hog.py declares): from one entry of
+    the cache while no spec changed since they were checked (``grader.spec_cache``), else from the variants."""
+    specs = {}
+    for variant_id in variant_ids():
         path = project.SPECS / f"{variant_id}.yaml"
         try:
-            found = spec_cache.title(path.read_text(encoding="utf-8"), project.display(path))
+            specs[variant_id] = (path.read_text(encoding="utf-8"), project.display(path))
         except (OSError, UnicodeDecodeError):   # load_variant says where and why
-            found = None
-        if found is not None:
-            return found
-    return load_variant(variant_id).title
+            return {variant_id: load_variant(variant_id).title for variant_id in variant_ids()}
+    found = spec_cache.titles(specs)
+    if found is None:
+        found = {variant_id: load_variant(variant_id).title for variant_id in specs}
+        spec_cache.write_titles(specs, found)
+    return {variant_id: found[variant_id] for variant_id in specs}
 
 
 def all_variants() -> list[Variant]:

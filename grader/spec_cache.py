@@ -55,6 +55,7 @@ def _entry(shown: str, entry_key: str) -> tuple[Path, Path]:
 
 
 def _data(text: str, shown: str) -> dict | None:
+    """The plain data of the variant parsed from ``text`` before, or None."""
     entry_key = key(text, shown)
     where, path = _entry(shown, entry_key)
     secret = signed_cache.secret(where)
@@ -79,11 +80,38 @@ def read(text: str, shown: str) -> Variant | None:
         return None
 
 
-def title(text: str, shown: str) -> str | None:
-    """The title of the variant parsed from ``text`` before (without building the whole variant), or None."""
-    data = _data(text, shown)
-    found = data.get("title") if data is not None else None
-    return found if isinstance(found, str) else None
+def _titles_entry(specs: dict[str, tuple[str, str]]) -> tuple[Path, Path, str]:
+    digest = hashlib.sha256()
+    for variant_id, (text, shown) in sorted(specs.items()):
+        digest.update(f"{variant_id}\0{key(text, shown)}\0".encode("utf-8"))
+    titles_key = digest.hexdigest()[:24]
+    where = signed_cache.folder("specs")
+    return where, where / f"titles-{titles_key}.json", titles_key
+
+
+def titles(specs: dict[str, tuple[str, str]]) -> dict[str, str] | None:
+    """Each variant's title by id, kept for these specs (id → (text, shown)), or None: one small entry,
+    so telling which variant a hog.py declares does not build every variant."""
+    where, path, titles_key = _titles_entry(specs)
+    secret = signed_cache.secret(where)
+    payload = signed_cache.read(path, titles_key, secret, "spec titles") if secret is not None else None
+    try:
+        found = json.loads(payload) if payload is not None else None
+    except ValueError:
+        return None
+    if not isinstance(found, dict) or sorted(found) != sorted(specs) or \
+            not all(isinstance(title, str) for title in found.values()):
+        return None
+    return found
+
+
+def write_titles(specs: dict[str, tuple[str, str]], found: dict[str, str]) -> None:
+    """Keep the titles of these specs (each checked: taken from its variant)."""
+    where, path, titles_key = _titles_entry(specs)
+    secret = signed_cache.secret(where)
+    if secret is not None:
+        signed_cache.write(path, titles_key, secret, json.dumps(found, ensure_ascii=False).encode("utf-8"))
+        signed_cache.prune(where, "titles-*.json", KEPT_PER_SPEC)
 
 
 def write(text: str, shown: str, variant: Variant) -> None:

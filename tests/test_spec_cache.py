@@ -64,10 +64,18 @@ def test_a_broken_spec_is_never_cached_and_keeps_its_located_error(tmp_path, cac
     assert not cache.exists() or entries(cache) == []
 
 
-def test_a_title_is_read_from_the_cache_as_the_spec_gives_it(cache):
-    for variant_id in spec.variant_ids():
-        assert spec.title(variant_id) == spec.load_variant(variant_id).title   # the second from the cache
-        assert spec.title(variant_id) == spec.load_variant(variant_id).title
+def test_the_titles_are_read_from_one_cache_entry_as_the_specs_give_them(cache, monkeypatch):
+    expected = {variant.id: variant.title for variant in spec.all_variants()}
+    assert spec.titles() == expected
+    stored, = cache.glob("titles-*.json")
+    monkeypatch.setattr(spec, "load_variant", None)   # the second time, no variant is built
+    assert spec.titles() == expected
+    stored.write_text(stored.read_text().replace("Spring 2019", "Forged"))
+    assert "Forged" in stored.read_text()
+    monkeypatch.undo()
+    monkeypatch.setattr(project, "CACHE", cache.parent)
+    assert spec.titles() == expected                   # a changed entry is noticed, the titles made again
+    assert "Forged" not in stored.read_text()
 
 
 def test_every_module_that_reads_a_spec_is_part_of_the_cache_key():

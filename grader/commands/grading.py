@@ -13,7 +13,7 @@ from grader.errors import UsageError
 from grader.files import write_atomically
 from grader.grade import LEVELS, grade_safely
 from grader.report import FORMATS
-from grader.spec import load_variant, title, variant_ids
+from grader.spec import load_variant, titles, variant_ids
 
 
 GRADER_FAULT = 1
@@ -109,9 +109,8 @@ def declared_variant(hog: Path) -> str | None:
             head = [handle.readline() for _ in range(8)]
     except OSError as error:
         raise UsageError(f"cannot read {hog}: {error.strerror}") from None
-    for variant_id in variant_ids():
-        declared = f"({title(variant_id)})"
-        if any(declared in line for line in head):
+    for variant_id, title in titles().items():
+        if any(f"({title})" in line for line in head):
             return variant_id
     return None
 
