@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import gc
 import importlib
 import os
 import signal
@@ -227,5 +228,15 @@ def _drop_stdout() -> None:
     os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
+def run() -> None:
+    """The ``hog`` command (and ``python -m grader.cli``): ``main``, then exit with its status."""
+    status = main()
+    # The process ends here. What it made stays alive until then, so the interpreter's last garbage
+    # collection need not walk it all: with NumPy and a variant's rules loaded that walk is about 30 ms
+    # of a grade's wall time. Exit handlers and the flushing of standard output run as usual.
+    gc.freeze()
+    sys.exit(status)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()
