@@ -74,7 +74,8 @@ def main() -> None:
     print(f"  after start-up, until the sandbox starts   {1000 * before:6.1f} ms")
     print(f"  the sandbox run (for scale)                {1000 * sandbox:6.1f} ms")
     print(f"  after the sandbox, until the exit          {1000 * after:6.1f} ms")
-    print(f"  outside the sandbox, over the bare start-up {1000 * (before + after):5.1f} ms")
+    print(f"  outside the sandbox, over the bare start-up {1000 * (before + after):5.1f} ms "
+          f"(the interpreter's exit is in the whole command only)")
     compiled = Path(importlib.util.cache_from_source(str(project.PACKAGE / "grade.py"))).exists()
     print(f"load average while measuring: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; the kit's "
           f"modules {'have' if compiled else 'have no'} bytecode files (without, each run compiles them: "
