@@ -73,7 +73,7 @@ def main() -> None:
     print(f"  the whole command                          {1000 * statistics.median(whole):6.1f} ms")
     print(f"  after start-up, until the sandbox starts   {1000 * before:6.1f} ms")
     print(f"  the sandbox run (for scale)                {1000 * sandbox:6.1f} ms")
-    print(f"  after the sandbox, until the exit          {1000 * after:6.1f} ms")
+    print(f"  after the sandbox, until the report is out {1000 * after:6.1f} ms")
     print(f"  outside the sandbox, over the bare start-up {1000 * (before + after):5.1f} ms "
           f"(the interpreter's exit is in the whole command only)")
     compiled = Path(importlib.util.cache_from_source(str(project.PACKAGE / "grade.py"))).exists()
