@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader import catalogue, project, signed_cache
+from grader import project, signed_cache
 from grader.errors import UsageError
 from grader.spec import ROLES, SpecError, Variant
 
@@ -54,7 +54,7 @@ def final_rows(variant: Variant) -> list[str]:
 def _template(variant: Variant):
     """The variant's source template; ``catalogue/<rule id>.py.j2`` serves each rule from the catalogue,
     and a composed variant (``compose:`` in its spec) is its family layout filled with catalogue rules."""
-    from grader import rendering   # Jinja: only when a reference is rendered, not when it is cached
+    from grader import catalogue, rendering   # Jinja: only when a reference is rendered, not when it is cached
     environment = rendering.environment("hog")
     if variant.compose:
         return environment.from_string(catalogue.layout_source(variant.compose))
@@ -90,7 +90,7 @@ def _source_key(variant: Variant) -> str:
     """Changes whenever anything the reference source is made from changes."""
     digest = hashlib.sha256(repr(variant).encode("utf-8"))
     sources = sorted(project.TEMPLATES.joinpath("hog").rglob("*.j2")) + \
-        sorted(Path(catalogue.__file__).parent.glob("*.py")) + [Path(__file__), final_table_path(variant)]
+        sorted(project.PACKAGE.joinpath("catalogue").glob("*.py")) + [Path(__file__), final_table_path(variant)]
     for path in sources:
         digest.update(str(path.name).encode("utf-8") + b"\0")
         try:

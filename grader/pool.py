@@ -15,7 +15,6 @@ killed with SIGKILL cannot clean up after itself), never one whose process lives
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
 import os
 import shutil
 import signal
@@ -25,7 +24,6 @@ import tempfile
 import threading
 import time
 from collections import deque
-from multiprocessing import connection
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -195,6 +193,8 @@ def run_all(tasks: list, work: Callable, *, jobs: int, signals: Signals,
     """``work(task)`` for each task in up to ``jobs`` worker processes; here, ``done(task, value)`` as
     each returns, or ``lost(task, why)`` if it raised or its worker died. Returns when all are done,
     when ``signals`` received one (the workers then stopped), or raises what ``done`` raised."""
+    import multiprocessing   # only where workers run: a single grade needs just the scratch folder and signals
+    from multiprocessing import connection
     context = multiprocessing.get_context("fork")
     queue = deque(tasks)
     workers: list[_Worker] = []

@@ -15,16 +15,13 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import hmac
-import logging
 import os
-import secrets
 import stat
 from pathlib import Path
 
 from grader import project
 
 KEY_FILE = "key"      # in each cache folder: the secret that signs its files (mode 0600)
-_log = logging.getLogger(__name__)
 
 
 def folder(name: str) -> Path:
@@ -43,6 +40,7 @@ def secret(where: Path) -> bytes | None:
             temporary = where / f".{KEY_FILE}.{os.getpid()}.tmp"
             with contextlib.suppress(FileNotFoundError):
                 temporary.unlink()
+            import secrets   # only the first run of a cache folder makes its secret
             _write_private(temporary, secrets.token_hex(32).encode("ascii"))
             try:
                 os.link(temporary, path)  # never replaces a secret another grader just made
@@ -74,7 +72,8 @@ def read(path: Path, key: str, key_secret: bytes, what: str) -> bytes | None:
             return payload
     except UnicodeDecodeError:
         pass
-    _log.warning("hog: the cached %s %s failed their integrity check (changed since the grader wrote them); "
+    import logging   # only to warn: a grading run that finds its cache intact never loads it
+    logging.getLogger(__name__).warning("hog: the cached %s %s failed their integrity check (changed since the grader wrote them); "
                  "making them again", what, path)
     return None
 

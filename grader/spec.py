@@ -8,13 +8,11 @@ produces a traceback.
 
 from __future__ import annotations
 
-import doctest
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader import project
-from grader.catalogue import layouts
+from grader import project, spec_cache
 from grader.errors import SpecError
 from grader.spec_choices import CONSTRUCTS, Alternative, alternatives, forbidden  # noqa: F401 (the model's)
 from grader.spec_unlock import Concept, Unlock, locked, unlock  # noqa: F401 (Concept: part of the model)
@@ -25,7 +23,9 @@ from grader.spec_yaml import Key, Mapping, Node, closest, compose, mapping
 # ------------------------------------------------------------------ parsing
 
 
-def _parse_session(session: str, path: str, line: int) -> tuple[Step, ...]:
+def _parse_session(session: str, path: str, line: int, start: int | None = None) -> tuple[Step, ...]:
+    """A session's steps; ``line`` holds its key, ``start`` its first line (the next one, for a block)."""
+    import doctest   # only when a spec is parsed, not when it is found in the cache
     try:
         examples = doctest.DocTestParser().get_examples(session)
     except ValueError as error:
@@ -38,8 +38,8 @@ def _parse_session(session: str, path: str, line: int) -> tuple[Step, ...]:
         try:
             compile(example.source, "<session>", "single")
         except SyntaxError as error:
-            # ``line`` holds "session: |"; the block starts on the next line.
-            raise SpecError(path, line + 1 + example.lineno + max((error.lineno or 1) - 1, 0),
+            raise SpecError(path, (line + 1 if start is None else start) + example.lineno
+                            + max((error.lineno or 1) - 1, 0),
                             f"'{example.source.strip()}' is not valid Python: {error.msg}",
                             "fix the call; every '>>> ' line must run as typed") from None
     return tuple(Step(example.source, example.want) for example in examples)
@@ -77,10 +77,13 @@ def parse(text: str, path: str | Path) -> Variant:
     phases = tuple(_phase(node, path) for node in top.get("phases"))
     rules = tuple(_rule(node, path) for node in top.get("rules"))
     questions = _questions(top, path, phases, rules)
+    setup, setup_line = top.text("setup"), top.line_of("setup")
     return Variant(
         id=top.text("id"), title=top.text("title"), course=top.text("course"), seed=top.text("seed"),
-        goal=goal, baseline=baseline, setup=top.text("setup"), phases=phases, rules=rules,
+        goal=goal, baseline=baseline, setup=setup, phases=phases, rules=rules,
         questions=questions, path=path, compose=_composition(top, path),
+        # a one-line setup is written on its key's line; a block (``setup: |``) starts on the next one
+        setup_steps=_parse_session(setup, path, setup_line, setup_line + ("\n" in setup)),
     )
 
 
@@ -88,6 +91,7 @@ def _composition(top: Mapping, path: str) -> Composition | None:
     """The spec's ``compose:`` block (``hog mint``), its rules checked against the catalogue."""
     if "compose" not in top:
         return None
+    from grader.catalogue import layouts   # only a composed spec needs the catalogue
     item = mapping(top["compose"], path, COMPOSE, "'compose'")
     composition = Composition(item.text("layout"), item.text("zero_dice"), item.text("swap"), item.text("bonus"))
     problem = layouts.check(composition)
@@ -269,10 +273,13 @@ def _load(path: Path) -> Variant:
     except UnicodeDecodeError as error:
         line = path.read_bytes()[:error.start].count(b"\n") + 1
         raise SpecError(shown, line, "the spec is not UTF-8 text", "save it as UTF-8") from None
-    variant = parse(text, shown)
-    if variant.id != path.stem:
-        raise SpecError(shown, 1, f"id '{variant.id}' does not match the file name",
-                        f"name the file specs/{variant.id}.yaml or set id: {path.stem}")
+    variant = spec_cache.read(text, shown)
+    if variant is None:
+        variant = parse(text, shown)
+        if variant.id != path.stem:
+            raise SpecError(shown, 1, f"id '{variant.id}' does not match the file name",
+                            f"name the file specs/{variant.id}.yaml or set id: {path.stem}")
+        spec_cache.write(text, shown, variant)
     return variant
 
 
@@ -287,6 +294,23 @@ def load_variant(variant_id: str) -> Variant:
         raise SpecError("specs", None, f"no variant '{variant_id}'",
                         f"did you mean '{close}'?" if close else f"known variants: {', '.join(known)}")
     return load(project.SPECS / f"{variant_id}.yaml")
+
+
+def titles() -> dict[str, str]:
+    """Each variant's title by id, in id order (what a student's hog.py declares): from one entry of
+    the cache while no spec changed since they were checked (``grader.spec_cache``), else from the variants."""
+    specs = {}
+    for variant_id in variant_ids():
+        path = project.SPECS / f"{variant_id}.yaml"
+        try:
+            specs[variant_id] = (path.read_text(encoding="utf-8"), project.display(path))
+        except (OSError, UnicodeDecodeError):   # load_variant says where and why
+            return {variant_id: load_variant(variant_id).title for variant_id in variant_ids()}
+    found = spec_cache.titles(specs)
+    if found is None:
+        found = {variant_id: load_variant(variant_id).title for variant_id in specs}
+        spec_cache.write_titles(specs, found)
+    return {variant_id: found[variant_id] for variant_id in specs}
 
 
 def all_variants() -> list[Variant]:

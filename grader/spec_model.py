@@ -153,6 +153,7 @@ class Variant:
     questions: tuple[Question, ...]
     path: str
     compose: "Composition | None" = None   # a variant built from catalogue rules (hog mint)
+    setup_steps: tuple[Step, ...] = ()      # ``setup`` read as a session, as each case's is
 
     @property
     def cases(self) -> tuple[Case, ...]:

@@ -8,13 +8,13 @@ Every problem is a ``SpecError`` naming the file, the line and the fix.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
-from typing import Any
-
-import yaml
+from typing import TYPE_CHECKING, Any
 
 from grader.errors import SpecError
+
+if TYPE_CHECKING:   # for the annotations; YAML itself is imported only when a spec is parsed
+    import yaml
 
 REQUIRED = object()
 """The default of a key the spec must give."""
@@ -34,13 +34,10 @@ class Node:
         self.value, self.line = value, line
 
 
-# libyaml's loader where PyYAML was built with it (still the safe loader: plain data only).
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
 def compose(text: str, path: str) -> Node:
-    try:
-        node = yaml.compose(text, Loader=_LOADER)
+    import yaml   # only when a spec is parsed, not when it is found in the cache (grader.spec_cache)
+    try:   # libyaml's loader where PyYAML was built with it (still the safe loader: plain data only)
+        node = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.MarkedYAMLError as error:
         line = _syntax_line(error)
         problem = error.problem or error.context or "cannot be read"
@@ -57,6 +54,7 @@ def _syntax_line(error: yaml.MarkedYAMLError) -> int | None:
     """The line of a YAML syntax mistake. The scanner notices a missing ':' or an unclosed quote
     only lines later (a plain scalar runs on); its context mark is where that key or quote began.
     The parser's problem mark is the unexpected line itself (its context is the whole block)."""
+    import yaml
     if isinstance(error, yaml.scanner.ScannerError) and error.context_mark is not None:
         mark = error.context_mark
     else:
@@ -65,6 +63,7 @@ def _syntax_line(error: yaml.MarkedYAMLError) -> int | None:
 
 
 def _convert(node: yaml.Node, path: str, loader: yaml.SafeLoader | None = None) -> Node:
+    import yaml
     if loader is None:   # one constructor for the whole document's scalars
         loader = yaml.SafeLoader("")
         try:
@@ -157,5 +156,6 @@ def _describe(value: Any) -> str:
 
 
 def closest(word: str, options) -> str | None:
+    import difflib   # only when a name is wrong
     found = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)
     return found[0] if found else None

@@ -110,3 +110,13 @@ def test_stopping_hog_grade_is_one_line_and_leaves_no_scratch_folder(tmp_path, s
     assert run.returncode == 128 + signum
     assert stdout == "" and stderr == f"Stopped by {signal.Signals(signum).name}.\n"
     assert list(scratch.iterdir()) == []
+
+
+@pytest.mark.parametrize("verb", sorted(cli.HANDLERS))
+def test_a_verb_parses_and_explains_itself_the_same_when_only_it_is_built(verb, capsys):
+    """A run builds only the verb its command line names; its help and its parsing stay those of the full parser."""
+    for build in (cli.parser, lambda: cli.parser(verb)):
+        with pytest.raises(SystemExit):
+            build().parse_args([verb, "--help"])
+    full, alone = capsys.readouterr().out.split("usage: ")[1:]
+    assert full == alone

@@ -6,6 +6,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from grader import cases as case_source
 from grader import grade, project, sandbox
@@ -327,3 +329,34 @@ def test_a_linked_hog_py_scores_zero_with_the_reason_not_a_grader_fault(tmp_path
     result = grade.grade(folder, load_variant("sp19"), limits=FAST)
     assert result.grader_error is None and result.score == 0 and len(result.questions) == 12
     assert result.import_error.startswith("hog.py is a symbolic link")
+
+
+@pytest.mark.parametrize("want, got", [
+    ("4\n", "4\n"), ("4\n", "5\n"), ("1\n", "True\n"), ("0\n", "False\n"), ("'é'\n", "'é'\n"),
+    ("'\\xe9'\n", "'é'\n"), ("'\\u1234'\n", "'\u1234'\n"), ("a\n<BLANKLINE>\nb\n", "a\n\nb\n"),
+    ("a\n<BLANKLINE>  \nb\n", "a\n   \nb\n"), ("a\n\nb\n", "a\n  \nb\n"), ("<BLANKLINE>\n", "\n"),
+    ("a <BLANKLINE>\n", "a \n"), ("4", "4\n"), ("", ""), ("", "\n"), ("x\n", "x \n"),
+])
+def test_output_is_compared_as_doctest_compares_it(want, got):
+    import doctest
+    expected = doctest.OutputChecker().check_output(want, got, doctest.DONT_ACCEPT_TRUE_FOR_1)
+    assert grade.shows(want, got) == expected
+
+
+PIECES = ["a", "1", " ", "\t", "\n", "é", "\\xe9", "\u1234", "\\u1234", "<BLANKLINE>", "True", "0"]
+
+
+@given(st.lists(st.sampled_from(PIECES), max_size=10).map("".join),
+       st.lists(st.sampled_from(PIECES[:-3] + ["True", "False", "<BLANKLINE>"]), max_size=10).map("".join))
+def test_any_output_is_compared_as_doctest_compares_it(want, got):
+    import doctest
+    expected = doctest.OutputChecker().check_output(want, got, doctest.DONT_ACCEPT_TRUE_FOR_1)
+    assert grade.shows(want, got) == expected
+
+
+def test_each_spec_setup_is_the_lines_doctest_reads_from_it():
+    import doctest
+    for variant_id in ("sp19", "nju24", "nju21", "fa19", "fa18"):
+        variant = load_variant(variant_id)
+        assert grade.setup_lines(variant) == [example.source for example in
+                                              doctest.DocTestParser().get_examples(variant.setup)]

@@ -15,6 +15,7 @@ from grader import project
 # package listed here holds its submodules (``grader.strategy.match``).
 LAYERS = [
     ["grader", "grader.project", "grader.errors", "grader.files", "grader.signed_cache", "grader.spec_yaml",
+     "grader.spec_cache",
      "grader.spec", "grader.spec_model",
      "grader.spec_unlock", "grader.spec_choices", "grader.shipped", "grader.catalogue"],
     ["grader.rendering", "grader.hog_source", "grader.handout"],     # template rendering

@@ -171,3 +171,14 @@ FINAL = GOOD.replace("    role: zero_dice\n", "    role: final_strategy\n").repl
 def test_thresholds_are_checked(old, new, expected):
     assert spec.parse(FINAL, "specs/demo.yaml").questions[0].thresholds[1].points == 3
     assert message(FINAL.replace(old, new, 1)).startswith(expected)
+
+
+@pytest.mark.parametrize("setup, expected", [
+    ('setup: ">>> from hog import *("\n', "specs/demo.yaml:5: 'from hog import *(' is not valid Python: "
+                                          "invalid syntax (fix the call; every '>>> ' line must run as typed)"),
+    ("setup: |\n  >>> import hog\n  >>> from hog import (\n",
+     "specs/demo.yaml:7: 'from hog import (' is not valid Python"),
+    ('setup: "from hog import *"\n', "specs/demo.yaml:5: the session has no '>>> ' line"),
+])
+def test_a_setup_that_cannot_run_is_located_like_a_case(setup, expected):
+    assert message(broken("phases:\n", setup + "phases:\n")).startswith(expected)

@@ -7,13 +7,14 @@ import stat
 from pathlib import Path
 from typing import TextIO
 
-from grader import pool, reference, report, unlocking
+from grader import pool, reference, unlocking
 from grader.cases import new_seed
 from grader.errors import UsageError
 from grader.files import write_atomically
 from grader.grade import LEVELS, grade_safely
+from grader.report import FORMATS
 from grader.sandbox import namespaces
-from grader.spec import all_variants, load_variant
+from grader.spec import load_variant, titles, variant_ids
 
 
 GRADER_FAULT = 1
@@ -90,7 +91,7 @@ def grade(*, submission: str, variant: str | None, fmt: str, output: str | None,
     target = _output_target(output) if output else None
     with pool.scratch_folder(), pool.stopping_on_signals():
         result, fault = grade_safely(path, spec, minimum=level, seed=seed)
-    text = report.FORMATS[fmt](result)
+    text = FORMATS[fmt](result)
     if target is not None:
         try:
             write_atomically(target, text)
@@ -110,9 +111,9 @@ def declared_variant(hog: Path) -> str | None:
             head = [handle.readline() for _ in range(8)]
     except OSError as error:
         raise UsageError(f"cannot read {hog}: {error.strerror}") from None
-    for spec in all_variants():
-        if any(f"({spec.title})" in line for line in head):
-            return spec.id
+    for variant_id, title in titles().items():
+        if any(f"({title})" in line for line in head):
+            return variant_id
     return None
 
 
@@ -121,7 +122,7 @@ def detect_variant(hog: Path) -> str:
     declared = declared_variant(hog)
     if declared is None:
         raise UsageError(f"cannot tell the variant from {hog} (add --variant, one of: "
-                         f"{', '.join(v.id for v in all_variants())})")
+                         f"{', '.join(variant_ids())})")
     return declared
 
 
@@ -158,7 +159,7 @@ def test(*, path: str, variant: str | None, question: str | None, out: TextIO, u
     result, fault = grade_safely(submission, spec, questions=questions, hidden=False, leave_out=frozenset(locked))
     shown = "hog test -q {number}" + ("" if variant is None else f" --variant {spec.id}") + \
             ("" if path == "." else f" {path}")
-    out.write(report.text.render(result, rerun=shown, student=True))
+    out.write(FORMATS["text"](result, rerun=shown, student=True))
     for number in sorted({case.question for case in spec.cases if case.id in locked}):
         if questions is None or questions[0].number == number:
             out.write(f"Question {number}: locked cases skipped (unlock them: hog test -q {number} -u)\n")
