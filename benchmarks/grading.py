@@ -7,6 +7,7 @@ Every figure is measured in this run; ratios compare figures of this run.
 from __future__ import annotations
 
 import argparse
+import compileall
 import contextlib
 import io
 import os
@@ -106,6 +107,9 @@ def against_okpy() -> None:
     """hog grade in a new process against an okpy-like run of the same public cases (a new process
     that imports hog.py and runs them in-process, as the course's ok client does), and hog --help
     against the bare interpreter's start-up, all measured in this run."""
+    # As after any first run (or a regular install): the kit's bytecode is written, even where
+    # PYTHONDONTWRITEBYTECODE keeps the interpreter from writing it itself.
+    compileall.compile_dir(str(project.PACKAGE), quiet=1)
     print("\nhog grade (a new process; its hidden cases, the rendered reference and the spec cached, as after")
     print("a first run) against an okpy-like run of the public cases in a new process, without isolation;")
     print("'new table': the same, with the final strategy's win rate not cached (a table never graded")

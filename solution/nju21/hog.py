@@ -49,6 +49,7 @@ def picky_piggy(score):
     if score == 0:
         return 1
     digit, remainder = 0, 1
+    score = (score - 1) % 6 + 1   # the expansion repeats every six digits
     while score > 0:
         remainder = remainder * 10
         digit, remainder = remainder // 21, remainder % 21
