@@ -18,6 +18,7 @@ from grader import project, tabulate, unlocking
 from grader.errors import GraderFault, UsageError
 from grader.sandbox import CaseRun, Limits, StepKind, cap, run_cases
 from grader.sandbox.level import NAMES as LEVEL_NAMES
+from grader.sandbox.early import Early
 from grader.shipped.student import constructs
 from grader.spec import Case, Question, Variant
 from grader.unlocking import UnlockStatus
@@ -148,13 +149,14 @@ def final_strategy_result(variant: Variant, question: Question, run: CaseRun, ve
 def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
           questions: list[Question] | None = None, hidden: bool = True,
           leave_out: frozenset[str] = frozenset(), minimum: str | None = None,
-          seed: int | None = None) -> GradeResult:
+          seed: int | None = None, early: Early | None = None) -> GradeResult:
     """Grade one submission (a hog.py, or a folder holding one) on a variant.
 
     ``leave_out`` names cases not to run (``hog test`` leaves out the cases a student has not unlocked).
     ``minimum``: the least isolation level accepted ("process", "files", "bubblewrap";
     ``HOG_ISOLATION`` when None); SandboxUnavailable (a GraderFault) when it cannot be reached.
     The hidden cases are drawn from ``seed`` (cases.DEFAULT_SEED if None).
+    ``early``: a sandbox started before the cases were read (``grader.sandbox.early``).
     """
     started = time.perf_counter()
     seed = (case_source.DEFAULT_SEED if seed is None else seed) if hidden else None
@@ -171,7 +173,8 @@ def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
                        setup=setup_lines(variant), support_files=support_files(Path(submission)), limits=limits,
                        names=api_names(variant), groups=["tabulation"] * len(tabulation) + [c.question for c in graded],
                        minimum=minimum,
-                       on_result=(lambda index, run: index == 0 and rating.start(run)) if final else None)
+                       on_result=(lambda index, run: index == 0 and rating.start(run)) if final else None,
+                       early=early)
     _below_minimum(report.level, minimum)
     verdicts: dict[str, list[CaseVerdict]] = {q.number: [] for q in questions}
     for case, run in zip(graded, report.cases[len(tabulation):]):

@@ -26,6 +26,7 @@ from grader import cases as case_source
 from grader.errors import GraderFault, UsageError
 from grader.sandbox import Limits, SandboxUnavailable, StepKind, channel, level, namespaces, run_cases
 from grader.sandbox import run as sandbox_run
+from grader.sandbox.early import Early
 from grader.sandbox.model import Tampered
 from grader.spec import load_variant
 
@@ -347,20 +348,51 @@ def test_an_unknown_level_on_the_command_line_exits_2_with_one_line(tmp_path):
                                    "or bubblewrap (from least to most isolated)")
 
 
-def test_the_bubblewrap_check_started_early_agrees_and_leaves_no_folder(tmp_path, monkeypatch):
+
+# ---------------------------------------------------------------------------
+# A sandbox started before the cases are known
+# ---------------------------------------------------------------------------
+
+def test_a_sandbox_started_early_runs_the_cases_at_bubblewrap_without_a_second_start(honest, monkeypatch):
+    use_level(monkeypatch, "bubblewrap")
+    monkeypatch.delenv("HOG_SANDBOX")
+    started = []
+    monkeypatch.setattr(sandbox_run, "spawn", lambda *args: started.append(args))
+    with Early(honest, {}) as early:
+        folder = early.folder
+        report = run_cases(honest, [["square(3)"], ["square(4)"]], limits=FAST, early=early)
+    assert [case.steps[0].output for case in report.cases] == ["9\n", "16\n"]
+    assert report.level == "bubblewrap" and started == [] and not folder.exists()
+
+
+def test_where_bwrap_cannot_start_the_early_sandbox_gives_way_to_the_usual_choice(honest, tmp_path, monkeypatch):
+    if level.landlock_unavailable():
+        pytest.skip(level.landlock_unavailable())
+    failing = tmp_path / "bwrap"
+    failing.write_text("#!/bin/sh\necho 'bwrap: No permissions to create new namespace' >&2\nexit 1\n")
+    failing.chmod(0o755)
+    monkeypatch.setattr(namespaces, "bwrap_path", lambda: str(failing))
+    monkeypatch.setattr(namespaces, "_probed", {})
+    with Early(honest, {}) as early:
+        assert early.child is not None
+        report = run_cases(honest, [["square(3)"]], limits=FAST, early=early, minimum="files")
+        with pytest.raises(SandboxUnavailable, match="bubblewrap failed its start-up check"):
+            run_cases(honest, [["square(3)"]], limits=FAST, early=Early(honest, {}), minimum="bubblewrap")
+    assert report.cases[0].steps[0].output == "9\n" and report.level == "files"
+
+
+def test_an_early_sandbox_not_taken_leaves_nothing_behind(honest, tmp_path, monkeypatch):
     if namespaces.bwrap_path() is None:
         pytest.skip("bubblewrap (bwrap) is not installed")
-    monkeypatch.setenv("TMPDIR", str(tmp_path))
-    checked = subprocess.run(
-        [sys.executable, "-c", "from grader.sandbox import namespaces\n"
-                               "namespaces.probe_soon()\n"
-                               "print(repr(namespaces.unavailable()))\n"
-                               "namespaces._probed.clear()\n"
-                               "print(repr(namespaces.unavailable()))\n"
-                               "namespaces._probed.clear()\n"
-                               "namespaces.probe_soon()\n"],     # left running: collected at exit
-        capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
-    assert checked.returncode == 0, checked.stderr
-    early, late = checked.stdout.splitlines()
-    assert early == late            # the verdict does not depend on when the check started
-    assert list(tmp_path.iterdir()) == []
+    other = tmp_path / "other.py"
+    other.write_text("def square(x):\n    return -1\n")
+    with Early(honest, {}) as early:
+        child, folder = early.child, early.folder
+        report = run_cases(other, [["square(3)"]], limits=FAST, early=early)   # another submission
+        assert report.cases[0].steps[0].output == "-1\n"
+        assert child.closed and not folder.exists()
+    with Early(honest, {}) as unused:
+        child, folder = unused.child, unused.folder
+    assert child.closed and child.process.poll() is not None and not folder.exists()
+    monkeypatch.setenv("HOG_SANDBOX", "files")
+    assert Early(honest, {}).child is None      # a level named on purpose: nothing is started early

@@ -11,9 +11,9 @@ from grader import pool, reference, unlocking
 from grader.cases import new_seed
 from grader.errors import UsageError
 from grader.files import write_atomically
-from grader.grade import LEVELS, grade_safely
+from grader.grade import LEVELS, grade_safely, support_files
 from grader.report import FORMATS
-from grader.sandbox import namespaces
+from grader.sandbox.early import Early
 from grader.spec import load_variant, titles, variant_ids
 
 
@@ -84,13 +84,13 @@ def grade(*, submission: str, variant: str | None, fmt: str, output: str | None,
     Without ``variant``, the variant hog.py declares; a ``variant`` that differs from the
     declared one is refused (usage error) unless ``force_variant``."""
     path = _submission(submission)
-    namespaces.probe_soon()   # whether bubblewrap starts here is known by the time the sandbox starts
-    spec = load_variant(_chosen_variant(path, variant, force_variant))
-    reference.load(spec.id)  # a spec the reference cannot be built from is the spec's error, not the kit's
-    level, seed = isolation_level(isolation), _check_seed(seed)
-    target = _output_target(output) if output else None
-    with pool.scratch_folder(), pool.stopping_on_signals():
-        result, fault = grade_safely(path, spec, minimum=level, seed=seed)
+    with pool.scratch_folder(), pool.stopping_on_signals(), Early(path, support_files(path)) as early:
+        # The sandbox's interpreter starts now, while the spec, the reference and the cases are read.
+        spec = load_variant(_chosen_variant(path, variant, force_variant))
+        reference.load(spec.id)  # a spec the reference cannot be built from is the spec's error, not the kit's
+        level, seed = isolation_level(isolation), _check_seed(seed)
+        target = _output_target(output) if output else None
+        result, fault = grade_safely(path, spec, minimum=level, seed=seed, early=early)
     text = FORMATS[fmt](result)
     if target is not None:
         try:

@@ -18,14 +18,16 @@ One module per layer, each readable alone:
 ``limits``         inside: resource limits, parent-death signal, capabilities
 ``harness``        inside: captures builtins, imports hog, runs the cases
 ``channel``        the grader's bounded reading and rebuilding of results
+``boot``           how the interpreter gets the harness (its compiled code, or its text)
 ``child``          the child process's life and death, its CPU time
+``early``          a sandbox started while the grader still reads the spec
 ``scratch``        the scratch folder and the checked arguments
 ``run``            the run loop and ``run_cases``
 ``model``          the data: Limits, StepKind, StepResult, CaseRun, SandboxReport
 =================  ==========================================================
 
 "inside" modules run only in the child: their text is joined into the
-``python -S -s -B -P -c`` argument, so no file can stand in for them.
+harness that ``boot`` gives the interpreter, so no file can stand in for them.
 """
 
 from grader.sandbox.level import Level

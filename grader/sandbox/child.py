@@ -17,10 +17,29 @@ import subprocess
 import time
 from pathlib import Path
 
-from grader.sandbox import channel
+from grader.sandbox import boot, channel, namespaces
+from grader.sandbox.level import Choice, Level
 from grader.sandbox.model import TAMPERED, Tampered
 
 _TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def spawn(folder: Path, choice: Choice, uid: int | None = None) -> "Child":
+    """The sandbox's interpreter for the submission in ``folder``, at ``choice``'s level, started and
+    given its harness; it waits for its configuration (``Child.send``) before it does anything else."""
+    python = namespaces.interpreter()
+    # -S -s -P and a clean environment give what -I would, while keeping
+    # PYTHONHASHSEED=0 (which -I, through -E, would ignore).
+    arguments, preamble = boot.start(python)
+    command = [python, "-S", "-s", "-B", "-P", *arguments]
+    bubblewrap = choice.level is Level.BUBBLEWRAP
+    if bubblewrap:
+        command = namespaces.bwrap_arguments(choice.bwrap, str(folder), python) + command
+    environment = namespaces.environment(namespaces.INSIDE if bubblewrap else str(folder))
+    child = Child(command, environment, str(folder), bubblewrap, uid)
+    if preamble:
+        child.send_bytes(preamble)
+    return child
 
 
 class Event:
@@ -72,6 +91,7 @@ class Child:
         self.case_bytes = 0
         self.batch_bytes = 0
         self._cpu_files: list[int] | None = None
+        self.early = False          # started before its cases were known (grader.sandbox.early)
 
     # -- writing --
     def send_bytes(self, data: bytes) -> None:

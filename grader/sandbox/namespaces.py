@@ -5,12 +5,11 @@ Python runtime (its site-packages hidden), its scratch folder (read-only), a
 small empty /tmp and /dev/shm and its own /proc; nothing of /work or the home
 folder, no network, no other processes.  ``probe`` says whether bwrap can
 start the interpreter here (it cannot in most containers, which refuse user
-namespaces); ``probe_soon`` starts that check early, in the background.
+namespaces).
 """
 
 from __future__ import annotations
 
-import atexit
 import os
 import shutil
 import site
@@ -30,7 +29,6 @@ PROBE_SECONDS = 60
 
 _lock = threading.Lock()
 _probed: dict[tuple[str, str], str | None] = {}
-_started: dict[tuple[str, str], "_Probe"] = {}
 _size_cache: dict[str, bool] = {}
 
 
@@ -125,37 +123,15 @@ def _has_size(bwrap: str) -> bool:
 
 
 def unavailable() -> str | None:
-    """None if bubblewrap can start the interpreter here, else why not (probed once per process;
-    a probe that ``probe_soon`` started is waited for)."""
+    """None if bubblewrap can start the interpreter here, else why not (probed once per process)."""
     bwrap = bwrap_path()
     if bwrap is None:
         return "bubblewrap (bwrap) is not installed"
     key = (bwrap, interpreter())
     with _lock:
         if key not in _probed:
-            started = _started.pop(key, None)
-            _probed[key] = (started or _Probe(*key)).verdict()
+            _probed[key] = _Probe(*key).verdict()
         return _probed[key]
-
-
-def probe_soon() -> None:
-    """Start the bubblewrap probe in the background (a process of its own), so that the first
-    ``unavailable`` finds its verdict ready instead of waiting for bwrap and the interpreter."""
-    bwrap = bwrap_path()
-    if bwrap is None:
-        return
-    key = (bwrap, interpreter())
-    with _lock:
-        if key not in _probed and key not in _started:
-            if not _started and not _probed:
-                atexit.register(_collect)
-            _started[key] = _Probe(*key)
-
-
-def _collect() -> None:
-    """At exit: wait for probes nobody asked about, so their folders are removed."""
-    while _started:
-        _started.popitem()[1].verdict()
 
 
 class _Probe:

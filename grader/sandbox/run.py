@@ -44,8 +44,9 @@ import time
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
-from grader.sandbox import boot, channel, level, namespaces, scratch as scratch_folder, user
-from grader.sandbox.child import Child
+from grader.sandbox import channel, level, namespaces, scratch as scratch_folder, user
+from grader.sandbox.child import Child, spawn
+from grader.sandbox.early import Early, EarlyFailed
 from grader.sandbox.level import Choice, Level
 from grader.sandbox.model import (SKIPPED_AFTER_TIMEOUT, TAMPERED, CaseRun, Limits, SandboxReport, SandboxUnavailable,
                                   StepKind, StepResult, Tampered, cap, failed, seconds_text)
@@ -63,24 +64,15 @@ class Batch:
 
     def __init__(self, folder: Path, choice: Choice, uid: int | None, cases: list[list[str]],
                  setup: list[str], names: list[str] | None, limits: Limits, groups: Sequence[str] | None,
-                 on_result: "Callable[[int, CaseRun], object] | None" = None):
+                 on_result: "Callable[[int, CaseRun], object] | None" = None, first: Child | None = None):
         self.cases, self.limits, self.choice, self.uid = cases, limits, choice, uid
-        self.on_result = on_result
+        self.folder, self.on_result, self.first = folder, on_result, first
         self.groups, self.timed_out = groups, set()
         self.unfiltered: list[str] = []  # why a process ran without the seccomp filter
-        python = namespaces.interpreter()
-        # -S -s -P and a clean environment give what -I would, while keeping
-        # PYTHONHASHSEED=0 (which -I, through -E, would ignore).
-        arguments, self.preamble = boot.start(python)
-        command = [python, "-S", "-s", "-B", "-P", *arguments]
-        bubblewrap = choice.level is Level.BUBBLEWRAP
-        inside = namespaces.INSIDE if bubblewrap else str(folder)
-        self.argv = namespaces.bwrap_arguments(choice.bwrap, str(folder), python) + command \
-            if bubblewrap else command
-        self.cwd, self.env = str(folder), namespaces.environment(inside)
+        inside = namespaces.INSIDE if choice.level is Level.BUBBLEWRAP else str(folder)
         self.config = {"dir": inside, "setup": setup, "names": names,
-                       "mode": "bwrap" if bubblewrap else choice.level.label, "parent": os.getpid(),
-                       "filter": SECCOMP,
+                       "mode": "bwrap" if choice.level is Level.BUBBLEWRAP else choice.level.label,
+                       "parent": os.getpid(), "filter": SECCOMP,
                        "landlock": level.readable_paths(inside) if choice.level is Level.FILES else None,
                        "limits": {"memory_bytes": limits.memory_bytes, "cpu_seconds": limits.cpu_seconds,
                                   "file_bytes": limits.file_bytes, "processes": limits.processes}}
@@ -89,13 +81,12 @@ class Batch:
 
     # -- starting --
     def start(self) -> Child:
-        """A sandbox that reached "ready"; tried twice, then SandboxUnavailable."""
+        """A sandbox that reached "ready"; tried twice, then SandboxUnavailable. A sandbox started
+        early (``first``) is tried once: EarlyFailed if it does not get there."""
         problems = []
         for _attempt in range(2):
             began = time.monotonic()
-            child = Child(self.argv, self.env, self.cwd, self.choice.level is Level.BUBBLEWRAP, self.uid)
-            if self.preamble:
-                child.send_bytes(self.preamble)
+            child, self.first = self.first or spawn(self.folder, self.choice, self.uid), None
             child.send(self.config)
             problem = self._ready(child)
             self.total_deadline += time.monotonic() - began   # start-up is not the submission's time
@@ -103,6 +94,8 @@ class Batch:
                 child.case_bytes, child.batch_bytes = 0, self.read_bytes
                 return child
             child.kill()
+            if child.early:
+                raise EarlyFailed(problem)
             problems.append(problem)
         raise SandboxUnavailable(f"the sandbox ({self.choice.level.label}) did not start, twice: "
                                  f"{'; then '.join(dict.fromkeys(problems))}")
@@ -309,7 +302,8 @@ def run_cases(submission: Path, cases: Sequence[Sequence[str]], *,
               support_files: Mapping[str, str] = {}, limits: Limits = Limits(),
               names: Sequence[str] | None = None, groups: Sequence[str] | None = None,
               minimum: "str | Level | None" = None,
-              on_result: "Callable[[int, CaseRun], object] | None" = None) -> SandboxReport:
+              on_result: "Callable[[int, CaseRun], object] | None" = None,
+              early: Early | None = None) -> SandboxReport:
     """Run each case (a list of steps typed at the >>> prompt) against a submission.
 
     ``submission`` is a hog.py file or a folder holding one (then the student's
@@ -332,10 +326,23 @@ def run_cases(submission: Path, cases: Sequence[Sequence[str]], *,
     "bubblewrap"; ``HOG_ISOLATION`` when it is None; default "process").  An
     unknown name raises UsageError; a level that cannot be reached, or a
     sandbox that fails to start twice, raises SandboxUnavailable (a GraderFault).
+
+    ``early``: a sandbox started before the cases were known (``grader.sandbox.early``), used
+    when it is for this submission at an accepted level and reaches "ready".
     """
     checked, setup_steps, name_list = scratch_folder.check_arguments(cases, setup, support_files, limits, names)
     if groups is not None and (len(groups) != len(checked) or not all(type(g) is str for g in groups)):
         raise ValueError("groups must give one text label per case")
+    started = early.take(Path(submission), support_files, level.minimum_from(minimum)) if early else None
+    if started is not None:
+        batch = Batch(started.folder, started.choice, None, checked, setup_steps, name_list, limits, groups,
+                      on_result, first=started.handed_over())
+        try:
+            return batch.run()
+        except EarlyFailed:
+            pass   # bwrap cannot start here after all: the level is chosen as always, below
+        finally:
+            started.discard()
     choice = level.choose(minimum)
     try:
         hog, others = scratch_folder.submission_files(Path(submission))
