@@ -19,10 +19,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from grader import batch, cases, grade, project, tabulate
+from grader import cases, grade, project, tabulate
 from grader.commands import batch as commands
 from grader.sandbox import run_cases
-from grader.spec import all_variants, load_variant
+from grader.spec import load_variant
 
 VARIANTS = ["sp19", "nju24", "nju21", "fa19", "fa18"]
 

@@ -304,23 +304,11 @@ def cache_key(variant: Variant) -> str:
 def _cached_generation(variant: Variant, seed: int = DEFAULT_SEED) -> dict[str, list[list[list[str]]]]:
     """The generated sessions, from the grader's private, signed cache (``grader.signed_cache``) when
     it holds them; one file per seed, only the newest few of a variant kept."""
-    folder = signed_cache.folder("hidden")
     key = f"{cache_key(variant)}-seed{seed}"
-    path = folder / f"{variant.id}-{key}.json"
-    secret = signed_cache.secret(folder)
-    if secret is not None:
-        payload = signed_cache.read(path, key, secret, "hidden cases")
-        try:
-            cached = json.loads(payload) if payload is not None else None
-        except ValueError:
-            cached = None
-        if isinstance(cached, dict):
-            return cached
-    generated = _generate(variant, seed)
-    if secret is not None:
-        signed_cache.write(path, key, secret, json.dumps(generated).encode("utf-8"))
-        signed_cache.prune(folder, f"{variant.id}-*.json", KEPT_PER_VARIANT)
-    return generated
+    return signed_cache.kept("hidden", f"{variant.id}-{key}.json", key, "hidden cases",
+                             lambda: _generate(variant, seed), load=signed_cache.json_of(dict),
+                             dump=lambda generated: json.dumps(generated).encode("utf-8"),
+                             keep=(f"{variant.id}-*.json", KEPT_PER_VARIANT))
 
 
 @functools.lru_cache(maxsize=16)

@@ -71,19 +71,10 @@ def marked_source(variant: Variant) -> str:
     Rendered once per process for each variant, and kept in the grader's signed cache under a
     digest of everything it is made from (the spec, the templates, the catalogue, the optimal
     table), so a grading run does not render it again, nor even load Jinja."""
-    where = signed_cache.folder("reference")
     key = _source_key(variant)
-    path = where / f"{variant.id}-{key}.py"
-    secret = signed_cache.secret(where)
-    if secret is not None:
-        payload = signed_cache.read(path, key, secret, "reference source")
-        if payload is not None:
-            return payload.decode("utf-8")
-    text = _render(variant)
-    if secret is not None:
-        signed_cache.write(path, key, secret, text.encode("utf-8"))
-        signed_cache.prune(where, f"{variant.id}-*.py", KEPT_PER_VARIANT)
-    return text
+    return signed_cache.kept("reference", f"{variant.id}-{key}.py", key, "reference source",
+                             lambda: _render(variant), load=lambda payload: payload.decode("utf-8"),
+                             dump=lambda text: text.encode("utf-8"), keep=(f"{variant.id}-*.py", KEPT_PER_VARIANT))
 
 
 def _source_key(variant: Variant) -> str:

@@ -15,12 +15,15 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import hmac
+import json
 import os
 import stat
 from pathlib import Path
+from typing import Callable, TypeVar
 
 from grader import project
 
+T = TypeVar("T")
 KEY_FILE = "key"      # in each cache folder: the secret that signs its files (mode 0600)
 
 
@@ -88,6 +91,38 @@ def write(path: Path, key: str, key_secret: bytes, payload: bytes) -> None:
     except OSError:
         with contextlib.suppress(OSError):
             temporary.unlink()
+
+
+def kept(name: str, file: str, key: str, what: str, make: Callable[[], T], *,
+         load: Callable[[bytes], T | None], dump: Callable[[T], bytes], keep: tuple[str, int] | None = None) -> T:
+    """What cache folder ``name`` keeps in ``file`` under ``key``, read back by ``load`` (None:
+    not usable); else ``make()``, written by ``dump`` for next time, and only the newest
+    ``keep = (pattern, count)`` files of the folder kept. A cache that cannot be used costs the making."""
+    where = folder(name)
+    path = where / file
+    key_secret = secret(where)
+    if key_secret is not None:
+        payload = read(path, key, key_secret, what)
+        found = load(payload) if payload is not None else None
+        if found is not None:
+            return found
+    made = make()
+    if key_secret is not None:
+        write(path, key, key_secret, dump(made))
+        if keep is not None:
+            prune(where, *keep)
+    return made
+
+
+def json_of(kind: type) -> Callable[[bytes], object]:
+    """A ``load`` for ``kept``: the JSON value of the payload when it is exactly of ``kind``, else None."""
+    def load(payload: bytes):
+        try:
+            value = json.loads(payload)
+        except ValueError:
+            return None
+        return value if type(value) is kind else None
+    return load
 
 
 def prune(where: Path, pattern: str, keep: int) -> None:

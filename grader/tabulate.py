@@ -159,24 +159,14 @@ def win_rate(variant: Variant, table: list[list[int]]) -> float:
     """The exact average win rate of ``table`` against the variant's baseline (cached, signed)."""
     digest = hashlib.sha256(bytes(n for row in table for n in row)).hexdigest()
     key = f"{_rules_key(variant)}-{digest}"
-    folder = signed_cache.folder("win-rates")
-    path = folder / f"{variant.id}-{digest[:40]}.json"
-    secret = signed_cache.secret(folder)
-    if secret is not None:
-        payload = signed_cache.read(path, key, secret, "win rate")
-        try:
-            cached = json.loads(payload) if payload is not None else None
-        except ValueError:
-            cached = None
-        if type(cached) is float:
-            return cached
-    from grader import engine  # the exact engine (NumPy), imported only when a table is not cached
 
-    rate = float(engine.win_rate(variant.id, table, goal=variant.goal).average)
-    if secret is not None:
-        signed_cache.write(path, key, secret, json.dumps(rate).encode("ascii"))
-        signed_cache.prune(folder, f"{variant.id}-*.json", KEPT_WIN_RATES)
-    return rate
+    def solve() -> float:
+        from grader import engine  # the exact engine (NumPy), imported only when a table is not cached
+        return float(engine.win_rate(variant.id, table, goal=variant.goal).average)
+
+    return signed_cache.kept("win-rates", f"{variant.id}-{digest[:40]}.json", key, "win rate", solve,
+                             load=signed_cache.json_of(float), dump=lambda rate: json.dumps(rate).encode("ascii"),
+                             keep=(f"{variant.id}-*.json", KEPT_WIN_RATES))
 
 
 def _rules_key(variant: Variant) -> str:

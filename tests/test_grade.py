@@ -2,7 +2,6 @@
 
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -10,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from grader import cases as case_source
-from grader import grade, project, sandbox
+from grader import grade, project
 from grader.sandbox import namespaces
 from grader.sandbox import Limits
 from grader.spec import load_variant

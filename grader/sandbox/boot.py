@@ -72,15 +72,7 @@ def compiled(python: str) -> bytes | None:
 
 def _cached_code(text: str) -> bytes:
     key = hashlib.sha256(f"{sys.version}\n{text}".encode("utf-8")).hexdigest()[:24]
-    folder = signed_cache.folder("harness")
-    secret = signed_cache.secret(folder)
-    path = folder / f"harness-{key}.marshal"
-    if secret is not None:
-        payload = signed_cache.read(path, key, secret, "compiled harness")
-        if payload is not None:
-            return payload
-    code = marshal.dumps(compile(text, "<harness>", "exec", dont_inherit=True))
-    if secret is not None:
-        signed_cache.write(path, key, secret, code)
-        signed_cache.prune(folder, "harness-*.marshal", KEPT)
-    return code
+    return signed_cache.kept("harness", f"harness-{key}.marshal", key, "compiled harness",
+                             lambda: marshal.dumps(compile(text, "<harness>", "exec", dont_inherit=True)),
+                             load=lambda payload: payload, dump=lambda code: code,
+                             keep=("harness-*.marshal", KEPT))
