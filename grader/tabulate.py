@@ -158,13 +158,14 @@ class Rating:
 def win_rate(variant: Variant, table: list[list[int]]) -> float:
     """The exact average win rate of ``table`` against the variant's baseline (cached, signed)."""
     digest = hashlib.sha256(bytes(n for row in table for n in row)).hexdigest()
-    key = f"{_rules_key(variant)}-{digest}"
+    rules = _rules_key(variant)
+    key = f"{rules}-{digest}"
 
     def solve() -> float:
         from grader import engine  # the exact engine (NumPy), imported only when a table is not cached
         return float(engine.win_rate(variant.id, table, goal=variant.goal).average)
 
-    return signed_cache.kept("win-rates", f"{variant.id}-{digest[:40]}.json", key, "win rate", solve,
+    return signed_cache.kept("win-rates", f"{variant.id}-{rules}-{digest[:40]}.json", key, "win rate", solve,
                              load=signed_cache.json_of(float), dump=lambda rate: json.dumps(rate).encode("ascii"),
                              keep=(f"{variant.id}-*.json", KEPT_WIN_RATES))
 
