@@ -24,7 +24,6 @@ from grader.spec import Case, Question, Variant
 from grader.unlocking import UnlockStatus
 
 HIDDEN_FAILED = "a hidden case failed"
-LEVELS = project.ISOLATION_LEVELS
 _BLANKLINE = re.compile(r"(?m)^<BLANKLINE>\s*?$")   # in what a case expects: an empty line
 _SPACES_ONLY = re.compile(r"(?m)^[^\S\n]+$")          # in what a step showed: counts as empty
 

@@ -181,8 +181,8 @@ def test_grade_batch_requires_its_isolation_and_regrades_the_failures_once_it_is
 def test_an_unknown_isolation_level_in_the_environment_is_a_usage_error(monkeypatch, capsys):
     monkeypatch.setenv("HOG_ISOLATION", "namespaces")
     assert cli.main(["grade", str(project.SOLUTION / "fa18"), "--variant", "fa18"]) == 2
-    assert capsys.readouterr().err == ("Error: HOG_ISOLATION is 'namespaces'; it must be one of process, files, "
-                                       "bubblewrap (or give --isolation)\n")
+    assert capsys.readouterr().err == ("Error: HOG_ISOLATION='namespaces' is not an isolation level: use process, "
+                                       "files or bubblewrap (from least to most isolated)\n")
 
 
 @pytest.mark.slow

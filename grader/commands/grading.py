@@ -11,9 +11,10 @@ from grader import pool, reference, unlocking
 from grader.cases import new_seed
 from grader.errors import UsageError
 from grader.files import write_atomically
-from grader.grade import LEVELS, grade_safely, support_files
+from grader.grade import grade_safely, support_files
 from grader.report import FORMATS
 from grader.sandbox.early import Early
+from grader.sandbox.level import Level, minimum_from
 from grader.spec import load_variant, titles, variant_ids
 
 
@@ -43,11 +44,7 @@ def class_folder(folder: str, jobs: int) -> Path:
 
 def isolation_level(choice: str | None) -> str:
     """The least isolation a grading run requires: --isolation, else $HOG_ISOLATION, else files."""
-    level = choice or os.environ.get("HOG_ISOLATION", "").strip() or "files"
-    if level not in LEVELS:
-        raise UsageError(f"HOG_ISOLATION is {level!r}; it must be one of {', '.join(LEVELS)} "
-                         f"(or give --isolation)")
-    return level
+    return minimum_from(choice, otherwise=Level.FILES).label
 
 
 def _check_seed(seed: int | None) -> int:

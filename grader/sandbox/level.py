@@ -69,12 +69,14 @@ class Choice:
     notes: tuple[str, ...]         # why higher levels (or the uid) are not in use
 
 
-def minimum_from(default: "str | Level | None") -> Level:
-    """The minimum: the caller's (``--isolation``), else ``HOG_ISOLATION``, else ``process``."""
+def minimum_from(default: "str | Level | None", otherwise: Level = Level.PROCESS) -> Level:
+    """The minimum: the caller's (``--isolation``), else ``HOG_ISOLATION``, else ``otherwise`` (the
+    sandbox's own default is ``process``; the grading verbs ask for ``files``). The one reader of
+    HOG_ISOLATION."""
     if default is not None:
         return parse(default, "minimum")
     named = os.environ.get("HOG_ISOLATION", "").strip()
-    return parse(named, "HOG_ISOLATION") if named else Level.PROCESS
+    return parse(named, "HOG_ISOLATION") if named else otherwise
 
 
 def choose(minimum: "str | Level | None" = None) -> Choice:
