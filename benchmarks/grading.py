@@ -113,8 +113,10 @@ def against_okpy() -> None:
     print("\nhog grade (a new process; its hidden cases, the rendered reference and the spec cached, as after")
     print("a first run) against an okpy-like run of the public cases in a new process, without isolation;")
     print("'new table': the same, with the final strategy's win rate not cached (a table never graded")
-    print("before: the exact engine loads and solves it); median of 5")
-    print(f"{'variant':8} {'hog grade':>10} {'new table':>10} {'okpy-like':>10} {'ratio':>6} {'target':>7}  met")
+    print("before: the exact engine loads and solves it); 'fresh seed': without --seed, as by default (the")
+    print("run draws its own seed and generates its hidden cases); median of 5")
+    print(f"{'variant':8} {'hog grade':>10} {'new table':>10} {'fresh seed':>11} {'okpy-like':>10} {'ratio':>6} "
+          f"{'target':>7}  met")
     cache = tempfile.mkdtemp(prefix="hog-bench-cache-")
     environment = {**os.environ, "HOG_CACHE": cache}
     for variant_id in VARIANTS:
@@ -132,11 +134,13 @@ def against_okpy() -> None:
         graded()   # fills the caches for this seed
         hog_seconds = timed(graded, repeat=5)
         new_table = statistics.median(_timed_after(graded, forget_win_rates) for _ in range(5))
+        fresh = timed(lambda: subprocess.run(command[:-2], check=True, capture_output=True, env=environment),
+                      repeat=5)
         sessions = [case.session for case in cases.public_cases(variant)]
         okpy = [sys.executable, "-c", OKPY_LIKE, str(folder), *sessions]
         okpy_seconds = timed(lambda: subprocess.run(okpy, check=True, capture_output=True), repeat=5)
         target = TARGETS[variant_id]
-        print(f"{variant_id:8} {hog_seconds:9.2f}s {new_table:9.2f}s {okpy_seconds:9.2f}s "
+        print(f"{variant_id:8} {hog_seconds:9.2f}s {new_table:9.2f}s {fresh:10.2f}s {okpy_seconds:9.2f}s "
               f"{hog_seconds / okpy_seconds:5.1f}x {target:6.2f}s  {'yes' if hog_seconds <= target else 'no'}")
     shutil.rmtree(cache, ignore_errors=True)
     bare = timed(lambda: subprocess.run([sys.executable, "-c", "pass"], check=True), repeat=5)

@@ -10,6 +10,7 @@ score pair) is not dropped whole: it leaves out the pairs where they disagree.
 from __future__ import annotations
 
 import ast
+import json
 from dataclasses import dataclass
 from typing import Callable
 
@@ -49,6 +50,14 @@ class Table:
         return [f"[{self.call} {pairs}]"]
 
 
+def _table(shown: str) -> list:
+    """The list a table's line showed (a list of dice counts reads as JSON, ten times faster)."""
+    try:
+        return json.loads(shown)
+    except ValueError:
+        return ast.literal_eval(shown)
+
+
 def _lines(sources: list[str]) -> list[str]:
     return [source if source.endswith("\n") else source + "\n" for source in sources]
 
@@ -62,8 +71,8 @@ def _decided(reference: Run, others: list[Run], candidate) -> tuple[list[str], l
     if all(answer == expected for answer in shown):
         return sources, expected
     if isinstance(candidate, Table) and not candidate.skip:
-        mine = ast.literal_eval(expected[0])
-        theirs = [ast.literal_eval(answer[0]) for answer in shown]
+        mine = _table(expected[0])
+        theirs = [_table(answer[0]) for answer in shown]
         skip = tuple(pair for index, pair in enumerate(candidate.pairs)
                      if any(table[index] != mine[index] for table in theirs))
         return Table(candidate.call, candidate.goal, skip, candidate.rows)

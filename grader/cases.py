@@ -237,20 +237,25 @@ def _namespace(api: Api) -> dict:
     return names
 
 
+@functools.lru_cache(maxsize=4096)
+def _compiled(source: str) -> tuple[object, bool]:
+    """A step's code and whether it is an expression (the reference and each allowed alternative
+    run the same steps: compiled once)."""
+    try:
+        return compile(source, "<case>", "eval"), True
+    except SyntaxError:
+        return compile(source, "<case>", "exec"), False
+
+
 def run_reference(api: Api, sources: list[str]) -> list[str]:
     """What the reference shows for each step, exactly as an interpreter would."""
     namespace = _namespace(api)
     shown = []
     for source in sources:
         out = io.StringIO()
+        code, expression = _compiled(source)
         with contextlib.redirect_stdout(out):
-            try:
-                code = compile(source, "<case>", "eval")
-            except SyntaxError:
-                exec(compile(source, "<case>", "exec"), namespace)
-                value = None
-            else:
-                value = eval(code, namespace)
+            value = eval(code, namespace) if expression else exec(code, namespace)
         shown.append(out.getvalue() + ("" if value is None else repr(value) + "\n"))
     return shown
 
