@@ -130,36 +130,24 @@ def unavailable() -> str | None:
     key = (bwrap, interpreter())
     with _lock:
         if key not in _probed:
-            _probed[key] = _Probe(*key).verdict()
+            _probed[key] = _probe(*key)
         return _probed[key]
 
 
-class _Probe:
-    """bwrap starting the interpreter once, in a scratch folder of its own."""
-
-    def __init__(self, bwrap: str, python: str):
-        self.folder = tempfile.mkdtemp(prefix="hog-sandbox-probe-")
-        argv = bwrap_arguments(bwrap, self.folder, python) + [python, "-S", "-s", "-B", "-c", "import ctypes"]
-        try:
-            self.process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                            stderr=subprocess.PIPE, text=True, env=environment(INSIDE))
-        except OSError as error:
-            self.process, self.error = None, error
-            shutil.rmtree(self.folder, ignore_errors=True)
-
-    def verdict(self) -> str | None:
-        if self.process is None:
-            return f"bubblewrap could not be started ({self.error.strerror})"
-        try:
-            _out, error_output = self.process.communicate(timeout=PROBE_SECONDS)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.communicate()
-            return f"bubblewrap did not start within {PROBE_SECONDS} s"
-        finally:
-            shutil.rmtree(self.folder, ignore_errors=True)
-        if self.process.returncode != 0:
-            lines = [line.strip() for line in error_output.splitlines() if line.strip()]
-            detail = lines[-1] if lines else f"exit code {self.process.returncode}"
-            return f"bubblewrap failed its start-up check: {detail[:200]}"
-        return None
+def _probe(bwrap: str, python: str) -> str | None:
+    folder = tempfile.mkdtemp(prefix="hog-sandbox-probe-")
+    try:
+        argv = bwrap_arguments(bwrap, folder, python) + [python, "-S", "-s", "-B", "-c", "import ctypes"]
+        result = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                                timeout=PROBE_SECONDS, env=environment(INSIDE))
+    except subprocess.TimeoutExpired:
+        return f"bubblewrap did not start within {PROBE_SECONDS} s"
+    except OSError as error:
+        return f"bubblewrap could not be started ({error.strerror})"
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    if result.returncode != 0:
+        lines = [line.strip() for line in result.stderr.splitlines() if line.strip()]
+        detail = lines[-1] if lines else f"exit code {result.returncode}"
+        return f"bubblewrap failed its start-up check: {detail[:200]}"
+    return None
