@@ -91,7 +91,6 @@ class Child:
         self.case_bytes = 0
         self.batch_bytes = 0
         self._cpu_files: list[int] | None = None
-        self.early = False          # started before its cases were known (grader.sandbox.early)
 
     # -- writing --
     def send_bytes(self, data: bytes) -> None:

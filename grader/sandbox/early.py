@@ -14,14 +14,13 @@ taken is killed, and its folder removed, on leaving the ``with`` block.
 
 from __future__ import annotations
 
-import os
 import tempfile
 from pathlib import Path
 from typing import Mapping
 
-from grader.sandbox import namespaces, scratch
+from grader.sandbox import level, scratch
 from grader.sandbox.child import Child, spawn
-from grader.sandbox.level import Choice, Level
+from grader.sandbox.level import Level
 
 
 class EarlyFailed(Exception):
@@ -33,7 +32,7 @@ class Early:
         self.submission, self.support_files = Path(submission), dict(support_files)
         self.folder: Path | None = None
         self.child: Child | None = None
-        self.choice = expected_choice()
+        self.choice = level.expected()
         if self.choice is None:
             return
         try:
@@ -41,7 +40,6 @@ class Early:
             self.folder = Path(tempfile.mkdtemp(prefix="hog-sandbox-"))
             scratch.prepare(self.folder, hog, others, self.support_files)
             self.child = spawn(self.folder, self.choice)
-            self.child.early = True
         except (scratch.Unusable, OSError):
             self.discard()   # run_cases meets the problem again and says it
 
@@ -73,11 +71,3 @@ class Early:
     def __exit__(self, *_exception) -> None:
         self.discard()
 
-
-def expected_choice() -> Choice | None:
-    """The level the sandbox is expected to reach when nothing forces one: bubblewrap where bwrap
-    is installed; None (no early start) otherwise."""
-    if os.environ.get("HOG_SANDBOX", "").strip() not in ("", "auto"):
-        return None
-    bwrap = namespaces.bwrap_path()
-    return Choice(Level.BUBBLEWRAP, bwrap, False, ()) if bwrap else None

@@ -79,11 +79,25 @@ def minimum_from(default: "str | Level | None", otherwise: Level = Level.PROCESS
     return parse(named, "HOG_ISOLATION") if named else otherwise
 
 
+def _wanted() -> str | None:
+    """What HOG_SANDBOX names, or None when it names no level ("" or "auto")."""
+    wanted = os.environ.get("HOG_SANDBOX", "").strip()
+    return None if wanted in ("", "auto") else wanted
+
+
+def expected() -> Choice | None:
+    """The level the sandbox is expected to reach when nothing forces one, without probing:
+    bubblewrap where bwrap is installed; None otherwise (``grader.sandbox.early`` starts nothing)."""
+    if _wanted() is not None or namespaces.bwrap_path() is None:
+        return None
+    return _reached(Level.BUBBLEWRAP, [])
+
+
 def choose(minimum: "str | Level | None" = None) -> Choice:
     """The highest level available (or exactly the one HOG_SANDBOX names), at least the minimum."""
     least = minimum_from(minimum)
-    wanted = os.environ.get("HOG_SANDBOX", "").strip()
-    exact = None if wanted in ("", "auto") else parse(wanted, "HOG_SANDBOX")
+    wanted = _wanted()
+    exact = None if wanted is None else parse(wanted, "HOG_SANDBOX")
     if exact is not None and exact < least:
         raise UsageError(f"HOG_SANDBOX={wanted} is below the isolation required ({least.label}); "
                          f"unset HOG_SANDBOX or lower the minimum (HOG_ISOLATION, --isolation)")

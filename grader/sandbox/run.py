@@ -86,6 +86,7 @@ class Batch:
         problems = []
         for _attempt in range(2):
             began = time.monotonic()
+            early = self.first is not None
             child, self.first = self.first or spawn(self.folder, self.choice, self.uid), None
             child.send(self.config)
             problem = self._ready(child)
@@ -94,7 +95,7 @@ class Batch:
                 child.case_bytes, child.batch_bytes = 0, self.read_bytes
                 return child
             child.kill()
-            if child.early:
+            if early:
                 raise EarlyFailed(problem)
             problems.append(problem)
         raise SandboxUnavailable(f"the sandbox ({self.choice.level.label}) did not start, twice: "
