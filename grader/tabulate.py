@@ -16,6 +16,7 @@ soon as the tabulation's case is in, while the other cases run.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import threading
@@ -170,8 +171,10 @@ def win_rate(variant: Variant, table: list[list[int]]) -> float:
                              keep=(f"{variant.id}-*.json", KEPT_WIN_RATES))
 
 
+@functools.lru_cache(maxsize=16)
 def _rules_key(variant: Variant) -> str:
-    """Changes whenever what a win rate comes from changes: the reference, goal and baseline, the engine."""
+    """Changes whenever what a win rate comes from changes: the reference, goal and baseline, the engine.
+    Worked out once per variant and process (a contest rates a table per entrant)."""
     digest = hashlib.sha256(f"{variant.id}/{variant.goal}/{variant.baseline}/{sorted(variant.features)}\n"
                             .encode("utf-8"))
     digest.update(hog_source.solution_source(variant).encode("utf-8"))
