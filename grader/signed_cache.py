@@ -76,8 +76,8 @@ def read(path: Path, key: str, key_secret: bytes, what: str) -> bytes | None:
     except UnicodeDecodeError:
         pass
     import logging   # only to warn: a grading run that finds its cache intact never loads it
-    logging.getLogger(__name__).warning("hog: the cached %s %s failed their integrity check (changed since the grader wrote them); "
-                 "making them again", what, path)
+    logging.getLogger(__name__).warning("hog: the cached %s %s failed their integrity check (changed since the "
+                                        "grader wrote them); making them again", what, path)
     return None
 
 
