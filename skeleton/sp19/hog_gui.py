@@ -31,7 +31,7 @@ Whether the zero-dice points or a swap were right is for the public cases
 inputs and your results so you can check them by hand. Instructors hold the
 rules' answers: `hog play ID --submission hog.py` serves this same page with
 every turn judged against the reference ("your take_turn scored 1; the rules
-give 3: Free Bacon, opponent at 23").
+give 3: Free Bacon, opponent at 23"), that hog.py run only in the kit's sandbox.
 
 Safety: the server listens on 127.0.0.1 only, the address carries a random
 token, and requests whose Host is not this machine are refused. Your code runs
