@@ -1,9 +1,10 @@
 """``hog play ID``: the students' Hog page, served on the reference rules, for class.
 
-The page and its server are written once, in the file every student folder gets
-(``grader/shipped/student/hog_gui.py``); this module loads that file by path and
-gives it the reference ``hog`` module (run in this process: it is the kit's own
-code) and the instructor's choice of opponent. ``--vs optimal`` plays the exact
+The page and its server are written once, in the files every student folder gets
+(``grader/shipped/student/``: ``hog_gui.py`` the server, ``hog_gui_game.py`` the
+replay of a game, ``hog_gui.html``, ``.css`` and ``.js`` the page); this module
+loads hog_gui.py by path and gives it the reference ``hog`` module (run in this
+process: it is the kit's own code) and the instructor's choice of opponent. ``--vs optimal`` plays the exact
 optimal strategy, which never reaches a student folder.
 
 ``--submission hog.py`` plays on a student's code instead, and judges every turn
@@ -173,7 +174,6 @@ class SandboxEngine:
     def __init__(self, submission: Path, isolation: str | None = None):
         self.submission, self.minimum = submission, minimum_from(isolation, otherwise=Level.FILES)
         self.files = {**support_files(submission), "hog_gui_game.py": game_file().read_text(encoding="utf-8")}
-        self.isolation: str | None = None      # what the last sandbox was, as reports say it
 
     def run(self, moves, faces, goal, computer: bool) -> dict:
         fresh = [random.randint(1, 6) for _ in range(FRESH_FACES)]
@@ -182,18 +182,17 @@ class SandboxEngine:
             report = run_cases(self.submission, [[f"hog_gui_game.answer_text({request!r})"]],
                                setup=["import hog_gui_game"], support_files=self.files, limits=MOVE_LIMITS,
                                minimum=self.minimum)
-        except SandboxUnavailable as error:
+        except (SandboxUnavailable, UsageError) as error:   # unreachable, or HOG_SANDBOX below the minimum
             return _problem(f"The sandbox could not start, so the submission's code did not run "
                             f"(hog play runs it nowhere else): {error}")
-        self.isolation = report.isolation
         if report.import_error is not None:
-            return _problem(f"The submission's hog.py did not import in the sandbox: {report.import_error}.")
+            return _problem(f"The submission's hog.py did not import in the sandbox: {report.import_error.rstrip('.')}.")
         step = report.cases[0].steps[-1]
         if step.kind is StepKind.TIMEOUT:
             return _problem(f"The submission's code did not finish within {MOVE_LIMITS.case_seconds:g} s of "
                             f"CPU time ({MOVE_LIMITS.backstop:g} s in all): a loop that never ends?")
         if step.error is not None:
-            return _problem(f"The submission's code stopped the move in the sandbox: {step.error}.")
+            return _problem(f"The submission's code stopped the move in the sandbox: {step.error.rstrip('.')}.")
         result = _answer(step.value)
         if result is None:
             return _problem("The submission's code changed the answer hog_gui_game.py gives into one that is "
