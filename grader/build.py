@@ -20,7 +20,8 @@ from grader.hog_source import (BuildError, final_rows, final_table_path, marked_
 from grader.spec import Case, Question, SpecError, Variant
 from grader.strategy.heatmap import heatmap_svg
 
-STUDENT_FILES = ("conftest.py", "case_report.py", "constructs.py", "pytest.ini", "unlock.py", "hog_gui.py")
+STUDENT_FILES = ("conftest.py", "case_report.py", "constructs.py", "pytest.ini", "unlock.py", "hog_gui.py",
+                 "hog_gui_game.py", "hog_gui.html", "hog_gui.css", "hog_gui.js")
 
 
 # ------------------------------------------------------- the optimal tables

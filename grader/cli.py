@@ -139,7 +139,11 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
     play.add_argument("--port", type=int, default=0, metavar="N", help="port on 127.0.0.1 (default: any free)")
     play.add_argument("--no-browser", action="store_true", help="print the address only")
     play.add_argument("--submission", metavar="HOG.PY",
-                      help="play on a student's hog.py, every turn judged against the reference rules")
+                      help="play on a student's hog.py (run only in the sandbox), every turn judged against the "
+                           "reference rules")
+    play.add_argument("--isolation", choices=LEVELS,
+                      help="the least isolation the submission's code runs under, as grading: process, files or "
+                           "bubblewrap; below it, no move is played (default: $HOG_ISOLATION, else files)")
 
     assign = add_verb("assign", help="write the student folder and the autograder bundle of a variant")
     assign.add_argument("variant", metavar="ID", help=variant_id)
@@ -182,7 +186,8 @@ HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "analyze": lambda args: _verbs("strategy").analyze(variant=args.variant, as_json=args.json, goal=args.goal,
                                              out=sys.stdout),
     "play": lambda args: _verbs("strategy").play(variant=args.variant, vs=args.vs, goal=args.goal, port=args.port,
-                                       browser=not args.no_browser, submission=args.submission, out=sys.stdout),
+                                       browser=not args.no_browser, submission=args.submission,
+                                       isolation=args.isolation, out=sys.stdout),
     "mint": lambda args: _verbs("authoring").mint(variant=args.variant, seed=args.seed, zero_dice=args.zero_dice,
                                        swap=args.swap, bonus=args.bonus, goal=args.goal, like=args.like,
                                        band=tuple(args.band), force=args.force, out=sys.stdout),

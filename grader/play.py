@@ -1,31 +1,39 @@
 """``hog play ID``: the students' Hog page, served on the reference rules, for class.
 
-The page and its server are written once, in the file every student folder gets
-(``grader/shipped/student/hog_gui.py``); this module loads that file by path and
-gives it the reference ``hog`` module (run in this process: it is the kit's own
-code) and the instructor's choice of opponent. ``--vs optimal`` plays the exact
+The page and its server are written once, in the files every student folder gets
+(``grader/shipped/student/``: ``hog_gui.py`` the server, ``hog_gui_game.py`` the
+replay of a game, ``hog_gui.html``, ``.css`` and ``.js`` the page); this module
+loads hog_gui.py by path and gives it the reference ``hog`` module (run in this
+process: it is the kit's own code) and the instructor's choice of opponent. ``--vs optimal`` plays the exact
 optimal strategy, which never reaches a student folder.
 
-``--submission hog.py`` plays on a student's code instead (in hog_gui's worker
-process, never in this one) and judges every turn against the reference rules on
-the same dice: "your take_turn scored 1; the rules give 9: Free Bacon, opponent
-at 13". Only the kit can say that, because only the kit holds the rules' answers.
+``--submission hog.py`` plays on a student's code instead, and judges every turn
+against the reference rules on the same dice: "your take_turn scored 1; the rules
+give 9: Free Bacon, opponent at 13". Only the kit can say that, because only the
+kit holds the rules' answers. The student's code runs only in the sandbox, as
+grading runs it, at the isolation minimum (``--isolation``, else
+``$HOG_ISOLATION``, else ``files``): each move is one sandbox that imports the
+submission and replays the game with hog_gui_game.py (the same replay as a
+student's own page), the dice rolled here. A sandbox that cannot start is the
+move's problem, shown on the page; the submission never runs anywhere else.
 """
 
 from __future__ import annotations
 
-import atexit
 import functools
 import importlib.util
-import shutil
+import json
+import random
 import sys
-import tempfile
 import types
 from pathlib import Path
 from typing import Callable, TextIO
 
 from grader import build, engine, project, reference
 from grader.errors import UsageError
+from grader.grade import support_files
+from grader.sandbox import Limits, SandboxUnavailable, StepKind, run_cases
+from grader.sandbox.level import Level, choose, minimum_from
 from grader.spec import Variant
 
 GUI = project.SHIPPED / "student" / "hog_gui.py"
@@ -40,6 +48,25 @@ def gui() -> types.ModuleType:
     sys.modules.setdefault("hog_kit_gui", module)
     spec.loader.exec_module(module)
     return module
+
+
+def game() -> types.ModuleType:
+    """hog_gui_game.py, the replay of a game, as hog_gui loaded it."""
+    return gui().game_module()
+
+
+class ReferenceEngine:
+    """The kit's reference rules (trusted code), played in this process."""
+
+    def __init__(self, hog, computer=None):
+        self.hog, self.computer = hog, computer
+
+    def run(self, moves, faces, goal, computer: bool) -> dict:
+        try:
+            return {"ok": True, **game().run_game(self.hog, moves, faces, goal, self.computer if computer else None,
+                                                  owner="the reference")}
+        except Exception as error:
+            return {"ok": False, "problem": game().problem_of(error)}
 
 
 def opponent(variant: Variant, vs: str, goal: int) -> tuple[Callable | None, str]:
@@ -59,9 +86,10 @@ def opponent(variant: Variant, vs: str, goal: int) -> tuple[Callable | None, str
     raise UsageError(f"--vs {vs!r} is not an opponent (use {OPPONENTS})")
 
 
-def app(variant: Variant, *, vs: str = "human", goal: int | None = None, submission: Path | None = None):
+def app(variant: Variant, *, vs: str = "human", goal: int | None = None, submission: Path | None = None,
+        isolation: str | None = None):
     """The page's application (``hog_gui.App``) on the reference rules of ``variant``, or on a
-    submission's hog.py judged against them."""
+    submission's hog.py judged against them, run in the sandbox at ``isolation`` or above."""
     goal = variant.goal if goal is None else goal
     if not 1 <= goal <= 200:
         raise UsageError("--goal must be from 1 to 200")
@@ -70,27 +98,19 @@ def app(variant: Variant, *, vs: str = "human", goal: int | None = None, submiss
               "rules": [{"name": rule.name, "summary": " ".join(rule.summary.split())} for rule in variant.rules]}
     if submission is None:
         computer, label = opponent(variant, vs, goal)
-        engine = module.LocalEngine(hog, computer)
+        engine = ReferenceEngine(hog, computer)
     else:
         if vs not in ("human", "final"):
             raise UsageError("with --submission, --vs is human or final (the submission's final_strategy)")
         computer, label = vs == "final", "the submission's final_strategy"
-        engine = CheckedEngine(module.StudentEngine(_submission_folder(submission)),
-                               module.Calls(hog, variant.id, goal, "the reference"))
-        config["source"] = f"{submission.name}, judged against the reference rules"
+        if not submission.is_file() or submission.suffix != ".py":
+            raise UsageError(f"--submission {submission}: give a student's hog.py")
+        engine = CheckedEngine(SandboxEngine(submission, isolation),
+                               game().Calls(hog, variant.id, goal, "the reference"))
+        config["source"] = (f"{submission.name}, judged against the reference rules "
+                            f"(its code runs only in the sandbox, at isolation {engine.engine.minimum.label} or above)")
     config.update(opponent="human" if not computer else "computer", computer=label)
     return module.App(engine, config, goal)
-
-
-def _submission_folder(submission: Path) -> Path:
-    """A private folder holding the submission as hog.py and the kit's dice.py."""
-    if not submission.is_file() or submission.suffix != ".py":
-        raise UsageError(f"--submission {submission}: give a student's hog.py")
-    folder = Path(tempfile.mkdtemp(prefix="hog-play-"))
-    atexit.register(shutil.rmtree, folder, True)
-    shutil.copyfile(submission, folder / "hog.py")
-    shutil.copyfile(project.DICE, folder / "dice.py")
-    return folder
 
 
 class CheckedEngine:
@@ -105,7 +125,11 @@ class CheckedEngine:
             previous = [0, 0]
             for turn in result["turns"]:
                 if "points" in turn:
-                    turn["warnings"] = turn["warnings"] + judge(self.rules, turn, previous[turn["player"]])
+                    try:
+                        found = judge(self.rules, turn, previous[turn["player"]])
+                    except Exception as error:   # a turn no real game has (the submission's answer)
+                        found = [f"The reference rules cannot judge this turn: {type(error).__name__}: {error}"]
+                    turn["warnings"] = turn["warnings"] + found
                 previous[turn["player"]] = turn["dice"]
         return result
 
@@ -134,10 +158,119 @@ def judge(rules, turn: dict, previous: int) -> list[str]:
     return found
 
 
+# ------------------------------------------------------- the submission, sandboxed
+
+# A move may use the CPU time grading gives a case; a loop is stopped within seconds, not a minute.
+MOVE_LIMITS = Limits(case_seconds=5.0, total_seconds=30.0, wall_seconds=10.0)
+# Dice rolled here for each move beyond the game's so far: a human's turn and the computer's, ten each.
+FRESH_FACES = 20
+NOTHING_PLAYED = "Nothing was played."
+
+
+class SandboxEngine:
+    """The submission's game, replayed by hog_gui_game.py in a sandbox of its own for every move
+    (as grading runs a submission: ``run_cases`` at the isolation minimum), on dice rolled here."""
+
+    def __init__(self, submission: Path, isolation: str | None = None):
+        self.submission, self.minimum = submission, minimum_from(isolation, otherwise=Level.FILES)
+        self.files = {**support_files(submission), "hog_gui_game.py": game_file().read_text(encoding="utf-8")}
+
+    def run(self, moves, faces, goal, computer: bool) -> dict:
+        fresh = [random.randint(1, 6) for _ in range(FRESH_FACES)]
+        request = json.dumps({"moves": moves, "faces": faces + fresh, "goal": goal, "computer": computer})
+        try:
+            report = run_cases(self.submission, [[f"hog_gui_game.answer_text({request!r})"]],
+                               setup=["import hog_gui_game"], support_files=self.files, limits=MOVE_LIMITS,
+                               minimum=self.minimum)
+        except (SandboxUnavailable, UsageError) as error:   # unreachable, or HOG_SANDBOX below the minimum
+            return _problem(f"The sandbox could not start, so the submission's code did not run "
+                            f"(hog play runs it nowhere else): {error}")
+        if report.import_error is not None:
+            return _problem(f"The submission's hog.py did not import in the sandbox: {report.import_error.rstrip('.')}.")
+        step = report.cases[0].steps[-1]
+        if step.kind is StepKind.TIMEOUT:
+            return _problem(f"The submission's code did not finish within {MOVE_LIMITS.case_seconds:g} s of "
+                            f"CPU time ({MOVE_LIMITS.backstop:g} s in all): a loop that never ends?")
+        if step.error is not None:
+            return _problem(f"The submission's code stopped the move in the sandbox: {step.error.rstrip('.')}.")
+        result = _answer(step.value)
+        if result is None:
+            return _problem("The submission's code changed the answer hog_gui_game.py gives into one that is "
+                            "not a game.")
+        if result["ok"]:
+            result["notes"] = result["notes"] + [f"The submission ran in the sandbox: {report.isolation}."]
+        return result
+
+
+def game_file() -> Path:
+    return GUI.with_name(gui().GAME)
+
+
+def _problem(text: str) -> dict:
+    return {"ok": False, "problem": f"{text} {NOTHING_PLAYED}"}
+
+
+def _answer(text) -> dict | None:
+    """hog_gui_game's answer, read from the sandbox: a game the page can show, or None."""
+    try:
+        answer = json.loads(text) if type(text) is str else None
+    except ValueError:
+        return None
+    if type(answer) is not dict or type(answer.get("ok")) is not bool:
+        return None
+    if not answer["ok"]:
+        return answer if type(answer.get("problem")) is str and len(answer) == 2 else None
+    fields = {"ok", "moves", "faces", "turns", "next", "score", "mode", "notes"}
+    if set(answer) != fields or not _moves(answer["moves"]) or not _texts(answer["notes"]) \
+            or not _ints(answer["faces"], 1, 6) or answer["next"] not in (0, 1, None) \
+            or not _numbers(answer["score"]) or answer["mode"] not in ("play", "turns") \
+            or type(answer["turns"]) is not list or not all(_turn(turn) for turn in answer["turns"]):
+        return None
+    return answer
+
+
+def _turn(turn) -> bool:
+    return (type(turn) is dict and turn.get("player") in (0, 1) and type(turn.get("dice")) is int
+            and 0 <= turn["dice"] <= 10 and _ints(turn.get("faces"), 1, 6) and len(turn["faces"]) <= 10
+            and _numbers(turn.get("before")) and _numbers(turn.get("score"))
+            and ("points" not in turn or type(turn["points"]) in (int, float))
+            and all(_texts(turn.get(key)) for key in ("yours", "warnings"))
+            and type(turn.get("rules")) is list and all(_texts(rule) and len(rule) == 2 for rule in turn["rules"])
+            and set(turn) <= {"player", "dice", "faces", "before", "score", "points", "rules", "yours", "warnings"})
+
+
+def _ints(values, low: int, high: int) -> bool:
+    return type(values) is list and all(type(v) is int and low <= v <= high for v in values)
+
+
+def _moves(values) -> bool:
+    return type(values) is list and all(_ints(v, 0, 10) and len(v) == 2 and v[0] in (0, 1) for v in values)
+
+
+def _numbers(values) -> bool:
+    return type(values) is list and len(values) == 2 and all(type(v) in (int, float) for v in values)
+
+
+def _texts(values) -> bool:
+    return type(values) is list and all(type(v) is str for v in values)
+
+
+# ------------------------------------------------------------------ serving
+
+
 def serve(variant: Variant, *, vs: str, goal: int | None, port: int, browser: bool, out: TextIO,
-          submission: str | None = None) -> int:
+          submission: str | None = None, isolation: str | None = None) -> int:
     """Serve the page until Ctrl-C."""
     if not 0 <= port <= 65535:
         raise UsageError("--port must be from 0 to 65535")
-    chosen = app(variant, vs=vs, goal=goal, submission=None if submission is None else Path(submission))
+    chosen = app(variant, vs=vs, goal=goal, submission=None if submission is None else Path(submission),
+                 isolation=isolation)
+    if submission is not None:
+        least = chosen.engine.engine.minimum.label
+        try:
+            reached = choose(least).level.label
+            out.write(f"{submission} runs only in the sandbox, at isolation {least} or above (here: {reached}).\n")
+        except SandboxUnavailable as error:
+            out.write(f"{submission} runs only in the sandbox, and it cannot start here: {error} "
+                      "Every move will say so on the page.\n")
     return gui().serve(chosen, port, browser, out)

@@ -19,6 +19,7 @@ from grader.spec import all_variants, load_variant
 VARIANTS = all_variants()
 IDS = [v.id for v in VARIANTS]
 gui = play.gui()
+game_module = play.game()
 
 
 # ------------------------------------------------------------------ helpers
@@ -181,7 +182,7 @@ def test_the_reference_plays_whole_games_with_no_disagreement(variant):
     rng = __import__("random").Random(variant.id)
     moves, faces, state = [], [], None
     for _ in range(200):
-        state = gui.run_game(hog, moves + [[0, rng.randint(0, 10)]], faces, variant.goal,
+        state = game_module.run_game(hog, moves + [[0, rng.randint(0, 10)]], faces, variant.goal,
                              computer=hog.final_strategy, roll=lambda: rng.randint(1, 6))
         moves, faces = state["moves"], state["faces"]
         if state["next"] is None:
@@ -202,7 +203,7 @@ def test_the_reference_plays_whole_games_with_no_disagreement(variant):
 
 def test_a_turn_names_the_rules_that_fired_and_why():
     hog = reference.load("fa19")
-    state = gui.run_game(hog, [[0, 2], [1, 0], [0, 0]], [], 100, roll=faces_from(4, 1),
+    state = game_module.run_game(hog, [[0, 2], [1, 0], [0, 0]], [], 100, roll=faces_from(4, 1),
                          owner="the reference")
     first, second, third = state["turns"]
     assert first["rules"] == [["Pig Out", "A 1 is among the dice."],
@@ -223,7 +224,7 @@ def with_bug(variant_id, old, new):
 
 def test_a_pig_out_bug_is_pointed_out_next_to_its_turn():
     hog = module_from(with_bug("sp19", "    points = 1 if pig_out else total\n", "    points = total\n"))
-    state = gui.run_game(hog, [[0, 3]], [], 100, roll=faces_from(5, 1, 3))
+    state = game_module.run_game(hog, [[0, 3]], [], 100, roll=faces_from(5, 1, 3))
     turn = state["turns"][0]
     assert ["Pig Out", "A 1 is among the dice."] in turn["rules"]
     assert "Pig Out: the handout says this turn scores exactly 1 point, but your take_turn scored 9." in turn["warnings"]
@@ -237,7 +238,7 @@ def test_without_play_the_page_takes_turns_with_the_students_functions_and_says_
         start, end = f"    # BEGIN PROBLEM {role}\n", f"    # END PROBLEM {role}\n"
         body = solved[solved.index(start):solved.index(end)]
         source = source[:source.index(start)] + body + source[source.index(end):]
-    state = gui.run_game(module_from(source), [[0, 2], [1, 4]], [], 100, roll=faces_from(3, 4, 6, 6, 5, 2))
+    state = game_module.run_game(module_from(source), [[0, 2], [1, 4]], [], 100, roll=faces_from(3, 4, 6, 6, 5, 2))
     assert state["mode"] == "turns" and state["score"] == [7, 19] and state["next"] == 0
     assert state["notes"] == ["Your play is not implemented yet, so the page takes the turns itself with your "
                               "take_turn and is_swap (without Feral Hogs, which is play's part)."]
@@ -247,7 +248,7 @@ def test_a_play_that_forgets_the_swap_disagrees_with_its_own_is_swap():
     source = with_bug("sp19", "            score, opponent_score = opponent_score, score\n", "            pass\n")
     hog = module_from(source)
     # 0-0: Player 0 rolls 5 and 6, 11 to 0; Player 1 rolls a 1 (Pig Out): 1 and 11 share a ones digit.
-    state = gui.run_game(hog, [[0, 2], [1, 1]], [], 100, roll=faces_from(5, 6, 1))
+    state = game_module.run_game(hog, [[0, 2], [1, 1]], [], 100, roll=faces_from(5, 6, 1))
     last = state["turns"][-1]
     assert ["Swine Swap", "Your is_swap(1, 11) returned True: the scores trade places."] in last["rules"]
     assert last["warnings"] == ["Your play ended this turn at 11 to 1, but your take_turn (1 point) and "
@@ -343,21 +344,61 @@ def test_the_page_quotes_the_rules_from_the_students_handout(tmp_path, variant):
 
 
 def test_hog_gui_knows_each_variant_by_its_title_and_api():
-    assert {f"{title} rules": vid for title, vid in gui.TITLES.items()} == {v.title: v.id for v in VARIANTS}
+    assert {f"{title} rules": vid for title, vid in game_module.TITLES.items()} == {v.title: v.id for v in VARIANTS}
     for variant in VARIANTS:
         hog = reference.load(variant.id)
-        assert gui.variant_of(hog) == variant.id
-        function, rule = gui.ZERO[variant.id]
+        assert game_module.variant_of(hog) == variant.id
+        function, rule = game_module.ZERO[variant.id]
         assert callable(getattr(hog, function)) and rule == variant.rules[1].name
-        assert callable(getattr(hog, gui.SWAP[variant.id]))
+        assert callable(getattr(hog, game_module.SWAP[variant.id]))
 
 
-def test_the_student_copy_is_the_kits_file_and_holds_no_answer():
-    text = play.GUI.read_text()
+@pytest.mark.parametrize("name", ["hog_gui.py", "hog_gui_game.py", "hog_gui.html", "hog_gui.css", "hog_gui.js"])
+def test_the_student_copy_is_the_kits_file_and_holds_no_answer(name):
+    text = play.GUI.with_name(name).read_text()
     for variant in VARIANTS:
-        assert (project.SKELETON / variant.id / "hog_gui.py").read_text() == text
-        assert assign.student_files(variant)["hog_gui.py"] == text
+        assert (project.SKELETON / variant.id / name).read_text() == text
+        assert assign.student_files(variant)[name] == text
     assert "import grader" not in text and "from grader" not in text
+
+
+def test_hog_gui_is_the_server_alone():
+    """The page is in its own files; the server and the game's replay stay the size the kit's code keeps."""
+    server = play.GUI.read_text()
+    assert "<html" not in server and "<style" not in server and "addEventListener" not in server
+    assert len(server.splitlines()) <= 400 and len(play.GUI.with_name("hog_gui_game.py").read_text().splitlines()) <= 400
+
+
+def test_the_page_is_served_from_its_files_and_declares_no_icon(game):
+    port, token, _ = game
+    status, html = call(port, token, "GET", "")
+    assert status == 200 and html == play.GUI.with_name("hog_gui.html").read_text()
+    assert '<link rel="icon" href="data:,">' in html
+    assert '<link rel="stylesheet" href="hog_gui.css">' in html and '<script src="hog_gui.js"></script>' in html
+    for name, kind in [("hog_gui.css", "text/css"), ("hog_gui.js", "text/javascript")]:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        connection.request("GET", f"/t/{token}/{name}", headers={"Host": f"127.0.0.1:{port}"})
+        response = connection.getresponse()
+        assert response.status == 200 and response.getheader("Content-Type").startswith(kind)
+        assert response.read().decode() == play.GUI.with_name(name).read_text()
+        connection.close()
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    connection.request("GET", "/favicon.ico", headers={"Host": f"127.0.0.1:{port}"})
+    response = connection.getresponse()
+    assert response.status == 204 and response.read() == b""
+    connection.close()
+    assert call(port, token, "GET", "hog_gui.py")[0] == 404     # only the page's own files
+
+
+@pytest.mark.parametrize("missing", ["hog_gui_game.py", "hog_gui.js"])
+def test_hog_gui_without_its_files_says_which_are_missing(tmp_path, missing):
+    folder = student_folder(tmp_path, load_variant("sp19"))
+    (folder / missing).unlink()
+    result = subprocess.run([sys.executable, "-I", "hog_gui.py", "--no-browser"], cwd=folder,
+                            capture_output=True, text=True, timeout=30)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == (f"{missing} missing beside hog_gui.py in {folder.resolve()}: copy it back from the "
+                             "course's student folder\n")
 
 
 # ---------------------------------------------------------------- hog play
@@ -391,20 +432,10 @@ def test_hog_play_config_speaks_the_spec(serve):
     assert config["goal"] == 100 and config["title"] == f"Hog: {variant.title}"
 
 
-def test_hog_play_judges_a_submission_against_the_reference_rules(tmp_path):
+def test_hog_play_submission_takes_a_hog_py_and_a_human_or_its_final_strategy(tmp_path):
     variant = load_variant("sp19")
     submission = tmp_path / "hog.py"
-    submission.write_text(with_bug("sp19", "    return 1 + min(tens, ones)\n", "    return 1\n"))
-    app = play.app(variant, vs="human", submission=submission)
-    assert app.config["source"] == "hog.py, judged against the reference rules"
-    # Player 0 rolls 4 and 5: 9. Player 1 rolls 6, 6, 6, 5: 23. Player 0 rolls no dice against 23: Free Bacon.
-    faces = [4, 5, 6, 6, 6, 5]
-    answer = app.engine.run([[0, 2], [1, 4], [0, 0]], faces, 100, computer=False)
-    assert answer["ok"], answer
-    first, second, third = answer["turns"]
-    assert first["warnings"] == second["warnings"] == []
-    assert third["warnings"] == ["Your take_turn scored 1; the rules give 3: Free Bacon, opponent at 23.",
-                                 "Your game ended this turn at 10 to 23; the rules give 12 to 23 (no swap)."]
+    submission.write_text("")
     with pytest.raises(UsageError, match="--vs is human or final"):
         play.app(variant, vs="optimal", submission=submission)
     with pytest.raises(UsageError, match="give a student's hog.py"):

@@ -26,11 +26,11 @@ def analyze(*, variant: str, as_json: bool, goal: int | None, out: TextIO) -> in
 
 
 def play(*, variant: str, vs: str, goal: int | None, port: int, browser: bool, out: TextIO,
-         submission: str | None = None) -> int:
+         submission: str | None = None, isolation: str | None = None) -> int:
     """``hog play``: the students' Hog page on the reference rules (or a submission judged against
-    them), until Ctrl-C."""
+    them, its code run only in the sandbox at ``isolation`` or above, as grading), until Ctrl-C."""
     return playing.serve(load_variant(variant), vs=vs, goal=goal, port=port, browser=browser, out=out,
-                         submission=submission)
+                         submission=submission, isolation=isolation_level(isolation))
 
 
 def contest(*, folder: str, variant: str, out_dir: str, jobs: int, results: str | None, out: TextIO,

@@ -261,3 +261,108 @@ def test_hog_play_shows_where_a_submission_breaks_the_rules(browser, kit_server,
     warning = page.locator("#last .warn").first.inner_text()
     assert warning.startswith("⚠ Your take_turn scored 1; the rules give ") and ": Free Bacon, opponent at " in warning
     page.close()
+
+
+# ------------------------------------------- a clean console, and the sandbox
+
+
+def watch_console(page):
+    """Every console error and uncaught exception of the page, as it happens."""
+    errors = []
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return errors
+
+
+def open_watched(browser, url):
+    """The page opened with its console watched from the first request: (page, errors, every address asked)."""
+    page = browser.new_page(viewport=DESKTOP)
+    errors, asked = watch_console(page), []
+    page.on("request", lambda request: asked.append(request.url))
+    page.goto(url)
+    page.wait_for_function("document.body.dataset.state === 'ready'")
+    return page, errors, asked
+
+
+@pytest.mark.slow
+def test_the_students_page_loads_and_plays_with_a_clean_console(browser, student_server):
+    url = student_server(load_variant("nju24"), (project.SOLUTION / "nju24" / "hog.py").read_text(), "-f")
+    page, errors, asked = open_watched(browser, url)
+    roll(page, 4)
+    assert page.locator("#problem").is_hidden()
+    assert errors == []
+    assert sorted(asked) == sorted([url, url + "hog_gui.css", url + "hog_gui.js", url + "api/config",
+                                    url + "api/new", url + "api/move"])   # no /favicon.ico
+    assert page.evaluate("getComputedStyle(document.querySelector('.board')).display") == "grid"   # the style loaded
+    page.close()
+
+
+HOSTILE_TAIL = '''
+
+import os as _os
+try:
+    _SEEN = ", ".join(_os.listdir({kit!r}))
+except OSError as _error:
+    _SEEN = type(_error).__name__
+try:
+    open({outside!r}, "w").write("escaped")
+except OSError:
+    pass
+import hog_gui_game as _game
+_replay = _game.run_game
+def _shown(*args, **kwargs):
+    state = _replay(*args, **kwargs)
+    state["notes"].append("seen: " + _SEEN)
+    return state
+_game.run_game = _shown
+'''
+
+
+@pytest.mark.slow
+def test_hog_play_submission_plays_in_the_sandbox_and_the_page_says_so(browser, kit_server, tmp_path):
+    outside = tmp_path / "escaped.txt"
+    submission = tmp_path / "student" / "hog.py"
+    submission.parent.mkdir()
+    submission.write_text((project.SOLUTION / "fa19" / "hog.py").read_text()
+                          + HOSTILE_TAIL.format(kit=str(project.PACKAGE), outside=str(outside)))
+    url = kit_server(play.app(load_variant("fa19"), vs="final", submission=submission))
+    page, errors, _ = open_watched(browser, url)
+    assert "its code runs only in the sandbox, at isolation files or above" in page.inner_text("#sub")
+    roll(page, 3)
+    assert page.locator("#problem").is_hidden(), page.inner_text("#problem")
+    notes = page.locator("#notes p").all_inner_texts()
+    assert any(note.startswith("The submission ran in the sandbox: ") for note in notes), notes
+    assert "seen: PermissionError" in notes or "seen: FileNotFoundError" in notes, notes
+    assert page.locator("#history li.turn").count() == 2 and not outside.exists()
+    assert errors == []
+    page.close()
+
+
+@pytest.mark.slow
+def test_a_sandbox_that_cannot_start_shows_as_a_problem_on_the_page(browser, tmp_path):
+    """`hog play --submission` in a container (no namespaces) asked for bubblewrap: the move says why
+    and plays nothing; the submission never runs outside the sandbox."""
+    outside = tmp_path / "escaped.txt"
+    submission = tmp_path / "hog.py"
+    submission.write_text((project.SOLUTION / "sp19" / "hog.py").read_text()
+                          + HOSTILE_TAIL.format(kit=str(project.PACKAGE), outside=str(outside)))
+    command = [sys.executable, str(project.ROOT / "tests" / "tools" / "nouserns.py"),
+               str(Path(sys.executable).with_name("hog")), "play", "sp19", "--submission", str(submission),
+               "--isolation", "bubblewrap", "--no-browser"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        lines = [process.stdout.readline(), process.stdout.readline()]
+        assert "cannot start here" in lines[0] and lines[1].startswith("Hog is at "), lines
+        page, errors, _ = open_watched(browser, lines[1].split()[3])
+        roll(page, 5)
+        problem = page.inner_text("#problem")
+        assert problem.startswith("The sandbox could not start, so the submission's code did not run"), problem
+        assert problem.endswith("Nothing was played.") and page.locator("#history li.turn").count() == 0
+        assert [page.inner_text("#score0"), page.inner_text("#score1")] == ["0", "0"] and not outside.exists()
+        page.screenshot(path=str(_artifacts() / "play-sandbox-unavailable.png"), full_page=False)
+        assert errors == []
+        page.close()
+    finally:
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=20)
+    assert out.strip() == "Stopped." and err == ""
