@@ -11,12 +11,13 @@ from grader.spec_unlock import Unlock
 
 
 ROLES = (
-    "roll_dice", "zero_dice", "take_turn", "swap", "play", "commentary",
+    "roll_dice", "zero_dice", "take_turn", "swap", "play", "feral_hogs", "commentary",
     "announce_highest", "always_roll", "is_always_roll", "make_averaged",
     "max_scoring_num_rolls", "zero_strategy", "swap_strategy", "final_strategy",
 )
 """What a question grades. The solution sources mark each role's code with
-``# BEGIN PROBLEM <role>``; hidden cases are generated per role."""
+``# BEGIN PROBLEM <role>``; hidden cases are generated per role. ``feral_hogs`` (fa19's 5b) grades
+the Feral Hogs part of ``play``: its code lies in play's problem, under the same number (5)."""
 
 FEATURES = {
     "parity_bonus": "each die whose outcome has the parity of the player's score adds a point "
@@ -108,6 +109,12 @@ class Question:
     def label(self) -> str:
         """The number as the course prints it in ``# BEGIN PROBLEM 5``."""
         return self.number.lstrip("0") or "0"
+
+    @property
+    def problem(self) -> str:
+        """The problem whose code this question grades, as ``# BEGIN PROBLEM 5`` prints it: questions
+        5a and 5b both grade the code under problem 5."""
+        return self.label.rstrip("abcdefghijklmnopqrstuvwxyz") or self.label
 
     @property
     def key(self) -> str:
