@@ -10,6 +10,7 @@ figures; ``report.html`` shows the same figures, one self-contained page.
 from __future__ import annotations
 
 import json
+import math
 import statistics
 from collections import Counter
 from dataclasses import dataclass
@@ -97,6 +98,19 @@ def histogram(values: list[float], low: float, high: float, bins: int) -> list[d
             for i, count in enumerate(counts)]
 
 
+def score_bins(top: float) -> tuple[float, int]:
+    """Where the score axis ends and how many bins it has: every bin a whole number of points wide
+    (1, 2, 3, 4 or 5 times a power of ten, or 25 times one; the narrowest that needs at most ``BINS``
+    bins), so the axis is labelled in whole points: 23 points in 8 bins of 3 up to 24, 2303 in 10 of 250."""
+    if top <= 0:
+        return 1.0, 1
+    widths = sorted({base * 10 ** power for power in range(12) for base in (1, 2, 3, 4, 5)}
+                    | {25 * 10 ** power for power in range(11)})
+    width = next((w for w in widths if top / w <= BINS), widths[-1])
+    count = max(1, math.ceil(top / width))
+    return float(width * count), count
+
+
 def _summary(values: list[float]) -> dict:
     if not values:
         return {"count": 0, "mean": None, "median": None, "max": None}
@@ -175,7 +189,7 @@ def figures(out: Path) -> dict:
         "variant": variant.id if variant else None, "title": variant.title if variant else None,
         "submissions": len(graded),
         "isolation": dict(Counter((g.private or {}).get("isolation", "unknown") for g in graded)),
-        "score": {"max_score": top, **_summary(scores), "histogram": histogram(scores, 0.0, top, BINS)},
+        "score": {"max_score": top, **_summary(scores), "histogram": histogram(scores, 0.0, *score_bins(top))},
         "questions": _questions(graded, variant),
         "final_strategy": _final_strategy(graded, variant),
         "time": {**_summary([s for s, _ in seconds]),
