@@ -168,10 +168,11 @@ def _final_strategy(graded: list[Graded], variant: Variant | None) -> dict | Non
             "not_tabulated": known - len(rates)}
 
 
-def figures(out: Path) -> dict:
-    """Every figure of the report, as plain JSON data."""
+def figures(out: Path, variant: Variant | None = None) -> dict:
+    """Every figure of the report, as plain JSON data; the thresholds and titles those of ``variant``
+    (the one the batch was graded under, a course's points included), else of the results' variant id."""
     graded, skipped = load(out)
-    variant = _variant(graded)
+    variant = variant or _variant(graded)
     for g in graded:
         if g.private is None:
             skipped.append({"file": f"{instructor.FOLDER}/{g.name}.json",
@@ -200,13 +201,13 @@ def figures(out: Path) -> dict:
     }
 
 
-def write(out: Path) -> tuple[Path, Path]:
-    """``OUTDIR/report.json`` and ``OUTDIR/report.html``."""
+def write(out: Path, variant: Variant | None = None) -> tuple[Path, Path]:
+    """``OUTDIR/report.json`` and ``OUTDIR/report.html`` (``variant`` as for ``figures``)."""
     clash = out / "report.json"
     if _is_result(clash):
         raise UsageError(f"{clash} is the result of a submission named 'report': rename that submission "
                          f"and grade it again, so the report does not overwrite its result")
-    data = figures(out)
+    data = figures(out, variant)
     write_atomically(out / "report.json", json.dumps(data, indent=2) + "\n")
     write_atomically(out / "report.html", render("report.html.j2", report=data, folder=clip(out.name)))
     return out / "report.html", out / "report.json"
