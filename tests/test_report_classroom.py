@@ -68,7 +68,7 @@ def test_scores_fall_in_the_bins_they_belong_to(out):
 
 
 @pytest.mark.parametrize("top, width, count", [(23, 3, 8), (25, 3, 9), (20, 2, 10), (10, 1, 10), (3, 1, 3),
-                                                (2303, 250, 10), (1.5, 1, 2)])
+                                                (2403, 250, 10), (1.5, 1, 2)])
 def test_score_bins_are_whole_points_wide(top, width, count):
     high, bins = classroom.score_bins(top)
     assert (high, bins) == (width * count, count) and high >= top

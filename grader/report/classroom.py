@@ -101,7 +101,7 @@ def histogram(values: list[float], low: float, high: float, bins: int) -> list[d
 def score_bins(top: float) -> tuple[float, int]:
     """Where the score axis ends and how many bins it has: every bin a whole number of points wide
     (1, 2, 3, 4 or 5 times a power of ten, or 25 times one; the narrowest that needs at most ``BINS``
-    bins), so the axis is labelled in whole points: 23 points in 8 bins of 3 up to 24, 2303 in 10 of 250."""
+    bins), so the axis is labelled in whole points: 23 points in 8 bins of 3 up to 24, 2403 in 10 of 250."""
     if top <= 0:
         return 1.0, 1
     widths = sorted({base * 10 ** power for power in range(12) for base in (1, 2, 3, 4, 5)}
