@@ -33,7 +33,7 @@ from grader.errors import UsageError
 from grader.files import write_atomically
 from grader.grade import GradeResult, QuestionResult, grade_safely
 from grader.report import gradescope, instructor
-from grader.spec import Variant, load_variant
+from grader.spec import Variant
 from grader.submissions import Skipped, UnusableZip, clashes, extract, result_name, scan
 from grader.submissions import digest as submission_digest
 
@@ -160,9 +160,9 @@ def write_skipped(out: Path, skipped: list[Skipped]) -> None:
 # ------------------------------------------------------------------ grading one submission
 
 
-def grade_one(variant_id: str, submission: Path, *, isolation: str, seed: int) -> tuple[dict, bool]:
-    """One submission's results.json, and whether the kit itself failed on it (runs in a worker)."""
-    variant = load_variant(variant_id)
+def grade_one(variant: Variant, submission: Path, *, isolation: str, seed: int) -> tuple[dict, bool]:
+    """One submission's results.json, and whether the kit itself failed on it (runs in a forked worker,
+    which inherits the Variant as given: a course's points included)."""
     if submission.is_file() and submission.suffix.lower() == ".zip":
         folder = Path(tempfile.mkdtemp(prefix="hog-zip-"))
         try:
@@ -223,7 +223,7 @@ def _make_out(out: Path) -> None:
 def grade_batch(folder: Path, variant: Variant, out: Path, *, jobs: int, isolation: str = "files",
                 seed: int | None = None, grade: Callable[..., tuple[dict, bool]] | None = None,
                 progress: TextIO = sys.stderr) -> BatchSummary:
-    """Grade each submission in worker processes; ``grade(variant_id, submission, isolation=, seed=)``
+    """Grade each submission in worker processes; ``grade(variant, submission, isolation=, seed=)``
     gives (results.json dict, grader fault?), grade_one by default. SIGINT and SIGTERM stop it,
     keeping what is written.
 
@@ -309,9 +309,9 @@ def _run(variant: Variant, out: Path, todo: list[Path], sources: dict, jobs: int
     def lost(task: str, why: str) -> None:
         write(Path(task), _worker_failed(variant, Path(task), why, seed), True)
 
-    work = functools.partial(_grade_task, grade or grade_one, variant.id, isolation=isolation, seed=seed)
+    work = functools.partial(_grade_task, grade or grade_one, variant, isolation=isolation, seed=seed)
     pool.run_all([str(s) for s in todo], work, jobs=max(1, jobs), signals=signals, done=done, lost=lost)
 
 
-def _grade_task(grade: Callable, variant_id: str, task: str, **options) -> tuple[dict, bool]:
-    return grade(variant_id, Path(task), **options)
+def _grade_task(grade: Callable, variant: Variant, task: str, **options) -> tuple[dict, bool]:
+    return grade(variant, Path(task), **options)

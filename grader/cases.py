@@ -120,19 +120,35 @@ def _strategies(rng: random.Random) -> tuple[str, str]:
             f"lambda score, opponent: (score * {c} + opponent * {d}) % 11")
 
 
-def _play_call(api: Api, rng: random.Random, say: str | None) -> str:
+def _play_call(api: Api, rng: random.Random, say: str | None, *, feral: bool = False) -> str:
+    """A game of two drawn strategies. Where a question of its own grades Feral Hogs (fa19's 5b),
+    every other question's game turns it off, so a play without it loses that question alone."""
     first, second = _strategies(rng)
     args = [first, second, str(rng.randint(0, 40)), str(rng.randint(0, 40)), "dice=" + _cycle(rng),
             f"goal={rng.randint(api.variant.goal // 2, api.variant.goal)}"]
     if say:
         args.append(f"say={say}")
-    if "dice_count_bonus" in api.variant.features and rng.random() < 0.3:
+    if "dice_count_bonus" in api.variant.features and not feral \
+            and ("feral_hogs" in api.variant.functions or rng.random() < 0.3):
         args.append("feral_hogs=False")
     return f"play({', '.join(args)})"
 
 
 def _play(api: Api, rng: random.Random) -> Sessions:
     return [[_play_call(api, rng, None)] for _ in range(30)]
+
+
+def _feral_hogs(api: Api, rng: random.Random) -> Sessions:
+    """Games with Feral Hogs on: drawn strategies, and ones whose dice counts step by 2."""
+    sessions = [[_play_call(api, rng, None, feral=True)] for _ in range(20)]
+    for _ in range(10):
+        step = rng.choice([2, 2, 1, 3])
+        start = rng.randint(0, 10 - 2 * step)   # a count from 0 to 10
+        stepping = f"lambda score, opponent: {start} + {step} * ((score + opponent) % 3)"
+        goal = rng.randint(api.variant.goal // 2, api.variant.goal)
+        sessions.append([f"play({stepping}, always_roll({rng.randint(1, 10)}), {rng.randint(0, 40)}, "
+                         f"{rng.randint(0, 40)}, dice={_cycle(rng)}, goal={goal})"])
+    return sessions
 
 
 ECHO = "def echo(score0, score1):\n    print(score0, score1)\n    return echo\n"
@@ -216,6 +232,7 @@ GENERATORS: dict[str, Callable[[Api, random.Random], Sessions]] = {
     "take_turn": _take_turn,
     "swap": _swap,
     "play": _play,
+    "feral_hogs": _feral_hogs,
     "commentary": _commentary,
     "announce_highest": _announce_highest,
     "always_roll": _always_roll,

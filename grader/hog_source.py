@@ -93,7 +93,7 @@ def _source_key(variant: Variant) -> str:
 
 def _render(variant: Variant) -> str:
     import jinja2   # only when a reference is rendered
-    labels = {question.role: question.label for question in variant.questions}
+    labels = {question.role: question.problem for question in variant.questions}
     template_name = f"{variant.id}.py.j2"
     try:
         template = _template(variant)
@@ -141,9 +141,10 @@ def resolve(marked: str, variant: Variant, *, skeleton: bool) -> str:
 
     A line-by-line state machine: outside a problem every line is kept; inside
     a problem graded by a question the skeleton keeps only the placeholder; the
-    markers of roles that are not questions of this variant are dropped.
+    markers of roles that are not questions of this variant are dropped. A question without
+    markers of its own grades part of the problem of the same number (5b: Feral Hogs, in play's 5).
     """
-    labels = {question.role: question.label for question in variant.questions}
+    labels = {question.role: question.problem for question in variant.questions}
     seen: set[str] = set()
     out: list[str] = []
     current: _Problem | None = None
@@ -176,7 +177,8 @@ def resolve(marked: str, variant: Variant, *, skeleton: bool) -> str:
             current = None
     if current is not None:
         raise BuildError(f"{variant.id}.py.j2: problem '{current.role}' never ends")
-    missing = [q for q in variant.questions if q.role not in seen]
+    marked = {labels[role] for role in seen}   # a question may grade part of another's problem (fa19's 5b)
+    missing = [q for q in variant.questions if q.role not in seen and q.problem not in marked]
     if missing:
         names = ", ".join(f"question {q.number} ({q.role})" for q in missing)
         raise BuildError(f"{variant.path}: {names} has no code marked in grader/templates/hog/{variant.id}.py.j2 "

@@ -17,7 +17,7 @@ from grader.errors import SpecError
 from grader.spec_choices import CONSTRUCTS, Alternative, alternatives, forbidden  # noqa: F401 (the model's)
 from grader.spec_unlock import Concept, Unlock, locked, unlock  # noqa: F401 (Concept: part of the model)
 from grader.spec_model import (ADDED, FEATURES, ORIGIN_PATTERN, ROLES, Case, Composition, Phase,  # noqa: F401
-                               Question, Rule, Step, Threshold, Variant)
+                               Question, Rule, Step, Threshold, Variant, with_points)
 from grader.spec_yaml import Key, Mapping, Node, closest, compose, mapping
 
 # ------------------------------------------------------------------ parsing

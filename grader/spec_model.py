@@ -3,20 +3,24 @@ a spec file into them, with errors located; everything else of the kit reads onl
 
 from __future__ import annotations
 
+import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Mapping, Sequence
 
+from grader.errors import UsageError
 from grader.spec_choices import Alternative
 from grader.spec_unlock import Unlock
 
 
 ROLES = (
-    "roll_dice", "zero_dice", "take_turn", "swap", "play", "commentary",
+    "roll_dice", "zero_dice", "take_turn", "swap", "play", "feral_hogs", "commentary",
     "announce_highest", "always_roll", "is_always_roll", "make_averaged",
     "max_scoring_num_rolls", "zero_strategy", "swap_strategy", "final_strategy",
 )
 """What a question grades. The solution sources mark each role's code with
-``# BEGIN PROBLEM <role>``; hidden cases are generated per role."""
+``# BEGIN PROBLEM <role>``; hidden cases are generated per role. ``feral_hogs`` (fa19's 5b) grades
+the Feral Hogs part of ``play``: its code lies in play's problem, under the same number (5)."""
 
 FEATURES = {
     "parity_bonus": "each die whose outcome has the parity of the player's score adds a point "
@@ -110,6 +114,12 @@ class Question:
         return self.number.lstrip("0") or "0"
 
     @property
+    def problem(self) -> str:
+        """The problem whose code this question grades, as ``# BEGIN PROBLEM 5`` prints it: questions
+        5a and 5b both grade the code under problem 5."""
+        return self.label.rstrip("abcdefghijklmnopqrstuvwxyz") or self.label
+
+    @property
     def key(self) -> str:
         """The name used on the command line and in file names: ``q05``."""
         return f"q{self.number}"
@@ -180,3 +190,65 @@ class Variant:
     def features(self) -> frozenset[str]:
         """The FEATURES this variant's rules add."""
         return frozenset(rule.feature for rule in self.rules if rule.feature)
+
+
+# ---------------------------------------------------------- points of a course
+
+
+def with_points(variant: Variant, points: Mapping[str, float], *,
+                thresholds: Sequence[tuple[float, float]] | None = None, source: str = "") -> Variant:
+    """The variant with other points per question: ``points`` maps a question (``"05a"``, ``"5a"``,
+    ``"q05a"``, as ``Variant.question`` finds it) to its points. Every report, handout and gradebook
+    reads the points from the Variant it is given, so the result grades and shows with these points.
+
+    Changing the final strategy's points scales its thresholds' points alike, unless ``thresholds``
+    gives them anew: (win rate, points) pairs, rising. A question not named keeps its points.
+    Raises UsageError for a question the variant lacks, a point that is negative or not a number,
+    or thresholds that do not fit; ``source`` (e.g. ``course.toml:12``) starts each message."""
+    where = f"{source}: " if source else ""
+    new: dict[str, float] = {}
+    for key, value in points.items():
+        try:
+            question = variant.question(str(key))
+        except KeyError:
+            known = ", ".join(q.label for q in variant.questions)
+            raise UsageError(f"{where}no question {key} in {variant.id} (its questions: {known})") from None
+        new[question.number] = _points(value, f"{where}question {key}")
+    questions = []
+    for question in variant.questions:
+        worth = new.get(question.number, question.points)
+        kept = question.thresholds
+        if question.role == "final_strategy" and thresholds is not None:
+            kept = _thresholds(thresholds, worth, where)
+        elif worth != question.points and kept:
+            scale = worth / question.points if question.points else 0.0
+            kept = tuple(replace(t, points=t.points * scale) for t in kept)
+        questions.append(replace(question, points=worth, thresholds=kept))
+    if thresholds is not None and not any(q.role == "final_strategy" for q in variant.questions):
+        raise UsageError(f"{where}{variant.id} has no final strategy to set thresholds for (remove them)")
+    return replace(variant, questions=tuple(questions))
+
+
+def _points(value, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise UsageError(f"{what}: {value!r} is not a number of points (write a number, e.g. 2)")
+    if value < 0:
+        raise UsageError(f"{what}: {value:g} points is negative (points are 0 or more)")
+    return float(value)
+
+
+def _thresholds(pairs: Sequence[tuple[float, float]], worth: float, where: str) -> tuple[Threshold, ...]:
+    found: list[Threshold] = []
+    for win_rate, points in pairs:
+        if isinstance(win_rate, bool) or not isinstance(win_rate, (int, float)) or not 0 <= win_rate <= 1:
+            raise UsageError(f"{where}threshold win rate {win_rate!r} is not a probability "
+                             f"(write a number from 0 to 1, e.g. 0.55)")
+        rate = float(win_rate)
+        earned = _points(points, f"{where}threshold at {rate:g}")
+        if earned > worth:
+            raise UsageError(f"{where}the threshold at {rate:g} gives {earned:g} points, but the final strategy "
+                             f"is worth {worth:g} (keep each threshold within the question's points)")
+        if found and rate <= found[-1].win_rate:
+            raise UsageError(f"{where}thresholds must rise (list them from the lowest win rate to the highest)")
+        found.append(Threshold(rate, earned))
+    return tuple(found)

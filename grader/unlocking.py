@@ -21,13 +21,14 @@ PROGRESS = shipped.PROGRESS
 
 
 def case_payload(variant: Variant, case: Case) -> dict:
-    """A locked case as the student folder holds it: calls in clear, answers hashed."""
+    """A locked case as the student folder holds it: calls in clear, answers hashed, and where it comes
+    from in the handout's words (``rules, Pig Out, example 1``), never the seed file or the spec line."""
     steps = []
     for index, step in enumerate(case.steps):
         salts = [f"{case.id}/{index}/{line}" for line in range(len(step.want.splitlines()))]
         steps.append({"source": step.source.rstrip("\n"),
                       "lines": [shipped.digest(salt, shown) for salt, shown in zip(salts, step.want.splitlines())]})
-    return {"id": case.id, "question": case.question, "origin": case.origin, "where": case.where,
+    return {"id": case.id, "question": case.question, "label": case.label,
             "setup": variant.setup.rstrip("\n").splitlines(), "steps": steps}
 
 
@@ -50,8 +51,8 @@ def locked_lines(variant: Variant, question: Question, case: Case) -> list[str]:
     """The Markdown lines of one locked case in tests/qNN.md."""
     short_id = case.id.removeprefix(f"{variant.id}-")
     return [
-        f"<!-- case {short_id} | {case.origin} | {case.where} -->",
-        f"**Case {short_id}** ({case.origin}): locked. Unlock it with `python3 unlock.py -q {question.number}`.",
+        f"<!-- case {short_id} | {case.label} -->",
+        f"**Case {short_id}** ({case.label}): locked. Unlock it with `python3 unlock.py -q {question.number}`.",
         "",
         _comment("locked", case_payload(variant, case)),
         "",

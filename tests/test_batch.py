@@ -68,7 +68,7 @@ def test_a_rerun_with_another_variant_regrades_everything_then_skips_it(tmp_path
     shutil.copy(project.SKELETON / "fa18" / "hog.py", subs / "bob.py")
     out = tmp_path / "out"
     assert "graded 2, skipped 0" in hog("grade-batch", str(subs), "--variant", "sp19", "--out", str(out)).stdout
-    assert result(out, "ada")["max_score"] == 26
+    assert result(out, "ada")["max_score"] == load_variant("sp19").points
     again = hog("grade-batch", str(subs), "--variant", "fa18", "--out", str(out))
     assert again.returncode == 0 and "graded 2, skipped 0 already graded" in again.stdout
     fa18 = load_variant("fa18").points
@@ -144,7 +144,7 @@ def test_a_fault_of_the_grader_gives_each_submission_a_visible_zero_a_gradebook_
     assert {row["status"] for row in gradebook(out).values()} == {"graded"}
 
 
-def fails_on_bob(variant_id: str, submission: Path, **options) -> tuple[dict, bool]:
+def fails_on_bob(variant, submission: Path, **options) -> tuple[dict, bool]:
     if submission.stem == "bob":
         raise RuntimeError("the worker broke")
     return {"score": 1.0, "max_score": 26.0, "execution_time": 0.0, "output": "", "tests": [], "grader_failed": False}, False
@@ -186,7 +186,7 @@ def test_results_and_the_gradebook_follow_the_umask_like_any_new_file(tmp_path):
 # ------------------------------------------------------------------ seeds, faults by field, OUT, signals
 
 
-def scored(variant_id: str, submission: Path, **options) -> tuple[dict, bool]:
+def scored(variant, submission: Path, **options) -> tuple[dict, bool]:
     """A stand-in for grading: full marks, with the seed it was given."""
     return {"score": 26.0, "max_score": 26.0, "execution_time": 0.0, "output": "", "tests": [],
             "isolation": "test", "seed": options["seed"], "grader_failed": False}, False
@@ -338,9 +338,9 @@ def test_sandboxes_of_a_batch_are_made_in_its_own_scratch_folder_which_goes_with
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     seen = []
 
-    def records(variant_id, submission, **options):
+    def records(variant, submission, **options):
         seen.append(tempfile.mkdtemp(prefix="hog-sandbox-"))
-        return scored(variant_id, submission, **options)
+        return scored(variant, submission, **options)
     subs = tmp_path / "in"
     subs.mkdir()
     (subs / "ada.py").write_text("x = 1\n")

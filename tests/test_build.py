@@ -46,8 +46,8 @@ def test_skeleton_keeps_every_signature_and_hides_every_answer(variant):
         return {node.name: ast.unparse(node.args) for node in ast.walk(ast.parse(source))
                 if isinstance(node, ast.FunctionDef)}
     for question in variant.questions:
-        assert f"# BEGIN PROBLEM {question.label}\n" in solution
-        assert f'# BEGIN PROBLEM {question.label}\n    "*** YOUR CODE HERE ***"\n    # END PROBLEM' \
+        assert f"# BEGIN PROBLEM {question.problem}\n" in solution
+        assert f'# BEGIN PROBLEM {question.problem}\n    "*** YOUR CODE HERE ***"\n    # END PROBLEM' \
             in skeleton.replace("        ", "    ")
         assert question.function in signatures(skeleton)
     solution_signatures = signatures(solution)

@@ -69,7 +69,7 @@ def test_a_yaml_syntax_error_is_reported_on_the_line_of_the_mistake(mistake):
 
 def test_a_spec_that_lost_a_question_the_reference_needs_is_a_located_spec_error():
     spec_text = (project.SPECS / "fa19.yaml").read_text()
-    start, end = spec_text.index('  - number: "04"'), spec_text.index('  - number: "05"')
+    start, end = spec_text.index('  - number: "04"'), spec_text.index('  - number: "05a"')
     variant = parse(spec_text[:start] + spec_text[end:], "specs/fa19.yaml")
     with pytest.raises(SpecError) as error:
         build.solution_source(variant)

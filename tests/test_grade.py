@@ -72,7 +72,7 @@ BUGS = [
      "    if free_bacon(opponent_score) > margin:"),
     ("sp19", "11", "ignores harmful swaps", "        if opponent_score < new_score:\n            return num_rolls\n",
      ""),
-    ("fa19", "05", "counts the bonus against the opponent's previous dice",
+    ("fa19", "05b", "counts the bonus against the opponent's previous dice",
      "        if feral_hogs and abs(num_rolls - previous_rolls[who]) == 2:",
      "        if feral_hogs and abs(num_rolls - previous_rolls[1 - who]) == 2:"),
     ("nju21", "01", "matches parity with the number of dice",
@@ -151,7 +151,7 @@ def test_an_endless_play_loses_only_the_questions_that_play(tmp_path):
     result = graded(tmp_path, "sp19", "    # BEGIN PROBLEM 5\n", "    # BEGIN PROBLEM 5\n    while True:\n        pass\n")
     earned = scores(result)
     assert earned["05"] == earned["06"] == 0
-    assert earned["01"] == 2 and earned["04"] == 2 and earned["10"] == 1
+    assert earned["01"] == 2 and earned["04"] == 1 and earned["10"] == 1
     assert "Timeout" in result.questions[4].first_failure.got
 
 

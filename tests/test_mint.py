@@ -57,6 +57,20 @@ def test_every_expected_output_of_a_minted_spec_is_what_its_reference_shows(root
 
 
 @pytest.mark.slow
+def test_in_fa19s_layout_feral_hogs_is_question_5b_only_when_the_bonus_is_drawn(root):
+    with_bonus = Choices(zero_dice=FAST.zero_dice, swap=FAST.swap, bonus="feral_hogs")
+    mint("mintf", seed=3, choices=with_bonus, like="fa19", out=io.StringIO())
+    mint("mintn", seed=3, choices=FAST, like="fa19", out=io.StringIO())
+    feral, plain = load_variant("mintf"), load_variant("mintn")
+    assert [(q.number, q.role) for q in feral.questions][4:6] == [("05a", "play"), ("05b", "feral_hogs")]
+    assert feral.question("5b").cases and "feral_hogs" in feral.question("6").cases[0].session
+    assert [(q.number, q.role) for q in plain.questions][4:6] == [("05", "play"), ("06", "commentary")]
+    assert "feral_hogs" not in (root / "specs" / "mintn.yaml").read_text()
+    # the commentary cases borrowed from fa19 stay, as the same games without the bonus
+    assert len(plain.question("6").cases) == len(load_variant("fa19").question("6").cases)
+
+
+@pytest.mark.slow
 def test_mint_is_deterministic_per_seed(root):
     first = mint("minta", seed=7, choices=Choices(bonus="none"), out=io.StringIO())
     text = first.path.read_text().replace("minta", "ID")

@@ -4,6 +4,7 @@ scores per bin, full points per question, the commonest failures, win rates agai
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -57,12 +58,33 @@ def test_scores_fall_in_the_bins_they_belong_to(out):
     figures = classroom.figures(out)
     assert figures["submissions"] == 4 and figures["variant"] == "sp19"
     bins = figures["score"]["histogram"]
-    assert len(bins) == classroom.BINS and sum(b["count"] for b in bins) == 4
+    assert len(bins) == classroom.score_bins(VARIANT.points)[1] and sum(b["count"] for b in bins) == 4
     total = VARIANT.points
     for score in (total, total - VARIANT.question("5").points, VARIANT.question("1").points, 0.0):
         matching = [b for b in bins if b["low"] <= score < b["high"] or (score == total and b is bins[-1])]
         assert matching and matching[0]["count"] >= 1
-    assert bins[-1]["count"] == 1 and bins[0]["count"] == 2   # ada full; cy (2 points of 26) and dee at 0
+    # ada full and bo (21 points of 23) in the last bin, 21 to 24; cy (2 points) and dee (0) in the first, 0 to 3
+    assert bins[-1]["count"] == 2 and bins[0]["count"] == 2
+
+
+@pytest.mark.parametrize("top, width, count", [(23, 3, 8), (25, 3, 9), (20, 2, 10), (10, 1, 10), (3, 1, 3),
+                                                (2403, 250, 10), (1.5, 1, 2)])
+def test_score_bins_are_whole_points_wide(top, width, count):
+    high, bins = classroom.score_bins(top)
+    assert (high, bins) == (width * count, count) and high >= top
+
+
+def test_the_score_axis_is_labelled_in_whole_points(out):
+    """sp19's 23 points: the axis reads 0, 6, 12, 18, 24 (bins of 3), not 0, 4.6, 9.2, ...; a dashed
+    line marks full marks, and every bar's tooltip names whole points."""
+    page, _ = classroom.write(out)
+    html = page.read_text(encoding="utf-8")
+    chart = html[html.index('<svg id="scores"'):]
+    chart = chart[:chart.index("</svg>")]
+    labels = re.findall(r'<text x="[\d.]+" y="216" font-size="11" text-anchor="(?:middle|end)">([^<]*)</text>', chart)
+    assert labels == ["0", "6", "12", "18", "24"]
+    assert re.findall(r"<title>([^<]*) to ([^<]*):", chart)[:3] == [("0", "3"), ("3", "6"), ("6", "9")]
+    assert ">full marks</text>" in chart
 
 
 def test_full_points_are_counted_per_question(out):

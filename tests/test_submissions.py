@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from grader import batch, submissions
+from grader.spec import load_variant
 
 
 def make_zip(path: Path, members: dict[str, bytes], links: dict[str, str] = {}) -> Path:
@@ -59,14 +60,14 @@ def test_a_zip_bigger_than_the_cap_is_refused_before_anything_is_written(tmp_pat
 
 def test_a_broken_zip_is_the_submissions_zero_with_the_reason(tmp_path):
     (tmp_path / "eve.zip").write_bytes(b"PK\x03\x04 not really a zip")
-    data, fault = batch.grade_one("sp19", tmp_path / "eve.zip", isolation="files", seed=3)
+    data, fault = batch.grade_one(load_variant("sp19"), tmp_path / "eve.zip", isolation="files", seed=3)
     assert not fault and data["score"] == 0 and data["grader_failed"] is False
     assert "the zip could not be used: eve.zip is not a zip that can be read" in data["output"]
 
 
 def test_a_zip_escaping_its_folder_scores_zero_with_the_reason_and_leaves_nothing(tmp_path):
     archive = make_zip(tmp_path / "fay.zip", {"hog.py": b"x = 1\n", "../../fay-escaped.py": b"1\n"})
-    data, fault = batch.grade_one("sp19", archive, isolation="files", seed=3)
+    data, fault = batch.grade_one(load_variant("sp19"), archive, isolation="files", seed=3)
     assert not fault and data["score"] == 0
     assert "would be written outside its folder" in data["output"]
     assert not list(tmp_path.parent.glob("fay-escaped.py")) and not list(tmp_path.glob("fay-escaped.py"))

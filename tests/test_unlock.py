@@ -2,6 +2,7 @@
 unlocked; the student folder never shows a locked answer; the grader reports what was unlocked."""
 
 import html
+import io
 import json
 import os
 import re
@@ -14,6 +15,7 @@ import time
 import pytest
 
 from grader import assign, build, project, unlocking
+from grader.commands import authoring
 from grader.report import text as text_report
 from grader.shipped.student import unlock as shipped
 from grader.spec import all_variants, load_variant
@@ -172,7 +174,7 @@ def test_an_unlocked_case_that_fails_reads_like_the_ok_client(assigned, tmp_path
     item = next(item for item in shipped.items(folder / "tests" / "q01.md") if item["kind"] == "case")
     shipped.save_progress({item["id"]: answers_of(variant, item)}, folder)
     result = pytest_in(folder, "-k", "q01")
-    assert "q01 > Case q01-1\n(000_ceee3136f82db69d.txt: Pig Out, example 1; specs/sp19.yaml:" in result.stdout
+    assert "q01 > Case q01-1\n(rules, Pig Out, example 1)\n" in result.stdout
     assert ">>> roll_dice(7, make_test_dice(2, 1, 1, 4, 1, 1, 1))\n\n# Error: expected\n#     1\n# but got\n" \
            in result.stdout
 
@@ -255,6 +257,24 @@ def test_no_answer_of_a_locked_case_appears_in_clear_in_the_student_folder(assig
     assert leaks(files, variant) == []
     # the same check catches the answers where they are in clear (the solution's case files)
     assert leaks(build.case_files(variant, locked=False), variant)
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=IDS)
+def test_the_student_folder_names_no_seed_file_and_no_spec_line(variant):
+    """Students see where a case comes from in the handout's words ("rules, Pig Out, example 1"),
+    locked cases and their comments included; the seed file and the spec stay the instructor's."""
+    files = assign.student_files(variant)
+    seeds = {other.seed for other in VARIANTS}
+    found = [(name, word) for name, text in files.items() for word in seeds | {"specs/", ".yaml"} if word in text]
+    assert found == []
+    locked = [case for case in variant.cases if case.locked and case.rule]
+    assert locked, "a locked case from the rules' examples"
+    for case in locked:
+        text = files[f"tests/q{case.question}.md"]
+        assert f"({case.label}): locked" in text and f'"label": "{case.label}"' in text
+    listing = io.StringIO()   # the instructor keeps the origins: hog cases
+    authoring.cases(variant=variant.id, as_json=False, out=listing)
+    assert all(f"{case.origin}  ({case.where})" in listing.getvalue() for case in locked)
 
 
 def test_the_solution_folder_keeps_every_case_unlocked_and_the_skeleton_locks_them():

@@ -38,7 +38,7 @@ def grade_batch(*, folder: str, variant: str, jobs: int, out_dir: str, out: Text
                   f"run the same command again to grade the rest.\n")
         return 128 + summary.stopped_by
     if report:
-        class_report(out_dir=out_dir, out=out)
+        _write_report(Path(out_dir), out, spec)
     return GRADER_FAULT if summary.failed else 0
 
 
@@ -47,6 +47,10 @@ def class_report(*, out_dir: str, out: TextIO) -> int:
     folder = Path(out_dir)
     if not folder.is_dir():
         raise UsageError(f"{out_dir} is not a folder (give the OUTDIR of hog grade-batch)")
-    page, figures = classroom.write(folder)
-    out.write(f"wrote {page} and {figures}\n")
+    _write_report(folder, out, None)
     return 0
+
+
+def _write_report(folder: Path, out: TextIO, variant) -> None:
+    page, figures = classroom.write(folder, variant)
+    out.write(f"wrote {page} and {figures}\n")

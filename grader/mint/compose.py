@@ -130,14 +130,35 @@ def _swap_strategy_cases(draft: Draft, function: str) -> list[tuple[list[str], s
     return [found[key] for key in ("helps", "harms", "enough", "short") if key in found]
 
 
+def _feral(draft: Draft) -> bool:
+    return draft.bonus is not None and draft.bonus.flag == "feral_hogs"
+
+
+def _questions(draft: Draft) -> list:
+    """The questions of the layout's variant this variant has: Feral Hogs' own (fa19's 5b) only with the bonus."""
+    return [q for q in draft.like.questions if q.role != "feral_hogs" or _feral(draft)]
+
+
+def _renumbered(draft: Draft, number: str) -> str:
+    """Without Feral Hogs, fa19's play is one question again: 5a is 5."""
+    split = any(q.number[:2] == number[:2] and q.number != number for q in draft.like.questions)
+    return number[:2] if split and not _feral(draft) else number
+
+
+def _borrowed(draft: Draft, source: str) -> str:
+    """A borrowed step for this variant's goal; without Feral Hogs, a game that turns it off
+    (fa19's ``feral_hogs=False``) is the same game."""
+    source = source.replace(f"range({draft.like.goal})", f"range({draft.goal})")
+    return source if _feral(draft) else source.replace(", feral_hogs=False", "")
+
+
 def _sessions(draft: Draft, question) -> list[tuple[list[str], str, str]]:
     """(sources, note, origin) of each case of a question, before the reference shows anything."""
     role, function = question.role, question.function
     if role in ("zero_dice", "swap"):
         return _rule_cases(draft, role, function)
-    borrowed = [([step.source.replace(f"range({draft.like.goal})", f"range({draft.goal})")
-                  for step in case.steps], case.note if role in KEEP_NOTES else "", ADDED)
-                for case in question.cases if not case.hidden]
+    borrowed = [([_borrowed(draft, step.source) for step in case.steps], case.note if role in KEEP_NOTES else "",
+                  ADDED) for case in question.cases if not case.hidden]
     extra = {"take_turn": lambda: _take_turn_cases(draft),
              "zero_strategy": lambda: _zero_strategy_cases(draft, function),
              "swap_strategy": lambda: _swap_strategy_cases(draft, function)}.get(role, list)()
@@ -174,8 +195,8 @@ def _rules(draft: Draft) -> list[dict]:
 
 def _document(draft: Draft, cases: dict[str, list[tuple[list[str], str, list[str] | None]]]) -> dict:
     questions = []
-    for question in draft.like.questions:
-        entry = {"number": question.number, "role": question.role, "function": question.function,
+    for question in _questions(draft):
+        entry = {"number": _renumbered(draft, question.number), "role": question.role, "function": question.function,
                  "title": question.title}
         if question.task:
             entry["task"] = question.task
@@ -220,7 +241,7 @@ def _shown(module: types.ModuleType, sources: list[str]) -> list[str] | None:
 def spec_text(draft: Draft, path: str) -> str:
     """The finished spec: the sessions of the first pass, with the reference's outputs."""
     plan = {q.number: [(sources, note, origin, None) for sources, note, origin in _sessions(draft, q)]
-            for q in draft.like.questions}
+            for q in _questions(draft)}
     first = yaml.dump(_document(draft, plan), Dumper=_Dumper, sort_keys=False, width=100, allow_unicode=True)
     module = reference_module(parse(first, path))
     done = {number: [(sources, note, origin, shown) for sources, note, origin, _ in cases

@@ -10,6 +10,7 @@ figures; ``report.html`` shows the same figures, one self-contained page.
 from __future__ import annotations
 
 import json
+import math
 import statistics
 from collections import Counter
 from dataclasses import dataclass
@@ -97,6 +98,19 @@ def histogram(values: list[float], low: float, high: float, bins: int) -> list[d
             for i, count in enumerate(counts)]
 
 
+def score_bins(top: float) -> tuple[float, int]:
+    """Where the score axis ends and how many bins it has: every bin a whole number of points wide
+    (1, 2, 3, 4 or 5 times a power of ten, or 25 times one; the narrowest that needs at most ``BINS``
+    bins), so the axis is labelled in whole points: 23 points in 8 bins of 3 up to 24, 2403 in 10 of 250."""
+    if top <= 0:
+        return 1.0, 1
+    widths = sorted({base * 10 ** power for power in range(12) for base in (1, 2, 3, 4, 5)}
+                    | {25 * 10 ** power for power in range(11)})
+    width = next((w for w in widths if top / w <= BINS), widths[-1])
+    count = max(1, math.ceil(top / width))
+    return float(width * count), count
+
+
 def _summary(values: list[float]) -> dict:
     if not values:
         return {"count": 0, "mean": None, "median": None, "max": None}
@@ -154,10 +168,11 @@ def _final_strategy(graded: list[Graded], variant: Variant | None) -> dict | Non
             "not_tabulated": known - len(rates)}
 
 
-def figures(out: Path) -> dict:
-    """Every figure of the report, as plain JSON data."""
+def figures(out: Path, variant: Variant | None = None) -> dict:
+    """Every figure of the report, as plain JSON data; the thresholds and titles those of ``variant``
+    (the one the batch was graded under, a course's points included), else of the results' variant id."""
     graded, skipped = load(out)
-    variant = _variant(graded)
+    variant = variant or _variant(graded)
     for g in graded:
         if g.private is None:
             skipped.append({"file": f"{instructor.FOLDER}/{g.name}.json",
@@ -175,7 +190,7 @@ def figures(out: Path) -> dict:
         "variant": variant.id if variant else None, "title": variant.title if variant else None,
         "submissions": len(graded),
         "isolation": dict(Counter((g.private or {}).get("isolation", "unknown") for g in graded)),
-        "score": {"max_score": top, **_summary(scores), "histogram": histogram(scores, 0.0, top, BINS)},
+        "score": {"max_score": top, **_summary(scores), "histogram": histogram(scores, 0.0, *score_bins(top))},
         "questions": _questions(graded, variant),
         "final_strategy": _final_strategy(graded, variant),
         "time": {**_summary([s for s, _ in seconds]),
@@ -186,13 +201,13 @@ def figures(out: Path) -> dict:
     }
 
 
-def write(out: Path) -> tuple[Path, Path]:
-    """``OUTDIR/report.json`` and ``OUTDIR/report.html``."""
+def write(out: Path, variant: Variant | None = None) -> tuple[Path, Path]:
+    """``OUTDIR/report.json`` and ``OUTDIR/report.html`` (``variant`` as for ``figures``)."""
     clash = out / "report.json"
     if _is_result(clash):
         raise UsageError(f"{clash} is the result of a submission named 'report': rename that submission "
                          f"and grade it again, so the report does not overwrite its result")
-    data = figures(out)
+    data = figures(out, variant)
     write_atomically(out / "report.json", json.dumps(data, indent=2) + "\n")
     write_atomically(out / "report.html", render("report.html.j2", report=data, folder=clip(out.name)))
     return out / "report.html", out / "report.json"

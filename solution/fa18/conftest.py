@@ -163,8 +163,8 @@ class LockedCase(pytest.Item):
         if failures:
             example, got = failures[0]
             session = source.splitlines()[:example.lineno + len(example.source.splitlines())]
-            raise LockedCaseFailed(failure(f"q{number} > Case {self.name}", f"({self.case['origin']}; "
-                                           f"{self.case['where']})", session, example.want, got,
+            raise LockedCaseFailed(failure(f"q{number} > Case {self.name}", f"({self.case['label']})",
+                                           session, example.want, got,
                                            RERUN.format(number=number)))
 
     def repr_failure(self, excinfo):

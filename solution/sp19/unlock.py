@@ -147,7 +147,7 @@ def _ask(salt, hashed):
 def _unlock_case(item, number):
     print(RULE)
     print(f"Question {number} > Case {item['id'].split('-', 1)[-1]}")
-    print(f"({item['origin']})")
+    print(f"({item['label']})")
     print()
     for line in item["setup"]:
         print(line)

@@ -58,7 +58,7 @@ def test_the_class_report_opens_without_errors(browser, tmp_path):
     craft(tmp_path, "cy", {"1": full["1"]}, failed=[("5", "sp19-q05-3", "(12, 8)")], rate=0.52, seconds=1.0)
     html, _ = classroom.write(tmp_path)
     page, errors, elsewhere = open_page(browser, html)
-    assert page.locator("#scores rect.bar").count() == classroom.BINS
+    assert page.locator("#scores rect.bar").count() == classroom.score_bins(VARIANT.points)[1]
     assert page.locator("#questions tbody tr").count() == len(VARIANT.questions)
     stuck = page.locator("#stuck").inner_text()
     assert "sp19-q05-3: 2 submissions; 2 of them returned (12, 8)" in stuck

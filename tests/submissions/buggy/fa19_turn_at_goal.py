@@ -1,4 +1,4 @@
-# fa19, loses question 5 only: a game that starts at the goal still plays a turn.
+# fa19, loses question 5a only: a game that starts at the goal still plays a turn.
 """The Game of Hog (CS 61A Fall 2019 rules)."""
 
 from dice import six_sided, four_sided, make_test_dice
