@@ -115,6 +115,20 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
     report = add_verb("report", help="the class report of a grade-batch: OUTDIR/report.html and report.json")
     report.add_argument("out", metavar="OUTDIR")
 
+    similar = add_verb("similarity", help="compare every pair of submissions by structure: similarity.html and "
+                                          "similarity.json (a lead for a human, not a verdict)")
+    similar.add_argument("folder", metavar="DIR", help="a folder of submissions, as for grade-batch")
+    similar.add_argument("--out", required=True, metavar="OUTDIR", help="where similarity.html and .json go")
+    similar.add_argument("--variant", metavar="ID",
+                         help=f"the variant of a submission whose hog.py declares none: {ids}")
+    similar.add_argument("--manifest", metavar="M",
+                         help="manifest.csv of hog assign --roster: each student's variant (instead of hog.py's)")
+    similar.add_argument("--threshold", type=float, default=0.5, metavar="T",
+                         help="list the pairs scoring at least T, from 0 to 1 (default 0.5)")
+    similar.add_argument("--max-share", type=int, metavar="M",
+                         help="ignore code found in more than M submissions (default: a tenth of the batch, "
+                              "from 3 to 10, as MOSS)")
+
     contest = add_verb("contest", help="play every submission's final_strategy against every other, "
                                                "exactly, both seats: leaderboard.csv and contest.html")
     contest.add_argument("folder", metavar="DIR")
@@ -176,6 +190,10 @@ HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
                                                      out_dir=args.out, isolation=args.isolation, seed=args.seed,
                                                      report=args.report, out=sys.stdout),
     "report": lambda args: _verbs("batch").class_report(out_dir=args.out, out=sys.stdout),
+    "similarity": lambda args: _verbs("batch").similarity(folder=args.folder, out_dir=args.out,
+                                                          variant=args.variant, manifest=args.manifest,
+                                                          threshold=args.threshold, max_share=args.max_share,
+                                                          out=sys.stdout),
     "contest": lambda args: _verbs("strategy").contest(folder=args.folder, variant=args.variant, out_dir=args.out,
                                              jobs=args.jobs, results=args.results, isolation=args.isolation,
                                              out=sys.stdout),

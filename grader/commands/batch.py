@@ -6,10 +6,13 @@ from pathlib import Path
 from typing import TextIO
 
 import grader.batch
-from grader import pool
-from grader.commands.grading import GRADER_FAULT, _check_seed, class_folder, isolation_level
+import grader.similarity.batch
+from grader import pool, roster
+from grader.commands.grading import (DECLARATION_LINES, GRADER_FAULT, _check_seed, class_folder, declared_in,
+                                     isolation_level)
 from grader.errors import GraderFault, UsageError
 from grader.report import classroom
+from grader.similarity.compare import THRESHOLD
 from grader.spec import load_variant
 
 
@@ -50,3 +53,40 @@ def class_report(*, out_dir: str, out: TextIO) -> int:
     page, figures = classroom.write(folder)
     out.write(f"wrote {page} and {figures}\n")
     return 0
+
+
+def similarity(*, folder: str, out_dir: str, out: TextIO, variant: str | None = None,
+               manifest: str | None = None, threshold: float = THRESHOLD, max_share: int | None = None) -> int:
+    """``hog similarity``: every pair of a folder's submissions compared by structure; similarity.json and
+    similarity.html in OUT."""
+    source = class_folder(folder, 1)
+    if not 0 < threshold <= 1:
+        raise UsageError(f"--threshold {threshold:g} is not a share between 0 and 1 (try {THRESHOLD})")
+    if max_share is not None and max_share < 2:
+        raise UsageError(f"--max-share {max_share} would ignore every copy (a copy is shared by 2 "
+                         f"submissions): give 2 or more")
+    if variant is not None:
+        load_variant(variant)  # an unknown id is named first, with the known ones
+    listed = roster.read_manifest(Path(manifest)) if manifest else None
+
+    def variant_of(name: str, text: str) -> str | None:
+        if listed is not None:
+            return listed.variant_for(name)
+        return declared_in(text.splitlines()[:DECLARATION_LINES]) or variant
+
+    target = Path(out_dir)
+    _refuse_result_named(target / grader.similarity.batch.JSON_NAME)
+    found = grader.similarity.batch.similarity(source, target, variant_of=variant_of, threshold=threshold,
+                                               max_share=max_share)
+    for skipped in found.skipped:
+        out.write(f"not compared {skipped.name}: {skipped.why}\n")
+    out.write(f"compared {found.compared} submissions: {len(found.pairs)} pairs score {threshold:g} or more; "
+              f"wrote {found.html_path} and {found.json_path}\n"
+              f"{grader.similarity.batch.NOTE}\n")
+    return 0
+
+
+def _refuse_result_named(path: Path) -> None:
+    if classroom.is_result(path):
+        raise UsageError(f"{path} is the result of a submission named {path.stem!r}: rename that submission "
+                         f"and grade it again, so the report does not overwrite its result")

@@ -58,7 +58,7 @@ def load(out: Path) -> tuple[list[Graded], list[dict]]:
     return graded, skipped
 
 
-def _is_result(path: Path) -> bool:
+def is_result(path: Path) -> bool:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -189,7 +189,7 @@ def figures(out: Path) -> dict:
 def write(out: Path) -> tuple[Path, Path]:
     """``OUTDIR/report.json`` and ``OUTDIR/report.html``."""
     clash = out / "report.json"
-    if _is_result(clash):
+    if is_result(clash):
         raise UsageError(f"{clash} is the result of a submission named 'report': rename that submission "
                          f"and grade it again, so the report does not overwrite its result")
     data = figures(out)
