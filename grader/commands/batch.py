@@ -41,6 +41,7 @@ def grade_batch(*, folder: str, variant: str, jobs: int, out_dir: str, out: Text
                   f"run the same command again to grade the rest.\n")
         return 128 + summary.stopped_by
     if report:
+        similarity(folder=folder, out_dir=out_dir, out=out, variant=variant)
         class_report(out_dir=out_dir, out=out)
     return GRADER_FAULT if summary.failed else 0
 

@@ -26,7 +26,9 @@ RATE_BIN = 0.05
 TOP_CASES = 5
 TOP_VALUES = 3
 SLOWEST = 5
-NOT_RESULTS = {"report.json"}
+SIMILARITY = "similarity.json"    # as hog similarity writes it (grader.similarity.batch, a layer above)
+SIMILAR_PAIRS = 10
+NOT_RESULTS = {"report.json", SIMILARITY}
 # As grade-batch writes them (grader.batch: the layer above reads this module, never the reverse).
 GRADED_FROM = "graded_from"
 GRADER_FAILED = "grader failed"
@@ -183,7 +185,22 @@ def figures(out: Path) -> dict:
                                         or 1.0, BINS),
                  "slowest": [{"submission": name, "seconds": s} for s, name in sorted(seconds, reverse=True)[:SLOWEST]]},
         "grader_faults": faults, "import_errors": imports, "skipped": skipped,
+        "similarity": similarity_section(out),
     }
+
+
+def similarity_section(out: Path) -> dict | None:
+    """The most similar pairs, from OUTDIR/similarity.json when ``hog similarity`` wrote one there
+    (None when it did not): a lead for the instructor, never a verdict."""
+    try:
+        data = json.loads((out / SIMILARITY).read_text(encoding="utf-8"))
+        pairs = [{"a": str(p["a"]), "b": str(p["b"]), "score": float(p["score"]),
+                  "functions": [str(f) for f in p.get("functions", [])]} for p in data["pairs"]]
+        threshold = float(data["threshold"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return {"threshold": threshold, "pairs_above": len(pairs), "top": pairs[:SIMILAR_PAIRS],
+            "submissions": data.get("submissions"), "note": str(data.get("note", ""))}
 
 
 def write(out: Path) -> tuple[Path, Path]:
