@@ -115,11 +115,10 @@ def _regions(a: Entry, b: Entry, shared: set[int]) -> tuple[Region, ...]:
     """One region per pair of units holding shared fingerprints: each side's span and covered lines."""
     spans: dict[tuple[int, int], list] = defaultdict(lambda: [set(), set(), 0])
     for h in shared:
-        unit_a, a_first, a_last = a.program.fingerprints[h][0]
-        unit_b, b_first, b_last = b.program.fingerprints[h][0]
-        span = spans[(unit_a, unit_b)]
-        span[0].update(range(a_first, a_last + 1))
-        span[1].update(range(b_first, b_last + 1))
+        place_a, place_b = a.program.fingerprints[h][0], b.program.fingerprints[h][0]
+        span = spans[(place_a[0], place_b[0])]
+        span[0] |= a.program.lines_of(place_a)
+        span[1] |= b.program.lines_of(place_b)
         span[2] += 1
     regions = []
     for (unit_a, unit_b), (a_lines, b_lines, count) in spans.items():
@@ -136,7 +135,7 @@ def shared_functions(references: dict[str, Program]) -> dict[frozenset[str], fro
     def units(program: Program) -> dict[str, frozenset[int]]:
         found: dict[str, set[int]] = defaultdict(set)
         for h, places in program.fingerprints.items():
-            for unit, _, _ in places:
+            for unit, _ in places:
                 found[program.units[unit].name].add(h)
         return {name: frozenset(hashes) for name, hashes in found.items() if name != MODULE}
 

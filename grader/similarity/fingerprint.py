@@ -48,16 +48,23 @@ class Unit:
 
 @dataclass(frozen=True)
 class Program:
-    """A program's units and, for each fingerprint, where it occurs: (unit index, first line, last line)."""
+    """A program's units, the source line of each unit's every token, and for each fingerprint where
+    its k-gram starts: (unit index, token position)."""
     units: tuple[Unit, ...]
-    fingerprints: dict[int, tuple[tuple[int, int, int], ...]] = field(repr=False)
+    token_lines: tuple[tuple[int, ...], ...] = field(repr=False)
+    fingerprints: dict[int, tuple[tuple[int, int], ...]] = field(repr=False)
+
+    def lines_of(self, place: tuple[int, int]) -> set[int]:
+        """The source lines holding the tokens of the k-gram at ``place``."""
+        unit, position = place
+        return set(self.token_lines[unit][position:position + K])
 
     def hashes_in(self, units: frozenset[str] | None) -> set[int]:
         """The fingerprints found in the units named (all of them for None)."""
         if units is None:
             return set(self.fingerprints)
         return {h for h, places in self.fingerprints.items()
-                if any(self.units[unit].name in units for unit, _, _ in places)}
+                if any(self.units[unit].name in units for unit, _ in places)}
 
 
 def parse(source: str, name: str) -> ast.Module:
@@ -149,13 +156,13 @@ def fingerprint(source: str, name: str) -> Program:
     if module:
         units.append(Unit(MODULE, module[0][1], module[-1][1]))
         streams.append(module)
-    places: dict[int, list[tuple[int, int, int]]] = {}
+    places: dict[int, list[tuple[int, int]]] = {}
     for index, tokens in enumerate(streams):
         kinds = [kind for kind, _ in tokens]
         if len(kinds) < K:
             continue
         hashes = [_hash(tuple(kinds[i:i + K])) for i in range(len(kinds) - K + 1)]
         for position in winnow(hashes):
-            lines = [line for _, line in tokens[position:position + K]]
-            places.setdefault(hashes[position], []).append((index, min(lines), max(lines)))
-    return Program(tuple(units), {h: tuple(p) for h, p in places.items()})
+            places.setdefault(hashes[position], []).append((index, position))
+    return Program(tuple(units), tuple(tuple(line for _, line in tokens) for tokens in streams),
+                   {h: tuple(p) for h, p in places.items()})
