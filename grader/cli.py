@@ -105,7 +105,9 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
 
     batch = add_verb("grade-batch", help="grade every submission in a folder, in parallel, resumably")
     batch.add_argument("folder", metavar="DIR", help="a folder of submissions: a folder or a .py file each")
-    batch.add_argument("--variant", required=True, metavar="ID", help=variant_id)
+    batch.add_argument("--variant", metavar="ID", help=variant_id + " (required unless --manifest)")
+    batch.add_argument("--manifest", metavar="M",
+                       help="manifest.csv of hog assign --roster: grade each student under their own variant")
     batch.add_argument("--jobs", type=int, default=2, metavar="N", help="submissions graded at once (default 2)")
     batch.add_argument("--out", required=True, metavar="OUTDIR", help="where results and gradebook.csv go")
     batch.add_argument("--isolation", choices=LEVELS, help=ISOLATION_HELP)
@@ -156,8 +158,17 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
                       help="play on a student's hog.py, every turn judged against the reference rules")
 
     assign = add_verb("assign", help="write the student folder and the autograder bundle of a variant")
-    assign.add_argument("variant", metavar="ID", help=variant_id)
+    assign.add_argument("variant", metavar="ID", nargs="?", help=variant_id + " (none with --roster)")
     assign.add_argument("--out", metavar="DIR", required=True, help="a new or empty folder to write into")
+    assign.add_argument("--roster", metavar="ROSTER.csv",
+                        help="mint a variant per section or student of this roster (a header row; a student id "
+                             "and an email column; a section column for --by section)")
+    assign.add_argument("--by", choices=("section", "student"), default="section",
+                        help="with --roster: one variant per section (default) or per student")
+    assign.add_argument("--seed", type=int, default=0, metavar="N",
+                        help="with --roster: the course seed the variants are minted from (default 0)")
+    assign.add_argument("--like", default="sp19", metavar="ID",
+                        help="with --roster: the layout and questions every variant follows (default sp19)")
     mint = add_verb("mint", help="compose a new balanced variant from the rule catalogue (docs/rules.md)")
     mint.add_argument("variant", metavar="ID")
     mint.add_argument("--seed", type=int, default=0, metavar="N", help="draws the choices not given (default 0)")
@@ -188,7 +199,7 @@ HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
                                        out=sys.stdout, unlock=args.unlock),
     "grade-batch": lambda args: _verbs("batch").grade_batch(folder=args.folder, variant=args.variant, jobs=args.jobs,
                                                      out_dir=args.out, isolation=args.isolation, seed=args.seed,
-                                                     report=args.report, out=sys.stdout),
+                                                     report=args.report, manifest=args.manifest, out=sys.stdout),
     "report": lambda args: _verbs("batch").class_report(out_dir=args.out, out=sys.stdout),
     "similarity": lambda args: _verbs("batch").similarity(folder=args.folder, out_dir=args.out,
                                                           variant=args.variant, manifest=args.manifest,
@@ -204,7 +215,8 @@ HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "mint": lambda args: _verbs("authoring").mint(variant=args.variant, seed=args.seed, zero_dice=args.zero_dice,
                                        swap=args.swap, bonus=args.bonus, goal=args.goal, like=args.like,
                                        band=tuple(args.band), force=args.force, out=sys.stdout),
-    "assign": lambda args: _verbs("authoring").assign(variant=args.variant, path=args.out, out=sys.stdout),
+    "assign": lambda args: _verbs("authoring").assign(variant=args.variant, path=args.out, roster=args.roster,
+                                                      by=args.by, seed=args.seed, like=args.like, out=sys.stdout),
 }
 
 

@@ -1,21 +1,40 @@
-"""A class roster and the manifest that gives each student a variant.
+"""A class roster and the manifest that gives each student a variant: ``hog assign --roster``.
 
-``manifest.csv`` has a header row and one row per student: ``student_id``,
-``email``, ``section``, ``variant``. A submission in a batch folder belongs to a
-student when its name (a file's stem, a folder's name) is the student's id or
-email (emails compared without case).
+A roster is a CSV file with a header row naming at least a student id column
+(``student_id``, ``sid`` or ``id``) and an email column, and a ``section`` column
+for ``--by section``. ``hog assign --roster`` mints one variant per section or
+per student (``grader.mint``: deterministic from the seed, each balanced, all
+distinct in their rules, all in the layout and questions of ``--like``) and
+writes ``DIR/manifest.csv`` (``student_id``, ``email``, ``section``,
+``variant``), ``DIR/<variant>/student/`` for each variant, and one Gradescope
+bundle ``DIR/autograder/autograder.zip`` holding every variant and the manifest
+(``run_autograder`` picks each student's variant from Gradescope's
+``submission_metadata.json``).
+
+A submission in a batch folder belongs to a student when its name (a file's
+stem, a folder's name) is the student's id or email (emails compared without
+case).
 """
 
 from __future__ import annotations
 
 import csv
+import io
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TextIO
 
+from grader import assign, mint, project
 from grader.errors import UsageError
+from grader.spec import Variant, load_variant
 
 MANIFEST_COLUMNS = ("student_id", "email", "section", "variant")
 MAX_ROWS = 100_000
+ID_COLUMNS = ("student_id", "sid", "id", "student")
+EMAIL_COLUMNS = ("email", "e-mail", "email_address")
+SECTION_COLUMNS = ("section",)
+BY = ("section", "student")
+SEED_TRIES = 20                  # draws for a variant whose rules another of the roster already has
 
 
 @dataclass(frozen=True)
@@ -76,3 +95,108 @@ def read_manifest(path: Path) -> Manifest:
                              f"delete the row)")
         students.append(Student(**cells))
     return Manifest(tuple(students))
+
+
+# ------------------------------------------------------------------ the roster
+
+
+def _column(header: list[str], names: tuple[str, ...], path: Path, what: str, needed: bool = True) -> int | None:
+    normal = [cell.replace(" ", "_") for cell in header]
+    for name in names:
+        if name in normal:
+            return normal.index(name)
+    if needed:
+        raise UsageError(f"{path}:1: the roster has no {what} column (name one {', '.join(names)}; "
+                         f"its header is: {', '.join(header) or 'empty'})")
+    return None
+
+
+def read_roster(path: Path, by: str) -> tuple[Student, ...]:
+    """The students of a roster (``variant`` still empty); a usage error naming the row of any fault:
+    a missing column, an empty or repeated student id, an empty section for ``--by section``."""
+    header, body = _rows(path, "roster")
+    sid = _column(header, ID_COLUMNS, path, "student id")
+    email = _column(header, EMAIL_COLUMNS, path, "email")
+    section = _column(header, SECTION_COLUMNS, path, "section", needed=by == "section")
+    students, first = [], {}
+    for number, row in body:
+        def cell(index: int | None) -> str:
+            return row[index].strip() if index is not None and index < len(row) else ""
+        student = Student(cell(sid), cell(email), cell(section), "")
+        if not student.student_id:
+            raise UsageError(f"{path}:{number}: the student id is empty (fill it in, or delete the row)")
+        if student.student_id in first:
+            raise UsageError(f"{path}:{number}: student id {student.student_id!r} again (first on row "
+                             f"{first[student.student_id]}): each student once")
+        if by == "section" and not student.section:
+            raise UsageError(f"{path}:{number}: {student.student_id} has no section (--by section gives each "
+                             f"section its rules: fill it in)")
+        first[student.student_id] = number
+        students.append(student)
+    if not students:
+        raise UsageError(f"{path} lists no student (one row per student under the header)")
+    return tuple(students)
+
+
+def groups(students: tuple[Student, ...], by: str) -> list[str]:
+    """What gets a variant each, in a fixed order: the sections (sorted), or the students (roster order)."""
+    if by == "section":
+        return sorted({student.section for student in students})
+    return [student.student_id for student in students]
+
+
+def _rules(variant: Variant) -> tuple[str, str, str]:
+    compose = variant.compose
+    return (compose.zero_dice, compose.swap, compose.bonus) if compose else (variant.id, "", "")
+
+
+def _mint_distinct(variant_id: str, seed: int, like: str, taken: set[tuple[str, str, str]], log: TextIO) -> Variant:
+    """Mint ``variant_id`` from seeds derived from ``seed`` until its rules differ from every one taken;
+    a spec already minted under that id (an earlier run) is kept."""
+    path = project.SPECS / f"{variant_id}.yaml"
+    for attempt in range(SEED_TRIES):
+        if not path.exists():
+            mint.mint(variant_id, seed=seed * 1000 + attempt, like=like, out=log)
+        variant = load_variant(variant_id)
+        if _rules(variant) not in taken:
+            return variant
+        path.unlink()
+        (project.SPECS / "final" / f"{variant_id}.txt").unlink(missing_ok=True)
+    raise UsageError(f"no distinct rules for {variant_id} in {SEED_TRIES} draws: the catalogue offers "
+                     f"fewer rule sets than the roster needs (use --by section, or add rules to the catalogue)")
+
+
+def manifest_text(students: list[Student]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(MANIFEST_COLUMNS)
+    writer.writerows([(s.student_id, s.email, s.section, s.variant) for s in students])
+    return buffer.getvalue()
+
+
+def assign_roster(roster: Path, *, by: str, seed: int, out: Path, like: str = "sp19",
+                  log: TextIO) -> tuple[list[Student], list[Variant]]:
+    """Mint a variant per group, then write DIR/manifest.csv, DIR/<variant>/student/ and the bundle."""
+    if by not in BY:
+        raise UsageError(f"--by {by}: give section or student")
+    students = read_roster(roster, by)
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise UsageError(f"{out} already exists and is not empty (choose a new folder for --out)")
+    variants: dict[str, Variant] = {}
+    taken: set[tuple[str, str, str]] = set()
+    for number, group in enumerate(groups(students, by), start=1):
+        variant_id = f"r{seed}_{'s' if by == 'section' else 'u'}{number:03d}"
+        log.write(f"{by} {group}: minting {variant_id}\n")
+        variant = _mint_distinct(variant_id, seed * 10_000 + number, like, taken, log)
+        taken.add(_rules(variant))
+        variants[group] = variant
+    placed = [Student(s.student_id, s.email, s.section,
+                      variants[s.section if by == "section" else s.student_id].id) for s in students]
+    manifest = manifest_text(placed)
+    files: dict[str, bytes] = {"manifest.csv": manifest.encode()}
+    for variant in variants.values():
+        files.update({f"{variant.id}/student/{name}": text.encode()
+                      for name, text in assign.student_files(variant).items()})
+    files["autograder/autograder.zip"] = assign.autograder_zip(None, manifest=manifest)
+    assign.write_folder(out, files)
+    return placed, list(variants.values())

@@ -16,15 +16,36 @@ from grader.similarity.compare import THRESHOLD
 from grader.spec import load_variant
 
 
-def grade_batch(*, folder: str, variant: str, jobs: int, out_dir: str, out: TextIO,
-                isolation: str | None = None, seed: int | None = None, report: bool = False) -> int:
+def grade_batch(*, folder: str, variant: str | None, jobs: int, out_dir: str, out: TextIO,
+                isolation: str | None = None, seed: int | None = None, report: bool = False,
+                manifest: str | None = None) -> int:
     """``hog grade-batch``: every submission of a folder, results written as they come; exit 1 if the
     kit failed on any or OUT could not be written, 128 + the signal if SIGINT or SIGTERM stopped it;
-    with ``report``, then the class report."""
-    spec = load_variant(variant)
+    with ``report``, then the class report. With a roster's ``manifest``, each submission is graded
+    under its student's variant (never its hog.py header's)."""
+    choose, spec = None, None
+    if manifest is not None:
+        if variant is not None:
+            raise UsageError(f"--manifest gives each student's variant: drop --variant {variant}")
+        listed = roster.read_manifest(Path(manifest))
+        if not listed.students:
+            raise UsageError(f"{manifest} lists no student")
+        loaded = {vid: load_variant(vid) for vid in sorted({s.variant for s in listed.students})}
+        spec = loaded[listed.students[0].variant]
+
+        def choose(name: str):
+            student = listed.student_for(name)
+            if student is None:
+                return None, f"not on the manifest {manifest} (a submission is named after a student id or email)"
+            return loaded[student.variant], ""
+    elif variant is None:
+        raise UsageError("hog grade-batch needs --variant ID, or --manifest M from hog assign --roster")
+    else:
+        spec = load_variant(variant)
     source = class_folder(folder, jobs)
     level, seed = isolation_level(isolation), _check_seed(seed)
-    summary = grader.batch.grade_batch(source, spec, Path(out_dir), jobs=jobs, isolation=level, seed=seed)
+    summary = grader.batch.grade_batch(source, spec, Path(out_dir), jobs=jobs, isolation=level, seed=seed,
+                                       choose=choose)
     for skipped in summary.not_submissions:
         out.write(f"skipped {skipped.name}: {skipped.why}\n")
     listed = f", {len(summary.not_submissions)} not submissions (in {grader.batch.SKIPPED})" \
@@ -41,7 +62,7 @@ def grade_batch(*, folder: str, variant: str, jobs: int, out_dir: str, out: Text
                   f"run the same command again to grade the rest.\n")
         return 128 + summary.stopped_by
     if report:
-        similarity(folder=folder, out_dir=out_dir, out=out, variant=variant)
+        similarity(folder=folder, out_dir=out_dir, out=out, variant=variant, manifest=manifest)
         class_report(out_dir=out_dir, out=out)
     return GRADER_FAULT if summary.failed else 0
 
