@@ -6,7 +6,8 @@ for ``--by section``. ``hog assign --roster`` mints one variant per section or
 per student (``grader.mint``: deterministic from the seed, each balanced, all
 distinct in their rules, all in the layout and questions of ``--like``) and
 writes ``DIR/manifest.csv`` (``student_id``, ``email``, ``section``,
-``variant``), ``DIR/<variant>/student/`` for each variant, and one Gradescope
+``variant``; kept as ``rosters/r<seed>_<by>.csv`` in the project too),
+``DIR/<variant>/student/`` for each variant, and one Gradescope
 bundle ``DIR/autograder/autograder.zip`` holding every variant and the manifest
 (``run_autograder`` picks each student's variant from Gradescope's
 ``submission_metadata.json``).
@@ -26,6 +27,7 @@ from typing import TextIO
 
 from grader import assign, mint, project
 from grader.errors import UsageError
+from grader.files import write_atomically
 from grader.spec import Variant, load_variant
 
 MANIFEST_COLUMNS = ("student_id", "email", "section", "variant")
@@ -199,4 +201,11 @@ def assign_roster(roster: Path, *, by: str, seed: int, out: Path, like: str = "s
                       for name, text in assign.student_files(variant).items()})
     files["autograder/autograder.zip"] = assign.autograder_zip(None, manifest=manifest)
     assign.write_folder(out, files)
+    kept = project.ROSTERS / f"r{seed}_{by}.csv"
+    try:
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        write_atomically(kept, manifest)
+    except OSError as error:
+        raise UsageError(f"wrote {out}, but cannot keep its manifest as {kept}: {error.strerror} (copy "
+                         f"{out / 'manifest.csv'} there yourself)") from None
     return placed, list(variants.values())

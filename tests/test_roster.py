@@ -29,7 +29,8 @@ def root(tmp_path, monkeypatch):
     """A copy of the project's specs (and what the bundle carries); the kit reads and writes there."""
     shutil.copytree(KIT / "specs", tmp_path / "specs")
     shutil.copy(KIT / "pyproject.toml", tmp_path / "pyproject.toml")
-    for name, attr in (("specs", "SPECS"), ("solution", "SOLUTION"), ("skeleton", "SKELETON"), ("docs", "DOCS")):
+    for name, attr in (("specs", "SPECS"), ("solution", "SOLUTION"), ("skeleton", "SKELETON"), ("docs", "DOCS"),
+                       ("rosters", "ROSTERS")):
         monkeypatch.setattr(project, attr, tmp_path / name)
     monkeypatch.setattr(project, "ROOT", tmp_path)
     return tmp_path
@@ -141,6 +142,7 @@ def test_twelve_students_in_three_sections_get_three_variants_graded_each_under_
     manifest = read_manifest(out / "manifest.csv")
     by_section = {s.section: s.variant for s in manifest.students}
     assert len(manifest.students) == 12 and len(set(by_section.values())) == 3
+    assert (root / "rosters" / "r4_section.csv").read_text() == (out / "manifest.csv").read_text()
     assert all(s.variant == by_section[s.section] for s in manifest.students)
     variants = [load_variant(v) for v in sorted(by_section.values())]
     assert len({(v.compose.zero_dice, v.compose.swap, v.compose.bonus) for v in variants}) == 3   # distinct
@@ -201,3 +203,17 @@ def test_by_student_every_student_gets_distinct_rules_and_the_same_seed_gives_th
                      str(tmp_path / "two")]) == 0
     assert (tmp_path / "two" / "manifest.csv").read_text() == (tmp_path / "one" / "manifest.csv").read_text()
     assert [load_variant(s.variant).compose for s in first.students] == rules
+
+
+def test_the_class_report_of_a_roster_batch_shows_each_variants_scores(tmp_path):
+    from grader.report import classroom
+    for name, variant, score in (("1", "sp19", 26.0), ("2", "sp19", 10.0), ("3", "fa18", 20.0)):
+        (tmp_path / f"{name}.json").write_text(json.dumps({
+            "score": score, "max_score": 26.0, "tests": [], "graded_from": {"variant": variant}}))
+    variants = classroom.figures(tmp_path)["variants"]
+    assert [(v["variant"], v["count"], v["mean"]) for v in variants] == [("fa18", 1, 20.0), ("sp19", 2, 18.0)]
+    classroom.write(tmp_path)
+    page = (tmp_path / "report.html").read_text()
+    assert 'id="variants"' in page and "variants fa18, sp19" in page
+    (tmp_path / "3.json").unlink()
+    assert classroom.figures(tmp_path)["variants"] == []     # one variant: no such section

@@ -186,7 +186,25 @@ def figures(out: Path) -> dict:
                  "slowest": [{"submission": name, "seconds": s} for s, name in sorted(seconds, reverse=True)[:SLOWEST]]},
         "grader_faults": faults, "import_errors": imports, "skipped": skipped,
         "similarity": similarity_section(out),
+        "variants": by_variant(graded),
     }
+
+
+def by_variant(graded: list[Graded]) -> list[dict]:
+    """Each variant's score distribution, when the batch graded more than one (a roster's batch:
+    each student under their own rules); empty otherwise."""
+    scores: dict[str, list[float]] = {}
+    tops: dict[str, float] = {}
+    for g in graded:
+        source = g.result.get(GRADED_FROM)
+        variant_id = str(source.get("variant")) if isinstance(source, dict) else "unknown"
+        scores.setdefault(variant_id, []).append(float(g.result["score"]))
+        tops[variant_id] = max(tops.get(variant_id, 0.0), float(g.result.get("max_score") or 0))
+    if len(scores) < 2:
+        return []
+    return [{"variant": variant_id, "max_score": tops[variant_id] or 1.0, **_summary(values),
+             "histogram": histogram(values, 0.0, tops[variant_id] or 1.0, BINS)}
+            for variant_id, values in sorted(scores.items())]
 
 
 def similarity_section(out: Path) -> dict | None:
