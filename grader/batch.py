@@ -225,7 +225,7 @@ def _make_out(out: Path) -> None:
 
 def grade_batch(folder: Path, variant: Variant, out: Path, *, jobs: int, isolation: str = "files",
                 seed: int | None = None, grade: Callable[..., tuple[dict, bool]] | None = None,
-                progress: TextIO = sys.stderr,
+                progress: TextIO | None = None,
                 choose: Callable[[str], tuple[Variant | None, str]] | None = None) -> BatchSummary:
     """Grade each submission in worker processes; ``grade(variant_id, submission, isolation=, seed=)``
     gives (results.json dict, grader fault?), grade_one by default. SIGINT and SIGTERM stop it,
@@ -261,7 +261,7 @@ def grade_batch(folder: Path, variant: Variant, out: Path, *, jobs: int, isolati
                                     "isolation": isolation} for submission in found}
             todo = [s for s in found if not _finished(_read(out / result_name(s)), sources[s])]
             counts["kept"] = len(found) - len(todo)
-            bar = Progress(len(todo), progress)
+            bar = Progress(len(todo), progress or sys.stderr)   # the stream of now, not of import time
             try:
                 _run(variants, out, todo, sources, jobs, isolation, seed, grade, signals, bar, counts)
             except _OutBroken as broken:
