@@ -128,8 +128,7 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
     similar.add_argument("--threshold", type=float, default=0.5, metavar="T",
                          help="list the pairs scoring at least T, from 0 to 1 (default 0.5)")
     similar.add_argument("--max-share", type=int, metavar="M",
-                         help="ignore code found in more than M submissions (default: a tenth of the batch, "
-                              "from 3 to 10, as MOSS)")
+                         help="ignore code found in more than M submissions (default 10, as MOSS)")
 
     contest = add_verb("contest", help="play every submission's final_strategy against every other, "
                                                "exactly, both seats: leaderboard.csv and contest.html")

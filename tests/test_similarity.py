@@ -41,8 +41,11 @@ def test_independent_solutions_stay_far_below_the_threshold_even_with_nothing_ig
     folder.mkdir()
     for name in INDEPENDENT:
         shutil.copy(CORPUS / f"{name}.py", folder)
+    (folder / "reference.py").write_text(solution_source(load_variant("sp19")))   # written apart too
     report = run(folder, tmp_path / "out", "--variant", "sp19", "--threshold", "0.01", "--max-share", "100")
-    assert max((pair["score"] for pair in report["pairs"]), default=0) < THRESHOLD / 4
+    scores = {frozenset((pair["a"], pair["b"])): pair["score"] for pair in report["pairs"]}
+    assert max(score for pair, score in scores.items() if "reference" not in pair) < 0.1
+    assert max(score for pair, score in scores.items() if "reference" in pair) < THRESHOLD / 2
 
 
 def test_a_pair_names_its_functions_and_its_regions_side_by_side(tmp_path):
@@ -120,6 +123,17 @@ def test_the_skeletons_code_is_left_out(tmp_path):
     assert report["pairs"] == [] and report["variants"] == ["sp19"]   # the variant its hog.py declares
 
 
+def test_by_default_what_more_than_ten_submissions_share_is_ignored(tmp_path):
+    folder = tmp_path / "batch"
+    folder.mkdir()
+    reference = solution_source(load_variant("sp19"))
+    for number in range(11):
+        (folder / f"student{number:02d}.py").write_text(reference)
+    assert run(folder, tmp_path / "out")["pairs"] == []
+    (folder / "student10.py").unlink()
+    assert len(run(folder, tmp_path / "out")["pairs"]) == 45
+
+
 def test_what_more_than_max_share_submissions_share_is_ignored(tmp_path):
     folder = tmp_path / "batch"
     folder.mkdir()
@@ -152,9 +166,12 @@ def test_untrusted_sources_are_bounded_and_what_cannot_be_read_is_listed(tmp_pat
     (folder / "broken.py").write_text("def f(:\n")
     (folder / "deep.py").write_text("x = " + "(" * 5000 + ")" * 5000 + "\n")
     (folder / "empty").mkdir()
+    (tmp_path / "secret.py").write_text("password = 'hunter2'\n")
+    (folder / "link.py").symlink_to(tmp_path / "secret.py")
     report = run(folder, tmp_path / "out")
     why = {item["entry"]: item["why"] for item in report["skipped"]}
-    assert set(why) == {"huge.py", "broken.py", "deep.py", "empty"}
+    assert set(why) == {"huge.py", "broken.py", "deep.py", "empty", "link.py"}
+    assert "hunter2" not in (tmp_path / "out" / "similarity.html").read_text()
     assert f"at most {fp.MAX_SOURCE_BYTES:,}" in why["huge.py"]
     assert why["broken.py"].startswith("broken.py:1: does not parse")
     assert "not compared huge.py" in capsys.readouterr().out

@@ -18,7 +18,7 @@ from grader.errors import UsageError
 from grader.files import write_atomically
 from grader.hog_source import skeleton_source, solution_source
 from grader.report.html import clip, render
-from grader.similarity.compare import THRESHOLD, Entry, Pair, compare, default_max_share, shared_functions
+from grader.similarity.compare import MAX_SHARE, THRESHOLD, Entry, Pair, compare, shared_functions
 from grader.similarity.fingerprint import MAX_SOURCE_BYTES, Program, Unreadable, fingerprint
 from grader.spec import load_variant
 from grader.submissions import Skipped, UnusableZip, extract, result_name, scan
@@ -49,6 +49,8 @@ def _read_source(path: Path) -> str:
 
 def _hog_source(submission: Path) -> tuple[str | None, str]:
     """The text of a submission's hog.py (None and why when it has none); a zip is unpacked privately."""
+    if submission.is_symlink():
+        return None, "a symbolic link (compared only as a folder, a .py or a .zip of its own)"
     if submission.is_dir():
         hog = submission / "hog.py"
         if not hog.is_file() or hog.is_symlink():
@@ -136,7 +138,7 @@ def similarity(folder: Path, out: Path, *, variant_of: Callable[[str, str], str 
     entries, skipped = collect(folder, variant_of=variant_of, out=out)
     variants = {entry.variant for entry in entries if entry.variant is not None}
     skeleton, shared = _references(variants)
-    share = default_max_share(len(entries)) if max_share is None else max_share
+    share = MAX_SHARE if max_share is None else max_share
     pairs = compare(entries, skeleton=skeleton, shared_functions=shared, max_share=share, threshold=threshold)
     crossing = {key: sorted(names) for key, names in shared.items()}
     data = {"threshold": threshold, "pairs": [_pair_json(pair) for pair in pairs],

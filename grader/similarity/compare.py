@@ -24,14 +24,7 @@ from grader.similarity.fingerprint import MODULE, Program
 
 MIN_FINGERPRINTS = 25
 THRESHOLD = 0.5                 # pairs at or above it are listed
-MOSS_SHARE = 10                 # MOSS's default: passages found in more than 10 programs are ignored
-SHARE_FLOOR = 3                 # a small batch: ignore what more than 3 programs share
-
-
-def default_max_share(count: int) -> int:
-    """MOSS ignores what more than 10 programs share; a batch of fewer than 100 scales that down
-    (a tenth of the batch), never below 3 (so a copy handed to two others is still found)."""
-    return max(SHARE_FLOOR, min(MOSS_SHARE, count // 10))
+MAX_SHARE = 10                  # MOSS's default: passages found in more than 10 programs are ignored
 
 
 @dataclass(frozen=True)
