@@ -133,7 +133,10 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
     contest = add_verb("contest", help="play every submission's final_strategy against every other, "
                                                "exactly, both seats: leaderboard.csv and contest.html")
     contest.add_argument("folder", metavar="DIR")
-    contest.add_argument("--variant", required=True, metavar="ID")
+    contest.add_argument("--variant", metavar="ID", help="the rules every entrant plays under (required unless "
+                                                        "--manifest)")
+    contest.add_argument("--manifest", metavar="M", help="manifest.csv of hog assign --roster: each variant's "
+                                                         "entrants play among themselves, in OUTDIR/<variant>/")
     contest.add_argument("--out", required=True, metavar="OUTDIR",
                          help="where leaderboard.csv, contest.html and the cached tables go")
     contest.add_argument("--jobs", type=int, default=2, metavar="N", help="processes (default 2)")
@@ -206,7 +209,7 @@ HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
                                                           out=sys.stdout),
     "contest": lambda args: _verbs("strategy").contest(folder=args.folder, variant=args.variant, out_dir=args.out,
                                              jobs=args.jobs, results=args.results, isolation=args.isolation,
-                                             out=sys.stdout),
+                                             manifest=args.manifest, out=sys.stdout),
     "analyze": lambda args: _verbs("strategy").analyze(variant=args.variant, as_json=args.json, goal=args.goal,
                                              out=sys.stdout),
     "play": lambda args: _verbs("strategy").play(variant=args.variant, vs=args.vs, goal=args.goal, port=args.port,

@@ -217,3 +217,23 @@ def test_the_class_report_of_a_roster_batch_shows_each_variants_scores(tmp_path)
     assert 'id="variants"' in page and "variants fa18, sp19" in page
     (tmp_path / "3.json").unlink()
     assert classroom.figures(tmp_path)["variants"] == []     # one variant: no such section
+
+
+@pytest.mark.slow
+def test_the_contest_of_a_roster_plays_each_variants_entrants_under_their_own_rules(tmp_path, capsys):
+    manifest = tmp_path / "manifest.csv"
+    manifest.write_text("student_id,email,section,variant\n1,a@x,A,sp19\n2,b@x,A,sp19\n3,c@x,B,fa18\n"
+                        "4,d@x,B,fa18\n")
+    batch = tmp_path / "submissions"
+    batch.mkdir()
+    for name, variant in (("1", "sp19"), ("2", "fa18"), ("3", "fa18"), ("4", "sp19"), ("5", "sp19")):
+        (batch / f"{name}.py").write_text(solution_source(load_variant(variant)))
+    out = tmp_path / "contest"
+    assert cli.main(["contest", str(batch), "--manifest", str(manifest), "--out", str(out),
+                     "--isolation", "process", "--jobs", "1"]) == 0
+    said = capsys.readouterr().out
+    assert "skipped 5.py: not on the manifest" in said
+    for variant, own, other in (("sp19", "1", "2"), ("fa18", "3", "4")):
+        rows = list(csv.DictReader((out / variant / "leaderboard.csv").open()))
+        assert {row["submission"] for row in rows} == {own, other}
+        assert rows[0]["submission"] == own    # the reference of the variant beats the other's under its rules
