@@ -125,7 +125,7 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
                          help=f"the variant of a submission whose hog.py declares none: {ids}")
     similar.add_argument("--manifest", metavar="M",
                          help="manifest.csv of hog assign --roster: each student's variant (instead of hog.py's)")
-    similar.add_argument("--threshold", type=float, default=0.5, metavar="T",
+    similar.add_argument("--threshold", type=float, metavar="T",
                          help="list the pairs scoring at least T, from 0 to 1 (default 0.5)")
     similar.add_argument("--max-share", type=int, metavar="M",
                          help="ignore code found in more than M submissions (default 10, as MOSS)")

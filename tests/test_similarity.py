@@ -14,7 +14,7 @@ from grader import cli
 from grader.hog_source import skeleton_source, solution_source
 from grader.report import classroom
 from grader.similarity import fingerprint as fp
-from grader.similarity.compare import THRESHOLD
+from grader.similarity.compare import MAX_SHARE, THRESHOLD
 from grader.spec import load_variant
 
 CORPUS = Path(__file__).parent / "data" / "similarity" / "sp19"
@@ -34,6 +34,7 @@ def test_every_planted_copy_is_at_the_top_and_no_independent_pair_is_listed(tmp_
     scores = [pair["score"] for pair in report["pairs"]]
     assert scores == sorted(scores, reverse=True) and min(scores) >= 0.9
     assert report["threshold"] == THRESHOLD and report["submissions"] == len(INDEPENDENT) + len(PLANTED)
+    assert report["max_share"] == MAX_SHARE
 
 
 def test_independent_solutions_stay_far_below_the_threshold_even_with_nothing_ignored(tmp_path):

@@ -78,10 +78,11 @@ def class_report(*, out_dir: str, out: TextIO) -> int:
 
 
 def similarity(*, folder: str, out_dir: str, out: TextIO, variant: str | None = None,
-               manifest: str | None = None, threshold: float = THRESHOLD, max_share: int | None = None) -> int:
+               manifest: str | None = None, threshold: float | None = None, max_share: int | None = None) -> int:
     """``hog similarity``: every pair of a folder's submissions compared by structure; similarity.json and
-    similarity.html in OUT."""
+    similarity.html in OUT (the threshold defaults to THRESHOLD, the share to MAX_SHARE)."""
     source = class_folder(folder, 1)
+    threshold = THRESHOLD if threshold is None else threshold
     if not 0 < threshold <= 1:
         raise UsageError(f"--threshold {threshold:g} is not a share between 0 and 1 (try {THRESHOLD})")
     if max_share is not None and max_share < 2:
