@@ -27,14 +27,14 @@ def grade_batch(*, folder: str, variant: str | None, jobs: int, out_dir: str, ou
     if manifest is not None:
         if variant is not None:
             raise UsageError(f"--manifest gives each student's variant: drop --variant {variant}")
-        listed = roster.read_manifest(Path(manifest))
-        if not listed.students:
+        students = roster.read_manifest(Path(manifest))
+        if not students.students:
             raise UsageError(f"{manifest} lists no student")
-        loaded = {vid: load_variant(vid) for vid in sorted({s.variant for s in listed.students})}
-        spec = loaded[listed.students[0].variant]
+        loaded = {vid: load_variant(vid) for vid in sorted({s.variant for s in students.students})}
+        spec = loaded[students.students[0].variant]
 
         def choose(name: str):
-            student = listed.student_for(name)
+            student = students.student_for(name)
             if student is None:
                 return None, f"not on the manifest {manifest} (a submission is named after a student id or email)"
             return loaded[student.variant], ""
