@@ -237,3 +237,21 @@ def test_the_contest_of_a_roster_plays_each_variants_entrants_under_their_own_ru
         rows = list(csv.DictReader((out / variant / "leaderboard.csv").open()))
         assert {row["submission"] for row in rows} == {own, other}
         assert rows[0]["submission"] == own    # the reference of the variant beats the other's under its rules
+
+
+def test_class_verbs_need_a_variant_or_a_manifest_and_not_both(tmp_path, capsys):
+    manifest = tmp_path / "manifest.csv"
+    manifest.write_text("student_id,email,section,variant\n1,a@x,A,sp19\n")
+    (tmp_path / "subs").mkdir()
+    base = ["--out", str(tmp_path / "out")]
+    assert cli.main(["grade-batch", str(tmp_path / "subs"), *base]) == 2
+    assert "needs --variant ID, or --manifest M" in capsys.readouterr().err
+    assert cli.main(["grade-batch", str(tmp_path / "subs"), "--variant", "sp19", "--manifest", str(manifest), *base]) == 2
+    assert "drop --variant sp19" in capsys.readouterr().err
+    assert cli.main(["contest", str(tmp_path / "subs"), *base]) == 2
+    assert "needs --variant ID, or --manifest M" in capsys.readouterr().err
+    assert cli.main(["assign", "--out", str(tmp_path / "out")]) == 2
+    assert "needs a variant ID, or --roster" in capsys.readouterr().err
+    assert cli.main(["assign", "sp19", "--roster", str(manifest), "--out", str(tmp_path / "out")]) == 2
+    assert "drop sp19" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
