@@ -16,6 +16,11 @@ at least ``K + WINDOW - 1`` tokens that two programs share yields a shared
 fingerprint; runs shorter than ``K`` never do. The hash is BLAKE2b, so the
 same program has the same fingerprints in every process and every run.
 
+Why not a library: copydetect (PyPI, winnowing over pygments tokens) hashes with Python's
+``hash()``, salted per process, so fingerprints differ between runs; it keeps numbers and
+layout tokens, and pulls in matplotlib. The tree and the 40 lines of winnowing below are
+all the comparison needs.
+
 The source is a student's, parsed in the grader's process: at most
 ``MAX_SOURCE_BYTES``, and a tree too deep to walk is refused like a file that
 does not parse.
