@@ -18,7 +18,7 @@ same program has the same fingerprints in every process and every run.
 
 Why not a library: copydetect (PyPI, winnowing over pygments tokens) hashes with Python's
 ``hash()``, salted per process, so fingerprints differ between runs; it keeps numbers and
-layout tokens, and pulls in matplotlib. The tree and the 40 lines of winnowing below are
+parentheses as written, and pulls in matplotlib. The tree and the 40 lines of winnowing below are
 all the comparison needs.
 
 The source is a student's, parsed in the grader's process: at most
