@@ -46,9 +46,9 @@ def student_files(variant: Variant) -> dict[str, str]:
     return files
 
 
-def _render(name: str, variant: Variant, **context) -> str:
+def _render(name: str, variant: Variant | None, **context) -> str:
     template = rendering.environment("autograder", trim_blocks=False).get_template(name)
-    return template.render(variant=variant, **context)
+    return template.render(variant=variant, **{"roster": False, **context})
 
 
 def kit_files() -> dict[str, bytes]:
@@ -64,12 +64,16 @@ def kit_files() -> dict[str, bytes]:
     return files
 
 
-def autograder_zip(variant: Variant) -> bytes:
-    """Gradescope's autograder.zip: setup.sh and run_autograder at the top, the kit in kit/."""
+def autograder_zip(variant: Variant | None, *, manifest: str | None = None) -> bytes:
+    """Gradescope's autograder.zip: setup.sh and run_autograder at the top, the kit in kit/. With a
+    roster's ``manifest`` (and no variant), run_autograder grades each student under the variant the
+    manifest gives them (``hog assign --roster``)."""
     entries = {
         "setup.sh": ((SHIPPED / "setup.sh").read_bytes(), EXECUTABLE),
-        "run_autograder": (_render("run_autograder.j2", variant).encode(), EXECUTABLE),
+        "run_autograder": (_render("run_autograder.j2", variant, roster=manifest is not None).encode(), EXECUTABLE),
     }
+    if manifest is not None:
+        entries["manifest.csv"] = (manifest.encode(), 0o644)
     entries.update({name: (data, 0o644) for name, data in kit_files().items()})
     with tempfile.SpooledTemporaryFile() as buffer:
         with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:

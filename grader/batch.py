@@ -131,10 +131,12 @@ def _csv(rows: list[list]) -> str:
     return buffer.getvalue()
 
 
-def write_gradebook(variant: Variant, out: Path, graded: dict[str, dict]) -> Path:
-    """gradebook.csv: one row per submission whose result is current (result name → graded_from)."""
+def write_gradebook(variant: Variant, out: Path, graded: dict[str, dict], *, by_variant: bool = False) -> Path:
+    """gradebook.csv: one row per submission whose result is current (result name → graded_from);
+    ``by_variant`` (a roster's batch, one variant per student) adds each row's variant."""
     numbers = [question.label for question in variant.questions]
-    rows = [["submission", "score", "max_score", "status", "seed"] + [f"q{n}" for n in numbers]]
+    rows = [["submission", "score", "max_score", "status", "seed"] + (["variant"] if by_variant else [])
+            + [f"q{n}" for n in numbers]]
     for name in sorted(graded):
         data = _read(out / name)
         if data is None or data.get(GRADED_FROM) != graded[name]:
@@ -142,6 +144,7 @@ def write_gradebook(variant: Variant, out: Path, graded: dict[str, dict]) -> Pat
         by_number = {test.get("number"): test.get("score") for test in data.get("tests", [])}
         rows.append([Path(name).stem, data.get("score"), data.get("max_score"),
                      GRADER_FAILED if data.get("grader_failed") is not False else "graded", data.get("seed")]
+                    + ([graded[name].get("variant")] if by_variant else [])
                     + [by_number.get(n, "") for n in numbers])
     target = out / "gradebook.csv"
     write_atomically(target, _csv(rows))
@@ -222,15 +225,26 @@ def _make_out(out: Path) -> None:
 
 def grade_batch(folder: Path, variant: Variant, out: Path, *, jobs: int, isolation: str = "files",
                 seed: int | None = None, grade: Callable[..., tuple[dict, bool]] | None = None,
-                progress: TextIO = sys.stderr) -> BatchSummary:
+                progress: TextIO | None = None,
+                choose: Callable[[str], tuple[Variant | None, str]] | None = None) -> BatchSummary:
     """Grade each submission in worker processes; ``grade(variant, submission, isolation=, seed=)``
     gives (results.json dict, grader fault?), grade_one by default. SIGINT and SIGTERM stop it,
-    keeping what is written.
+    keeping what is written. ``choose(name)`` (a roster's manifest) gives each submission its own
+    variant, or None and why it has none (it is then listed as skipped); ``variant`` otherwise.
 
     Raises UsageError, before grading anything, when two submissions would share a result file.
     """
     found, not_submissions = scan(folder, out=out)
     _refuse_clashes(folder, found)
+    variants = {submission: variant for submission in found}
+    if choose is not None:
+        for submission in list(found):
+            chosen, why = choose(Path(result_name(submission)).stem)
+            if chosen is None:
+                found.remove(submission)
+                not_submissions.append(Skipped(submission.name, why))
+            else:
+                variants[submission] = chosen
     seed = case_source.new_seed() if seed is None else seed
     counts = {"graded": 0, "failed": 0, "kept": 0}
     errors: list[str] = []
@@ -241,20 +255,21 @@ def grade_batch(folder: Path, variant: Variant, out: Path, *, jobs: int, isolati
         except _OutBroken as broken:
             errors.append(str(broken))
         else:
-            sources = {submission: {"variant": variant.id, "submission_sha256": submission_digest(submission),
-                                    "cases": _cases_key(variant), "kit": _kit_version(),
+            sources = {submission: {"variant": variants[submission].id,
+                                    "submission_sha256": submission_digest(submission),
+                                    "cases": _cases_key(variants[submission]), "kit": _kit_version(),
                                     "isolation": isolation} for submission in found}
             todo = [s for s in found if not _finished(_read(out / result_name(s)), sources[s])]
             counts["kept"] = len(found) - len(todo)
-            bar = Progress(len(todo), progress)
+            bar = Progress(len(todo), progress or sys.stderr)   # the stream of now, not of import time
             try:
-                _run(variant, out, todo, sources, jobs, isolation, seed, grade, signals, bar, counts)
+                _run(variants, out, todo, sources, jobs, isolation, seed, grade, signals, bar, counts)
             except _OutBroken as broken:
                 errors.append(str(broken))
             finally:
                 bar.close()
                 try:
-                    _write_gradebook(variant, out, found, sources)
+                    _write_gradebook(variant, out, found, sources, by_variant=choose is not None)
                 except _OutBroken as broken:
                     errors.append(str(broken))
     return BatchSummary(counts["graded"], counts["kept"], counts["failed"], seed, tuple(not_submissions),
@@ -268,9 +283,9 @@ def _write_skipped(out: Path, skipped: list[Skipped]) -> None:
         raise _OutBroken(_cannot_write(out / SKIPPED, error)) from None
 
 
-def _write_gradebook(variant: Variant, out: Path, found: list[Path], sources: dict) -> None:
+def _write_gradebook(variant: Variant, out: Path, found: list[Path], sources: dict, by_variant: bool) -> None:
     try:
-        write_gradebook(variant, out, {result_name(s): sources[s] for s in found})
+        write_gradebook(variant, out, {result_name(s): sources[s] for s in found}, by_variant=by_variant)
     except OSError as error:
         raise _OutBroken(_cannot_write(out / "gradebook.csv", error)) from None
 
@@ -280,12 +295,13 @@ def _cannot_write(path: Path, error: OSError) -> str:
     return f"cannot write {path}: {why}"
 
 
-def _run(variant: Variant, out: Path, todo: list[Path], sources: dict, jobs: int, isolation: str,
+def _run(variants: dict[Path, Variant], out: Path, todo: list[Path], sources: dict, jobs: int, isolation: str,
          seed: int, grade: Callable, signals: pool.Signals, bar: Progress, counts: dict) -> None:
-    try:
-        case_source.grading_cases(variant, seed)  # computed once here; the forked workers inherit them
-    except Exception:
-        pass  # a fault of the kit: each submission meets it again in grade_safely, which reports it
+    for variant in {variants[s].id: variants[s] for s in todo}.values():
+        try:
+            case_source.grading_cases(variant, seed)  # computed once here; the forked workers inherit them
+        except Exception:
+            pass  # a fault of the kit: each submission meets it again in grade_safely, which reports it
 
     def write(submission: Path, data: dict, fault: bool) -> None:
         data[GRADED_FROM] = sources[submission]
@@ -307,11 +323,12 @@ def _run(variant: Variant, out: Path, todo: list[Path], sources: dict, jobs: int
         write(Path(task), *value)
 
     def lost(task: str, why: str) -> None:
-        write(Path(task), _worker_failed(variant, Path(task), why, seed), True)
+        write(Path(task), _worker_failed(variants[Path(task)], Path(task), why, seed), True)
 
-    work = functools.partial(_grade_task, grade or grade_one, variant, isolation=isolation, seed=seed)
+    by_task = {str(s): variants[s] for s in todo}
+    work = functools.partial(_grade_task, grade or grade_one, by_task, isolation=isolation, seed=seed)
     pool.run_all([str(s) for s in todo], work, jobs=max(1, jobs), signals=signals, done=done, lost=lost)
 
 
-def _grade_task(grade: Callable, variant: Variant, task: str, **options) -> tuple[dict, bool]:
-    return grade(variant, Path(task), **options)
+def _grade_task(grade: Callable, variants: dict[str, Variant], task: str, **options) -> tuple[dict, bool]:
+    return grade(variants[task], Path(task), **options)

@@ -105,7 +105,9 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
 
     batch = add_verb("grade-batch", help="grade every submission in a folder, in parallel, resumably")
     batch.add_argument("folder", metavar="DIR", help="a folder of submissions: a folder or a .py file each")
-    batch.add_argument("--variant", required=True, metavar="ID", help=variant_id)
+    batch.add_argument("--variant", metavar="ID", help=variant_id + " (required unless --manifest)")
+    batch.add_argument("--manifest", metavar="M",
+                       help="manifest.csv of hog assign --roster: grade each student under their own variant")
     batch.add_argument("--jobs", type=int, default=2, metavar="N", help="submissions graded at once (default 2)")
     batch.add_argument("--out", required=True, metavar="OUTDIR", help="where results and gradebook.csv go")
     batch.add_argument("--isolation", choices=LEVELS, help=ISOLATION_HELP)
@@ -115,10 +117,26 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
     report = add_verb("report", help="the class report of a grade-batch: OUTDIR/report.html and report.json")
     report.add_argument("out", metavar="OUTDIR")
 
+    similar = add_verb("similarity", help="compare every pair of submissions by structure: similarity.html and "
+                                          "similarity.json (a lead for a human, not a verdict)")
+    similar.add_argument("folder", metavar="DIR", help="a folder of submissions, as for grade-batch")
+    similar.add_argument("--out", required=True, metavar="OUTDIR", help="where similarity.html and .json go")
+    similar.add_argument("--variant", metavar="ID",
+                         help=f"the variant of a submission whose hog.py declares none: {ids}")
+    similar.add_argument("--manifest", metavar="M",
+                         help="manifest.csv of hog assign --roster: each student's variant (instead of hog.py's)")
+    similar.add_argument("--threshold", type=float, metavar="T",
+                         help="list the pairs scoring at least T, from 0 to 1 (default 0.5)")
+    similar.add_argument("--max-share", type=int, metavar="M",
+                         help="ignore code found in more than M submissions (default 10, as MOSS)")
+
     contest = add_verb("contest", help="play every submission's final_strategy against every other, "
                                                "exactly, both seats: leaderboard.csv and contest.html")
     contest.add_argument("folder", metavar="DIR")
-    contest.add_argument("--variant", required=True, metavar="ID")
+    contest.add_argument("--variant", metavar="ID", help="the rules every entrant plays under (required unless "
+                                                        "--manifest)")
+    contest.add_argument("--manifest", metavar="M", help="manifest.csv of hog assign --roster: each variant's "
+                                                         "entrants play among themselves, in OUTDIR/<variant>/")
     contest.add_argument("--out", required=True, metavar="OUTDIR",
                          help="where leaderboard.csv, contest.html and the cached tables go")
     contest.add_argument("--jobs", type=int, default=2, metavar="N", help="processes (default 2)")
@@ -146,8 +164,17 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
                            "bubblewrap; below it, no move is played (default: $HOG_ISOLATION, else files)")
 
     assign = add_verb("assign", help="write the student folder and the autograder bundle of a variant")
-    assign.add_argument("variant", metavar="ID", help=variant_id)
+    assign.add_argument("variant", metavar="ID", nargs="?", help=variant_id + " (none with --roster)")
     assign.add_argument("--out", metavar="DIR", required=True, help="a new or empty folder to write into")
+    assign.add_argument("--roster", metavar="ROSTER.csv",
+                        help="mint a variant per section or student of this roster (a header row; a student id "
+                             "and an email column; a section column for --by section)")
+    assign.add_argument("--by", choices=("section", "student"), default="section",
+                        help="with --roster: one variant per section (default) or per student")
+    assign.add_argument("--seed", type=int, default=0, metavar="N",
+                        help="with --roster: the course seed the variants are minted from (default 0)")
+    assign.add_argument("--like", default="sp19", metavar="ID",
+                        help="with --roster: the layout and questions every variant follows (default sp19)")
     mint = add_verb("mint", help="compose a new balanced variant from the rule catalogue (docs/rules.md)")
     mint.add_argument("variant", metavar="ID")
     mint.add_argument("--seed", type=int, default=0, metavar="N", help="draws the choices not given (default 0)")
@@ -178,11 +205,15 @@ HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
                                        out=sys.stdout, unlock=args.unlock),
     "grade-batch": lambda args: _verbs("batch").grade_batch(folder=args.folder, variant=args.variant, jobs=args.jobs,
                                                      out_dir=args.out, isolation=args.isolation, seed=args.seed,
-                                                     report=args.report, out=sys.stdout),
+                                                     report=args.report, manifest=args.manifest, out=sys.stdout),
     "report": lambda args: _verbs("batch").class_report(out_dir=args.out, out=sys.stdout),
+    "similarity": lambda args: _verbs("batch").similarity(folder=args.folder, out_dir=args.out,
+                                                          variant=args.variant, manifest=args.manifest,
+                                                          threshold=args.threshold, max_share=args.max_share,
+                                                          out=sys.stdout),
     "contest": lambda args: _verbs("strategy").contest(folder=args.folder, variant=args.variant, out_dir=args.out,
                                              jobs=args.jobs, results=args.results, isolation=args.isolation,
-                                             out=sys.stdout),
+                                             manifest=args.manifest, out=sys.stdout),
     "analyze": lambda args: _verbs("strategy").analyze(variant=args.variant, as_json=args.json, goal=args.goal,
                                              out=sys.stdout),
     "play": lambda args: _verbs("strategy").play(variant=args.variant, vs=args.vs, goal=args.goal, port=args.port,
@@ -191,7 +222,8 @@ HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "mint": lambda args: _verbs("authoring").mint(variant=args.variant, seed=args.seed, zero_dice=args.zero_dice,
                                        swap=args.swap, bonus=args.bonus, goal=args.goal, like=args.like,
                                        band=tuple(args.band), force=args.force, out=sys.stdout),
-    "assign": lambda args: _verbs("authoring").assign(variant=args.variant, path=args.out, out=sys.stdout),
+    "assign": lambda args: _verbs("authoring").assign(variant=args.variant, path=args.out, roster=args.roster,
+                                                      by=args.by, seed=args.seed, like=args.like, out=sys.stdout),
 }
 
 

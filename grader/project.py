@@ -11,6 +11,7 @@ SPECS = ROOT / "specs"
 SOLUTION = ROOT / "solution"
 SKELETON = ROOT / "skeleton"
 DOCS = ROOT / "docs"
+ROSTERS = ROOT / "rosters"               # hog assign --roster keeps each manifest here too: r<seed>_<by>.csv
 TEMPLATES = PACKAGE / "templates"        # Jinja sources, one folder per product: hog/, handout/, autograder/
 SHIPPED = PACKAGE / "shipped"            # files shipped as they are: dice.py, student/, autograder/
 DATA = PACKAGE / "data"                  # tables the kit computes and keeps: final/<id>.txt

@@ -123,7 +123,7 @@ def test_autograder_zip_has_the_scripts_at_the_top_and_the_kit_inside(tmp_path):
         assert name in names
     assert not [name for name in names if "__pycache__" in name or name.endswith(".pyc")]
     assert not [name for name in names if name.startswith(("kit/solution/", "kit/tests/", "kit/docs/"))]
-    assert "grade \"$submission\" --variant sp19 --force-variant --format json" in run
+    assert "\nVARIANT=sp19\n" in run and "grade \"$submission\" --variant \"$VARIANT\" --force-variant --format json" in run
     assert 'ROOT="${AUTOGRADER_ROOT:-/autograder}"' in run
 
 

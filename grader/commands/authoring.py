@@ -9,6 +9,7 @@ from typing import TextIO
 import grader.assign
 import grader.build
 import grader.handout
+import grader.roster
 from grader import mint as minting
 from grader import project
 from grader.cases import DEFAULT_SEED, grading_cases
@@ -111,8 +112,14 @@ def handout(*, variant: str, fmt: str | None, path: str | None, out: TextIO,
     return 0
 
 
-def assign(*, variant: str, path: str, out: TextIO) -> int:
-    """``hog assign ID --out DIR``: DIR/student/ and DIR/autograder/ for one variant."""
+def assign(*, variant: str | None, path: str, out: TextIO, roster: str | None = None, by: str = "section",
+           seed: int = 0, like: str = "sp19") -> int:
+    """``hog assign ID --out DIR``: DIR/student/ and DIR/autograder/ for one variant; with ``roster``,
+    a variant per section or student (grader.roster)."""
+    if roster is not None:
+        return _assign_roster(variant=variant, roster=roster, path=path, by=by, seed=seed, like=like, out=out)
+    if variant is None:
+        raise UsageError("hog assign needs a variant ID, or --roster ROSTER.csv to mint one per section or student")
     spec = load_variant(variant)
     folder = Path(path)
     files = grader.assign.assign(spec, folder)
@@ -120,6 +127,21 @@ def assign(*, variant: str, path: str, out: TextIO) -> int:
     out.write(f"wrote {project.display(folder / 'student')}/ ({student} files: skeleton, handout, public cases)\n")
     out.write(f"wrote {project.display(folder / 'autograder')}/ (autograder.zip for Gradescope, "
               f".github/workflows/grade.yml for GitHub Classroom, README.md)\n")
+    return 0
+
+
+def _assign_roster(*, variant: str | None, roster: str, path: str, by: str, seed: int, like: str,
+                   out: TextIO) -> int:
+    if variant is not None:
+        raise UsageError(f"--roster mints the variants itself: drop {variant} (or drop --roster to assign {variant})")
+    if seed < 0:
+        raise UsageError(f"--seed {seed}: give a seed of 0 or more")
+    folder = Path(path)
+    students, variants = grader.roster.assign_roster(Path(roster), by=by, seed=seed, out=folder, like=like, log=out)
+    out.write(f"wrote {project.display(folder / 'manifest.csv')} ({len(students)} students), "
+              f"{len(variants)} student folders ({', '.join(v.id + '/student/' for v in variants)}) and "
+              f"{project.display(folder / 'autograder' / 'autograder.zip')} (every variant; each student "
+              f"graded under their own)\n")
     return 0
 
 

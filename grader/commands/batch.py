@@ -6,22 +6,46 @@ from pathlib import Path
 from typing import TextIO
 
 import grader.batch
-from grader import pool
-from grader.commands.grading import GRADER_FAULT, _check_seed, class_folder, isolation_level
+import grader.similarity.batch
+from grader import pool, roster
+from grader.commands.grading import (DECLARATION_LINES, GRADER_FAULT, _check_seed, class_folder, declared_in,
+                                     isolation_level)
 from grader.errors import GraderFault, UsageError
 from grader.report import classroom
+from grader.similarity.compare import THRESHOLD
 from grader.spec import load_variant
 
 
-def grade_batch(*, folder: str, variant: str, jobs: int, out_dir: str, out: TextIO,
-                isolation: str | None = None, seed: int | None = None, report: bool = False) -> int:
+def grade_batch(*, folder: str, variant: str | None, jobs: int, out_dir: str, out: TextIO,
+                isolation: str | None = None, seed: int | None = None, report: bool = False,
+                manifest: str | None = None) -> int:
     """``hog grade-batch``: every submission of a folder, results written as they come; exit 1 if the
     kit failed on any or OUT could not be written, 128 + the signal if SIGINT or SIGTERM stopped it;
-    with ``report``, then the class report."""
-    spec = load_variant(variant)
+    with ``report``, then the class report. With a roster's ``manifest``, each submission is graded
+    under its student's variant (never its hog.py header's)."""
+    choose, spec = None, None
+    if manifest is not None:
+        if variant is not None:
+            raise UsageError(f"--manifest gives each student's variant: drop --variant {variant}")
+        students = roster.read_manifest(Path(manifest))
+        if not students.students:
+            raise UsageError(f"{manifest} lists no student")
+        loaded = {vid: load_variant(vid) for vid in sorted({s.variant for s in students.students})}
+        spec = loaded[students.students[0].variant]
+
+        def choose(name: str):
+            student = students.student_for(name)
+            if student is None:
+                return None, f"not on the manifest {manifest} (a submission is named after a student id or email)"
+            return loaded[student.variant], ""
+    elif variant is None:
+        raise UsageError("hog grade-batch needs --variant ID, or --manifest M from hog assign --roster")
+    else:
+        spec = load_variant(variant)
     source = class_folder(folder, jobs)
     level, seed = isolation_level(isolation), _check_seed(seed)
-    summary = grader.batch.grade_batch(source, spec, Path(out_dir), jobs=jobs, isolation=level, seed=seed)
+    summary = grader.batch.grade_batch(source, spec, Path(out_dir), jobs=jobs, isolation=level, seed=seed,
+                                       choose=choose)
     for skipped in summary.not_submissions:
         out.write(f"skipped {skipped.name}: {skipped.why}\n")
     listed = f", {len(summary.not_submissions)} not submissions (in {grader.batch.SKIPPED})" \
@@ -38,7 +62,8 @@ def grade_batch(*, folder: str, variant: str, jobs: int, out_dir: str, out: Text
                   f"run the same command again to grade the rest.\n")
         return 128 + summary.stopped_by
     if report:
-        _write_report(Path(out_dir), out, spec)
+        similarity(folder=folder, out_dir=out_dir, out=out, variant=variant, manifest=manifest)
+        _write_report(Path(out_dir), out, None if manifest else spec)
     return GRADER_FAULT if summary.failed else 0
 
 
@@ -54,3 +79,41 @@ def class_report(*, out_dir: str, out: TextIO) -> int:
 def _write_report(folder: Path, out: TextIO, variant) -> None:
     page, figures = classroom.write(folder, variant)
     out.write(f"wrote {page} and {figures}\n")
+
+
+def similarity(*, folder: str, out_dir: str, out: TextIO, variant: str | None = None,
+               manifest: str | None = None, threshold: float | None = None, max_share: int | None = None) -> int:
+    """``hog similarity``: every pair of a folder's submissions compared by structure; similarity.json and
+    similarity.html in OUT (the threshold defaults to THRESHOLD, the share to MAX_SHARE)."""
+    source = class_folder(folder, 1)
+    threshold = THRESHOLD if threshold is None else threshold
+    if not 0 < threshold <= 1:
+        raise UsageError(f"--threshold {threshold:g} is not a share between 0 and 1 (try {THRESHOLD})")
+    if max_share is not None and max_share < 2:
+        raise UsageError(f"--max-share {max_share} would ignore every copy (a copy is shared by 2 "
+                         f"submissions): give 2 or more")
+    if variant is not None:
+        load_variant(variant)  # an unknown id is named first, with the known ones
+    listed = roster.read_manifest(Path(manifest)) if manifest else None
+
+    def variant_of(name: str, text: str) -> str | None:
+        if listed is not None:
+            return listed.variant_for(name)
+        return declared_in(text.splitlines()[:DECLARATION_LINES]) or variant
+
+    target = Path(out_dir)
+    _refuse_result_named(target / grader.similarity.batch.JSON_NAME)
+    found = grader.similarity.batch.similarity(source, target, variant_of=variant_of, threshold=threshold,
+                                               max_share=max_share)
+    for skipped in found.skipped:
+        out.write(f"not compared {skipped.name}: {skipped.why}\n")
+    out.write(f"compared {found.compared} submissions: {len(found.pairs)} pairs score {threshold:g} or more; "
+              f"wrote {found.html_path} and {found.json_path}\n"
+              f"{grader.similarity.batch.NOTE}\n")
+    return 0
+
+
+def _refuse_result_named(path: Path) -> None:
+    if classroom.is_result(path):
+        raise UsageError(f"{path} is the result of a submission named {path.stem!r}: rename that submission "
+                         f"and grade it again, so the report does not overwrite its result")

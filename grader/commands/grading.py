@@ -19,6 +19,7 @@ from grader.spec import load_variant, titles, variant_ids
 
 
 GRADER_FAULT = 1
+DECLARATION_LINES = 8      # a hog.py names its variant in its docstring's title, within these lines
 
 
 def _submission(path: str) -> Path:
@@ -105,9 +106,15 @@ def declared_variant(hog: Path) -> str | None:
     (``The Game of Hog (CS 61A Spring 2019 rules)``, within the first lines), or None."""
     try:
         with hog.open(encoding="utf-8", errors="replace") as handle:
-            head = [handle.readline() for _ in range(8)]
+            head = [handle.readline() for _ in range(DECLARATION_LINES)]
     except OSError as error:
         raise UsageError(f"cannot read {hog}: {error.strerror}") from None
+    return declared_in(head)
+
+
+def declared_in(head: list[str]) -> str | None:
+    """The variant the first lines of a hog.py declare (see ``declared_variant``), or None."""
+    head = head[:DECLARATION_LINES]
     for variant_id, title in titles().items():
         if any(f"({title})" in line for line in head):
             return variant_id

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 from pathlib import Path
 from typing import TextIO
 
-from grader import engine
+from grader import engine, roster
 from grader import play as playing
 from grader.commands.grading import class_folder, isolation_level
 from grader.contest.tournament import run_contest
 from grader.errors import UsageError
 from grader.spec import load_variant
 from grader.strategy import analysis
+from grader.submissions import result_name, scan
 
 
 def analyze(*, variant: str, as_json: bool, goal: int | None, out: TextIO) -> int:
@@ -33,18 +36,44 @@ def play(*, variant: str, vs: str, goal: int | None, port: int, browser: bool, o
                          submission=submission, isolation=isolation_level(isolation))
 
 
-def contest(*, folder: str, variant: str, out_dir: str, jobs: int, results: str | None, out: TextIO,
-            isolation: str | None = None) -> int:
+def contest(*, folder: str, variant: str | None, out_dir: str, jobs: int, results: str | None, out: TextIO,
+            isolation: str | None = None, manifest: str | None = None) -> int:
     """``hog contest``: every final_strategy of a folder against every other, exactly; each strategy is
-    tabulated under at least the isolation grading requires."""
+    tabulated under at least the isolation grading requires. With a roster's ``manifest`` and no
+    ``variant``, each variant's entrants play among themselves, under their own rules, in OUT/<variant>/."""
     level = isolation_level(isolation)
-    spec = load_variant(variant)
     source = class_folder(folder, jobs)
     if results is not None and not Path(results).is_dir():
         raise UsageError(f"--results {results} is not a folder (give the OUTDIR of an earlier grade-batch)")
+    if variant is not None:
+        return _contest(source, load_variant(variant), Path(out_dir), jobs, results, level, out)
+    if manifest is None:
+        raise UsageError("hog contest needs --variant ID, or --manifest M from hog assign --roster")
+    listed = roster.read_manifest(Path(manifest))
+    groups: dict[str, list[Path]] = {}
+    for entry in scan(source, out=Path(out_dir))[0]:
+        chosen = listed.variant_for(Path(result_name(entry)).stem)
+        if chosen is None:
+            out.write(f"skipped {entry.name}: not on the manifest {manifest}\n")
+        else:
+            groups.setdefault(chosen, []).append(entry)
+    for variant_id, entries in sorted(groups.items()):
+        spec = load_variant(variant_id)
+        out.write(f"{variant_id} ({len(entries)} submissions, under its own rules):\n")
+        with tempfile.TemporaryDirectory(prefix="hog-contest-") as scratch:
+            for entry in entries:   # the variant's entrants alone, under their own names
+                if entry.is_dir():
+                    shutil.copytree(entry, Path(scratch) / entry.name, symlinks=True)
+                else:
+                    shutil.copy2(entry, Path(scratch) / entry.name, follow_symlinks=False)
+            _contest(Path(scratch), spec, Path(out_dir) / variant_id, jobs, results, level, out)
+    return 0
+
+
+def _contest(source: Path, spec, out_dir: Path, jobs: int, results: str | None, level: str, out: TextIO) -> int:
     if not any(q.role == "final_strategy" for q in spec.questions):
         raise UsageError(f"{spec.id} has no final_strategy question: there is nothing to play")
-    played = run_contest(source, spec, Path(out_dir), jobs=jobs, results=Path(results) if results else None,
+    played = run_contest(source, spec, out_dir, jobs=jobs, results=Path(results) if results else None,
                          minimum=level)
     count = len(played.standings)
     out.write(f"{len(played.entrants)} submissions: {count} played {count * (count - 1) // 2} matchups "
@@ -54,5 +83,5 @@ def contest(*, folder: str, variant: str, out_dir: str, jobs: int, results: str 
         out.write("  a contest needs at least two strategies that play\n")
     for row in played.standings[:3] if count > 1 else []:
         out.write(f"  {row.rank}. {row.name}: {row.wins} won, average win rate {row.average:.6f}\n")
-    out.write(f"wrote {Path(out_dir) / 'leaderboard.csv'} and {Path(out_dir) / 'contest.html'}\n")
+    out.write(f"wrote {out_dir / 'leaderboard.csv'} and {out_dir / 'contest.html'}\n")
     return 0

@@ -27,7 +27,9 @@ RATE_BIN = 0.05
 TOP_CASES = 5
 TOP_VALUES = 3
 SLOWEST = 5
-NOT_RESULTS = {"report.json"}
+SIMILARITY = "similarity.json"    # as hog similarity writes it (grader.similarity.batch, a layer above)
+SIMILAR_PAIRS = 10
+NOT_RESULTS = {"report.json", SIMILARITY}
 # As grade-batch writes them (grader.batch: the layer above reads this module, never the reverse).
 GRADED_FROM = "graded_from"
 GRADER_FAILED = "grader failed"
@@ -59,7 +61,7 @@ def load(out: Path) -> tuple[list[Graded], list[dict]]:
     return graded, skipped
 
 
-def _is_result(path: Path) -> bool:
+def is_result(path: Path) -> bool:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -198,13 +200,46 @@ def figures(out: Path, variant: Variant | None = None) -> dict:
                                         or 1.0, BINS),
                  "slowest": [{"submission": name, "seconds": s} for s, name in sorted(seconds, reverse=True)[:SLOWEST]]},
         "grader_faults": faults, "import_errors": imports, "skipped": skipped,
+        "similarity": similarity_section(out),
+        "variants": by_variant(graded),
     }
+
+
+def by_variant(graded: list[Graded]) -> list[dict]:
+    """Each variant's score distribution, when the batch graded more than one (a roster's batch:
+    each student under their own rules); empty otherwise."""
+    scores: dict[str, list[float]] = {}
+    tops: dict[str, float] = {}
+    for g in graded:
+        source = g.result.get(GRADED_FROM)
+        variant_id = str(source.get("variant")) if isinstance(source, dict) else "unknown"
+        scores.setdefault(variant_id, []).append(float(g.result["score"]))
+        tops[variant_id] = max(tops.get(variant_id, 0.0), float(g.result.get("max_score") or 0))
+    if len(scores) < 2:
+        return []
+    return [{"variant": variant_id, "max_score": tops[variant_id] or 1.0, **_summary(values),
+             "histogram": histogram(values, 0.0, *score_bins(tops[variant_id] or 1.0))}
+            for variant_id, values in sorted(scores.items())]
+
+
+def similarity_section(out: Path) -> dict | None:
+    """The most similar pairs, from OUTDIR/similarity.json when ``hog similarity`` wrote one there
+    (None when it did not): a lead for the instructor, never a verdict."""
+    try:
+        data = json.loads((out / SIMILARITY).read_text(encoding="utf-8"))
+        pairs = [{"a": str(p["a"]), "b": str(p["b"]), "score": float(p["score"]),
+                  "functions": [str(f) for f in p.get("functions", [])]} for p in data["pairs"]]
+        threshold = float(data["threshold"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return {"threshold": threshold, "pairs_above": len(pairs), "top": pairs[:SIMILAR_PAIRS],
+            "submissions": data.get("submissions"), "note": str(data.get("note", ""))}
 
 
 def write(out: Path, variant: Variant | None = None) -> tuple[Path, Path]:
     """``OUTDIR/report.json`` and ``OUTDIR/report.html`` (``variant`` as for ``figures``)."""
     clash = out / "report.json"
-    if _is_result(clash):
+    if is_result(clash):
         raise UsageError(f"{clash} is the result of a submission named 'report': rename that submission "
                          f"and grade it again, so the report does not overwrite its result")
     data = figures(out, variant)
