@@ -5,8 +5,9 @@ the handout, the public cases and the pytest wiring that runs them. Nothing
 hidden and no solution code goes there.
 
 ``DIR/autograder/`` holds ``autograder.zip`` for Gradescope (``setup.sh``,
-``run_autograder`` and a copy of the kit built from this working tree: the
-``grader`` package, ``specs/`` and ``pyproject.toml``), the GitHub Actions
+``run_autograder``, the kit as a wheel made from the kit that runs (``grader.wheel``) in
+``kit/``, and the course in ``course/``: its config, and the variant's spec and optimal table
+when the course minted it), the GitHub Actions
 workflow ``.github/workflows/grade.yml`` for GitHub Classroom, and a README on
 how to use both. Gradescope grades with ``hog grade`` (hidden cases, exact
 final strategy); the workflow, which runs where students can edit it, runs the
@@ -25,7 +26,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from grader import build, handout, project, rendering
+from grader import build, course, handout, project, rendering, wheel
 from grader.errors import OutputError
 from grader.files import write_atomically
 from grader.spec import Variant
@@ -52,25 +53,33 @@ def _render(name: str, variant: Variant, **context) -> str:
 
 
 def kit_files() -> dict[str, bytes]:
-    """The kit as the autograder installs it, from the working tree: path in the zip → bytes."""
-    files = {
-        "kit/pyproject.toml": (project.ROOT / "pyproject.toml").read_bytes(),
-        "kit/README.md": (SHIPPED / "kit-README.md").read_bytes(),
-    }
-    for folder, prefix in ((project.PACKAGE, "kit/grader"), (project.SPECS, "kit/specs")):
-        for path in sorted(folder.rglob("*")):
-            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
-                files[f"{prefix}/{path.relative_to(folder).as_posix()}"] = path.read_bytes()
+    """The kit as the autograder installs it: one wheel, made from the kit that runs."""
+    return {f"kit/{wheel.name()}": wheel.build(), "kit/README.md": (SHIPPED / "kit-README.md").read_bytes()}
+
+
+def course_files(variant: Variant) -> dict[str, bytes]:
+    """The course the autograder grades for (``run_autograder`` names it with ``--course``): the course's
+    config (outside a course, one with the variant's own points), and a minted variant's spec and table."""
+    config = course.current()
+    text = config.path.read_bytes() if config else course.config_text(variant.title, [variant]).encode()
+    files = {f"course/{project.CONFIG_NAME}": text}
+    if variant.compose is not None:   # the course's own variant: the wheel does not hold it
+        files[f"course/specs/{variant.id}.yaml"] = project.spec_path(variant.id).read_bytes()
+        files[f"course/specs/final/{variant.id}.txt"] = project.table_path(variant.id, minted=True).read_bytes()
+    if config and config.isolation not in (None, "files"):   # run_autograder requires files unless told
+        files["isolation"] = f"{config.isolation}\n".encode()
     return files
 
 
 def autograder_zip(variant: Variant) -> bytes:
-    """Gradescope's autograder.zip: setup.sh and run_autograder at the top, the kit in kit/."""
+    """Gradescope's autograder.zip: setup.sh and run_autograder at the top, the kit's wheel in kit/, the
+    course in course/."""
     entries = {
         "setup.sh": ((SHIPPED / "setup.sh").read_bytes(), EXECUTABLE),
-        "run_autograder": (_render("run_autograder.j2", variant).encode(), EXECUTABLE),
+        "run_autograder": (_render("run_autograder.j2", variant, wheel=wheel.name()).encode(), EXECUTABLE),
+        "grading_failed.py": ((SHIPPED / "grading_failed.py").read_bytes(), 0o644),
     }
-    entries.update({name: (data, 0o644) for name, data in kit_files().items()})
+    entries.update({name: (data, 0o644) for name, data in {**kit_files(), **course_files(variant)}.items()})
     with tempfile.SpooledTemporaryFile() as buffer:
         with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
             for name, (data, mode) in entries.items():

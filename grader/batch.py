@@ -134,14 +134,15 @@ def _csv(rows: list[list]) -> str:
 def write_gradebook(variant: Variant, out: Path, graded: dict[str, dict]) -> Path:
     """gradebook.csv: one row per submission whose result is current (result name → graded_from)."""
     numbers = [question.label for question in variant.questions]
-    rows = [["submission", "score", "max_score", "status", "seed"] + [f"q{n}" for n in numbers]]
+    rows = [["submission", "score", "max_score", "status", "seed", "kit_version"] + [f"q{n}" for n in numbers]]
     for name in sorted(graded):
         data = _read(out / name)
         if data is None or data.get(GRADED_FROM) != graded[name]:
             continue
         by_number = {test.get("number"): test.get("score") for test in data.get("tests", [])}
         rows.append([Path(name).stem, data.get("score"), data.get("max_score"),
-                     GRADER_FAILED if data.get("grader_failed") is not False else "graded", data.get("seed")]
+                     GRADER_FAILED if data.get("grader_failed") is not False else "graded", data.get("seed"),
+                     data.get("kit_version", "")]
                     + [by_number.get(n, "") for n in numbers])
     target = out / "gradebook.csv"
     write_atomically(target, _csv(rows))
