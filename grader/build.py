@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader import engine, handout, project, unlocking
+from grader import engine, handout, project, rendering, unlocking
 from grader.catalogue import docs as catalogue_docs
 from grader.files import write_atomically
 from grader.hog_source import (BuildError, final_rows, final_table_path, marked_source, resolve,
@@ -55,7 +55,7 @@ def case_file(variant: Variant, question: Question, cases: list[Case], *, locked
     lines = [
         f"# Question {question.label}: {question.title} (`{question.function}`)",
         "",
-        f"Public cases of question {question.label} of Hog ({variant.title}).",
+        f"Public cases of question {question.label} of Hog ({variant.title}), worth {rendering.points(question.points)}.",
         f"Run them with `python -m pytest -k {question.key}`.",
         "",
     ]

@@ -72,7 +72,8 @@ def read(path: Path) -> Course:
         raise ConfigError(shown, None, "the course config is not UTF-8 text", "save it as UTF-8") from None
     except tomllib.TOMLDecodeError as error:
         where = re.search(r"at line (\d+)", str(error))
-        raise ConfigError(shown, int(where[1]) if where else None, f"not valid TOML: {error}",
+        line = int(where[1]) if where else len(text.splitlines()) if "end of document" in str(error) else None
+        raise ConfigError(shown, line, f"not valid TOML: {error}",
                           "see https://toml.io for the syntax") from None
     lines = _lines(text)
     for key in data:
@@ -116,17 +117,22 @@ def _thresholds(value, shown: str, line: int | None, what: str) -> tuple[Thresho
     return found
 
 
-_read: dict[Path, Course] = {}
+_read: dict[tuple[Path, bytes], Course] = {}
 
 
 def current() -> Course | None:
-    """The config of the course this run is for (``project.here()``), read once; None outside a course."""
+    """The config of the course this run is for (``project.here()``), parsed again only when its text
+    changed; None outside a course."""
     path = project.here().config
     if path is None:
         return None
-    if path not in _read:
-        _read[path] = read(path)
-    return _read[path]
+    try:
+        key = (path, path.read_bytes())
+    except OSError:
+        return read(path)   # says why it cannot be read
+    if key not in _read:
+        _read[key] = read(path)
+    return _read[key]
 
 
 def isolation() -> str | None:
