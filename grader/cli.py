@@ -40,6 +40,13 @@ class _Parser(argparse.ArgumentParser):
         self.exit(USAGE_ERROR, f"Error: {message}\n")
 
 
+class _Version(argparse.Action):
+    """``hog --version``: the version is read from the package metadata only when asked for."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        parser.exit(0, f"hog-kit {project.version()}\n")
+
+
 class _Unused:
     """A verb that is not on the command line: its arguments are not needed to parse it."""
 
@@ -54,7 +61,7 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
     variant_id = f"the variant id, one of: {ids}"
     top = _Parser(prog="hog", description="Hog kit: specs, solutions, skeletons, cases and grading for Hog. "
                                           f"Variants: {ids}. 'hog VERB --help' explains a verb.")
-    top.add_argument("--version", action="version", version=f"hog-kit {project.version()}")
+    top.add_argument("--version", action=_Version, nargs=0, help="print the kit's version and exit")
     top.add_argument("--course", metavar="DIR", help="the course folder (default: $HOG_COURSE, else the nearest "
                                                      f"folder from here upward holding {project.CONFIG_NAME})")
     verbs = top.add_subparsers(dest="verb", metavar="VERB", parser_class=_Parser)

@@ -18,6 +18,7 @@ Caches go to the user's cache folder (``HOG_CACHE``, else ``$XDG_CACHE_HOME/hog-
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from dataclasses import dataclass
@@ -183,6 +184,7 @@ def display(path: Path) -> str:
     return str(path)
 
 
+@functools.cache
 def version() -> str:
     """The kit's version, from its package metadata (``unknown`` when it runs uninstalled)."""
     from importlib import metadata

@@ -141,6 +141,20 @@ def test_from_an_empty_folder_the_installed_kit_runs_a_course(dist, venv, tmp_pa
     listed = run("hog variants", empty, env).stdout.splitlines()[1:]
     assert sorted(line.split()[0] for line in listed) == ["fa18", "fa19", "nju21", "nju24", "sp19"]
 
+    # The other verbs that need only the built-in variants, from the empty folder.
+    assert run("hog cases sp19", empty, env).stdout.count("question") > 10
+    run("hog handout sp19 --out handout.html", empty, env)
+    assert (empty / "handout.html").is_file()
+    assert json.loads(run("hog analyze fa18 --json", empty, env).stdout)["variant_id"] == "fa18"
+    play = subprocess.Popen(["hog", "play", "sp19", "--no-browser"], cwd=empty, env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert play.stdout.readline().startswith("Hog is at http://127.0.0.1:")
+    finally:
+        play.terminate()
+        play.wait(timeout=30)
+    (empty / "handout.html").unlink()
+
     # The README's quickstart, each command as written, in one shell.
     run("\n".join(commands[1:]), empty, env)
     course = empty / "cs88"
@@ -172,6 +186,9 @@ def test_from_an_empty_folder_the_installed_kit_runs_a_course(dist, venv, tmp_pa
     got, total = score(run("hog grade solution/fa26 --variant fa26 --format json", course, env))
     assert got == total > 0
     assert score(run("hog grade skeleton/fa26 --variant fa26 --format json", course, env))[0] == 0
+    run("cp solution/fa18/hog.py submissions/ada.py && cp solution/fa26/hog.py submissions/fa26.py", course, env)
+    run("hog contest submissions --variant fa18 --out contest", course, env)
+    assert (course / "contest" / "leaderboard.csv").read_text().count("\n") >= 2
     other = run("hog variants", empty, env).stdout
     assert "fa26" not in other                         # outside the course, the built-in variants alone
 

@@ -48,9 +48,19 @@ def init(*, folder: str, variants: list[str] | None, name: str, out: TextIO) -> 
     return 0
 
 
+def _course_variant_ids() -> list[str]:
+    """A course's variants: those its config names and those minted in it ([] in the checkout or outside)."""
+    place, config = project.here(), course.current()
+    if place.checkout or config is None:
+        return []
+    own = sorted(path.stem for path in place.specs.glob("*.yaml")) if place.specs.is_dir() else []
+    return list(dict.fromkeys([*config.variants, *own]))
+
+
 def build(*, check: bool, variants: list[str] | None, out: TextIO, solve: bool = False) -> int:
     """``hog build [--check] [--solve]``: regenerate (or check) every generated file."""
-    chosen = [load_variant(v) for v in variants] if variants else all_variants()
+    ids = variants or _course_variant_ids()   # default: the course's variants; in the checkout, all
+    chosen = [load_variant(v) for v in ids] if ids else all_variants()
     if solve:
         if check:
             raise UsageError("--solve writes the optimal tables; it cannot go with --check")
