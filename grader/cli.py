@@ -44,7 +44,8 @@ class _Version(argparse.Action):
     """``hog --version``: the version is read from the package metadata only when asked for."""
 
     def __call__(self, parser, namespace, values, option_string=None):
-        parser.exit(0, f"hog-kit {project.version()}\n")
+        print(f"hog-kit {project.version()}")
+        parser.exit(0)
 
 
 class _Unused:
