@@ -169,7 +169,9 @@ def test_from_an_empty_folder_the_installed_kit_runs_a_course(dist, venv, tmp_pa
     run("hog grade-batch submissions --variant fa18 --out regraded --report", course, env)
     regraded = json.loads((course / "regraded" / "starter.json").read_text())
     assert regraded["tests"][0]["max_score"] == 5 and regraded["kit_version"] == project.version()
-    assert "5" in (course / "regraded" / "report.html").read_text()
+    again = json.loads((course / "regraded" / "report.json").read_text())
+    assert again["score"]["max_score"] == report["score"]["max_score"] + 3      # 2 → 5 points
+    assert f"Out of {again['score']['max_score']:g}" in (course / "regraded" / "report.html").read_text()
     gradebook = (course / "regraded" / "gradebook.csv").read_text().splitlines()
     assert "kit_version" in gradebook[0] and project.version() in gradebook[1]
 
@@ -186,6 +188,10 @@ def test_from_an_empty_folder_the_installed_kit_runs_a_course(dist, venv, tmp_pa
     got, total = score(run("hog grade solution/fa26 --variant fa26 --format json", course, env))
     assert got == total > 0
     assert score(run("hog grade skeleton/fa26 --variant fa26 --format json", course, env))[0] == 0
+    run("hog assign fa26 --out release/fa26", course, env)
+    with zipfile.ZipFile(course / "release" / "fa26" / "autograder" / "autograder.zip") as archive:
+        assert {"course/specs/fa26.yaml", "course/specs/final/fa26.txt", "course/hog-course.toml"} <= \
+            set(archive.namelist())
     run("cp solution/fa18/hog.py submissions/ada.py && cp solution/fa26/hog.py submissions/fa26.py", course, env)
     run("hog contest submissions --variant fa18 --out contest", course, env)
     assert (course / "contest" / "leaderboard.csv").read_text().count("\n") >= 2
