@@ -60,12 +60,18 @@ def kit_files() -> dict[str, bytes]:
 def course_files(variant: Variant) -> dict[str, bytes]:
     """The course the autograder grades for (``run_autograder`` names it with ``--course``): the course's
     config (outside a course, one with the variant's own points), and a minted variant's spec and table."""
-    config = course.current()
+    config, place = course.current(), project.here()
     text = config.path.read_bytes() if config else course.config_text(variant.title, [variant]).encode()
     files = {f"course/{project.CONFIG_NAME}": text}
-    if variant.compose is not None:   # the course's own variant: the wheel does not hold it
-        files[f"course/specs/{variant.id}.yaml"] = project.spec_path(variant.id).read_bytes()
-        files[f"course/specs/final/{variant.id}.txt"] = project.table_path(variant.id, minted=True).read_bytes()
+    # The course's own variants (the wheel holds the built-in ones): its config may name any of them.
+    own = sorted(place.specs.glob("*.yaml")) if config and place.specs.is_dir() else []
+    if variant.compose is not None and project.spec_path(variant.id) not in own:
+        own.append(project.spec_path(variant.id))   # minted in the checkout
+    for spec in own:
+        files[f"course/specs/{spec.name}"] = spec.read_bytes()
+        table = project.table_path(spec.stem, minted=True)
+        if table.is_file():
+            files[f"course/specs/final/{table.name}"] = table.read_bytes()
     if config and config.isolation not in (None, "files"):   # run_autograder requires files unless told
         files["isolation"] = f"{config.isolation}\n".encode()
     return files

@@ -47,8 +47,10 @@ def _lines(text: str) -> dict[str, int]:
             table = ".".join(part.strip().strip('"') for part in header[1].split("."))
             found.setdefault(table, number)
         elif "=" in stripped:
-            key = ".".join(part.strip().strip('"') for part in stripped.split("=", 1)[0].split("."))
-            found.setdefault(f"{table}.{key}" if table else key, number)
+            parts = [part.strip().strip('"') for part in stripped.split("=", 1)[0].split(".")]
+            for end in range(1, len(parts) + 1):   # a dotted key names its tables too
+                key = ".".join(parts[:end])
+                found.setdefault(f"{table}.{key}" if table else key, number)
     return found
 
 
@@ -87,6 +89,11 @@ def read(path: Path) -> Course:
     if isolation is not None and isolation not in project.ISOLATION_LEVELS:
         raise ConfigError(shown, lines.get("isolation"), f"unknown isolation level {isolation!r}",
                           f"write one of {', '.join(project.ISOLATION_LEVELS)}")
+    known = project.variant_ids()
+    for variant_id in variants:
+        if variant_id not in known:
+            raise ConfigError(shown, lines.get("variants"), f"variants names '{variant_id}', which is neither built "
+                              "in nor in the course's specs/", f"known variants: {', '.join(known)}")
     points, thresholds = {}, {}
     for table, target, entry in (("points", points, _number), ("thresholds", thresholds, _thresholds)):
         by_variant = data.get(table, {})
@@ -94,6 +101,9 @@ def read(path: Path) -> Course:
             raise ConfigError(shown, lines.get(table), f"{table} is not a table",
                               f"write [{table}.ID] headers, one per variant")
         for variant_id, questions in by_variant.items():
+            if variant_id not in known:
+                raise ConfigError(shown, lines.get(f"{table}.{variant_id}"), f"[{table}.{variant_id}] names no "
+                                  "known variant", f"known variants: {', '.join(known)}")
             if not isinstance(questions, dict):
                 raise ConfigError(shown, lines.get(f"{table}.{variant_id}"), f"{table}.{variant_id} is not a table",
                                   f"write [{table}.{variant_id}] and one line per question, e.g. q01 = 2")

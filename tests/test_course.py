@@ -92,6 +92,9 @@ def test_the_course_is_found_from_the_working_directory_upward(tmp_path, monkeyp
     ("[thresholds.sp19]\nq01 = [{win_rate = 0.5, points = 1}]",
      "hog-course.toml:{n}: q01 (roll_dice) is not graded by win rate"),
     ("name = [", "hog-course.toml:{n}: not valid TOML"),
+    ('variants = ["sp91"]', "hog-course.toml:{n}: variants names 'sp91', which is neither built in nor in the "
+                            "course's specs/ (known variants: fa18,"),
+    ("points.sp91.q01 = 2", "hog-course.toml:{n}: [points.sp91] names no known variant"),
 ])
 def test_a_config_error_is_one_line_naming_file_line_and_fix_exit_2(tmp_path, capsys, line, message):
     folder = tmp_path / "course"
