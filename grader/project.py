@@ -21,8 +21,8 @@ from __future__ import annotations
 import functools
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from grader.errors import UsageError
 
@@ -52,8 +52,7 @@ def is_checkout(folder: Path) -> bool:
 BUILTIN_SPECS = PACKAGE / "specs" if (PACKAGE / "specs").is_dir() else PACKAGE.parent / "specs"
 
 
-@dataclass(frozen=True)
-class Place:
+class Place(NamedTuple):   # not a dataclass: `hog --help` need not import dataclasses
     """Where the kit runs for: a course folder, the kit's checkout, or neither (``root`` None)."""
     root: Path | None
     checkout: bool = False
