@@ -9,9 +9,8 @@ import importlib
 import os
 import signal
 import sys
-from typing import Callable
-
 from pathlib import Path
+from typing import Callable
 
 from grader import project
 from grader.errors import HogError, UsageError
