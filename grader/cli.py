@@ -23,7 +23,7 @@ BROKEN_PIPE = 128 + 13   # as a shell reports a process ended by SIGPIPE
 STDOUT_FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO)   # standard output cannot take more
 ISOLATION_HELP = ("the least isolation the submission may run under: process, files (the kit's files out of "
                   "its reach) or bubblewrap; below it, grading fails (exit 1) instead of scoring "
-                  "(default: $HOG_ISOLATION, else files)")
+                  "(default: $HOG_ISOLATION, else the course config's, else files)")
 SEED_HELP = "draw the hidden cases from this seed (default: a fresh one, recorded in the report)"
 
 
