@@ -6,8 +6,8 @@ hidden and no solution code goes there.
 
 ``DIR/autograder/`` holds ``autograder.zip`` for Gradescope (``setup.sh``,
 ``run_autograder``, the kit as a wheel made from the kit that runs (``grader.wheel``) in
-``kit/``, and the course in ``course/``: its config, and the variant's spec and optimal table
-when the course minted it), the GitHub Actions
+``kit/``, and the course in ``course/``: its config, and the specs and optimal tables of the
+variants minted in it), the GitHub Actions
 workflow ``.github/workflows/grade.yml`` for GitHub Classroom, and a README on
 how to use both. Gradescope grades with ``hog grade`` (hidden cases, exact
 final strategy); the workflow, which runs where students can edit it, runs the
