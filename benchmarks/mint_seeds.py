@@ -1,12 +1,12 @@
-"""Mint variants for many seeds in a temporary copy of the project, and check each end to end.
+"""Mint variants for many seeds in a temporary course folder, and check each end to end.
 
     python benchmarks/mint_seeds.py [--seeds 20] [--keep]
 
 For each seed: ``hog mint`` (balance figures shown), ``hog build --variant``,
 ``hog build --check --variant``, the solution graded (full marks expected),
 the skeleton graded (0 expected), ``hog assign``, the handout rendered. Then the compositions
-must all differ. The project is copied (specs, solution, skeleton, docs) and
-``HOG_ROOT`` points the kit at the copy, so nothing here touches the project.
+must all differ. The variants are minted in a course folder of their own (``hog init``), so nothing
+here touches the project.
 Exit 1 if any seed fails a check.
 """
 
@@ -28,15 +28,15 @@ KIT = Path(__file__).resolve().parent.parent
 
 
 def hog(root: Path, *args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(KIT), "HOG_ROOT": str(root), "HOG_CACHE": str(root / ".cache")}
+    env = {**os.environ, "PYTHONPATH": str(KIT), "HOG_COURSE": str(root), "HOG_CACHE": str(root / ".cache")}
     return subprocess.run([sys.executable, "-m", "grader.cli", *args], cwd=root, env=env,
                           capture_output=True, text=True)
 
 
-def copy_project(into: Path) -> Path:
-    for name in ("specs", "solution", "skeleton", "docs"):
-        shutil.copytree(KIT / name, into / name, ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy(KIT / "pyproject.toml", into / "pyproject.toml")   # hog assign bundles it
+def new_course(into: Path) -> Path:
+    """A new course folder for the minted variants."""
+    subprocess.run([sys.executable, "-m", "grader.cli", "init", str(into)], check=True, capture_output=True,
+                   env={**os.environ, "PYTHONPATH": str(KIT)})
     return into
 
 
@@ -91,7 +91,7 @@ def main() -> int:
     parser.add_argument("--seeds", type=int, default=20)
     parser.add_argument("--keep", action="store_true", help="keep the temporary project and print its path")
     args = parser.parse_args()
-    root = copy_project(Path(tempfile.mkdtemp(prefix="hog-mint-")))
+    root = new_course(Path(tempfile.mkdtemp(prefix="hog-mint-")))
     rows = []
     for seed in range(1, args.seeds + 1):
         row = check_seed(root, seed)
@@ -111,7 +111,7 @@ def main() -> int:
     print(f"\n{len(rows)} seeds: {distinct} distinct compositions, {len(rows) - len(failed)} passed every check"
           + (f"; failed: {failed}" if failed else ""))
     if args.keep:
-        print(f"project copy kept in {root}")
+        print(f"course folder kept in {root}")
     else:
         shutil.rmtree(root)
     return 0 if not failed and distinct == len(rows) else 1

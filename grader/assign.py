@@ -5,8 +5,9 @@ the handout, the public cases and the pytest wiring that runs them. Nothing
 hidden and no solution code goes there.
 
 ``DIR/autograder/`` holds ``autograder.zip`` for Gradescope (``setup.sh``,
-``run_autograder`` and a copy of the kit built from this working tree: the
-``grader`` package, ``specs/`` and ``pyproject.toml``), the GitHub Actions
+``run_autograder``, the kit as a wheel made from the kit that runs (``grader.wheel``) in
+``kit/``, and the course in ``course/``: its config, and the specs and optimal tables of the
+variants minted in it), the GitHub Actions
 workflow ``.github/workflows/grade.yml`` for GitHub Classroom, and a README on
 how to use both. Gradescope grades with ``hog grade`` (hidden cases, exact
 final strategy); the workflow, which runs where students can edit it, runs the
@@ -23,9 +24,10 @@ import os
 import shutil
 import tempfile
 import zipfile
+from collections.abc import Sequence
 from pathlib import Path
 
-from grader import build, handout, project, rendering
+from grader import build, course, handout, project, rendering, wheel
 from grader.errors import OutputError
 from grader.files import write_atomically
 from grader.spec import Variant
@@ -52,29 +54,48 @@ def _render(name: str, variant: Variant | None, **context) -> str:
 
 
 def kit_files() -> dict[str, bytes]:
-    """The kit as the autograder installs it, from the working tree: path in the zip → bytes."""
-    files = {
-        "kit/pyproject.toml": (project.ROOT / "pyproject.toml").read_bytes(),
-        "kit/README.md": (SHIPPED / "kit-README.md").read_bytes(),
-    }
-    for folder, prefix in ((project.PACKAGE, "kit/grader"), (project.SPECS, "kit/specs")):
-        for path in sorted(folder.rglob("*")):
-            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
-                files[f"{prefix}/{path.relative_to(folder).as_posix()}"] = path.read_bytes()
+    """The kit as the autograder installs it: one wheel, made from the kit that runs."""
+    return {f"kit/{wheel.name()}": wheel.build(), "kit/README.md": (SHIPPED / "kit-README.md").read_bytes()}
+
+
+def course_files(*variants: Variant) -> dict[str, bytes]:
+    """The course the autograder grades for (``run_autograder`` names it with ``--course``): the course's
+    config (outside a course, one with the variants' own points), and the minted variants' specs and tables."""
+    config, place = course.current(), project.here()
+    title = variants[0].title if len(variants) == 1 else "Hog"
+    text = config.path.read_bytes() if config else course.config_text(title, list(variants)).encode()
+    files = {f"course/{project.CONFIG_NAME}": text}
+    # The course's own variants (the wheel holds the built-in ones): its config may name any of them.
+    own = sorted(place.specs.glob("*.yaml")) if config and place.specs.is_dir() else []
+    for variant in variants:
+        if variant.compose is not None and project.spec_path(variant.id) not in own:
+            own.append(project.spec_path(variant.id))   # minted in the checkout
+    for spec in own:
+        files[f"course/specs/{spec.name}"] = spec.read_bytes()
+        table = project.table_path(spec.stem, minted=True)
+        if table.is_file():
+            files[f"course/specs/final/{table.name}"] = table.read_bytes()
+    if config and config.isolation not in (None, "files"):   # run_autograder requires files unless told
+        files["isolation"] = f"{config.isolation}\n".encode()
     return files
 
 
-def autograder_zip(variant: Variant | None, *, manifest: str | None = None) -> bytes:
-    """Gradescope's autograder.zip: setup.sh and run_autograder at the top, the kit in kit/. With a
-    roster's ``manifest`` (and no variant), run_autograder grades each student under the variant the
-    manifest gives them (``hog assign --roster``)."""
+def autograder_zip(variant: Variant | None, *, manifest: str | None = None,
+                   variants: Sequence[Variant] = ()) -> bytes:
+    """Gradescope's autograder.zip: setup.sh and run_autograder at the top, the kit's wheel in kit/, the
+    course in course/. With a roster's ``manifest`` (no ``variant``; its ``variants`` all carried),
+    run_autograder grades each student under the variant the manifest gives them (``hog assign --roster``)."""
+    carried = [variant] if variant is not None else list(variants)
     entries = {
         "setup.sh": ((SHIPPED / "setup.sh").read_bytes(), EXECUTABLE),
-        "run_autograder": (_render("run_autograder.j2", variant, roster=manifest is not None).encode(), EXECUTABLE),
+        "run_autograder": (_render("run_autograder.j2", variant, wheel=wheel.name(),
+                                   roster=manifest is not None).encode(), EXECUTABLE),
+        "grading_failed.py": ((SHIPPED / "grading_failed.py").read_bytes(), 0o644),
     }
     if manifest is not None:
         entries["manifest.csv"] = (manifest.encode(), 0o644)
-    entries.update({name: (data, 0o644) for name, data in kit_files().items()})
+        entries["pick_variant.py"] = ((SHIPPED / "pick_variant.py").read_bytes(), 0o644)
+    entries.update({name: (data, 0o644) for name, data in {**kit_files(), **course_files(*carried)}.items()})
     with tempfile.SpooledTemporaryFile() as buffer:
         with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
             for name, (data, mode) in entries.items():

@@ -135,7 +135,7 @@ def write_gradebook(variant: Variant, out: Path, graded: dict[str, dict], *, by_
     """gradebook.csv: one row per submission whose result is current (result name → graded_from);
     ``by_variant`` (a roster's batch, one variant per student) adds each row's variant."""
     numbers = [question.label for question in variant.questions]
-    rows = [["submission", "score", "max_score", "status", "seed"] + (["variant"] if by_variant else [])
+    rows = [["submission", "score", "max_score", "status", "seed", "kit_version"] + (["variant"] if by_variant else [])
             + [f"q{n}" for n in numbers]]
     for name in sorted(graded):
         data = _read(out / name)
@@ -143,7 +143,8 @@ def write_gradebook(variant: Variant, out: Path, graded: dict[str, dict], *, by_
             continue
         by_number = {test.get("number"): test.get("score") for test in data.get("tests", [])}
         rows.append([Path(name).stem, data.get("score"), data.get("max_score"),
-                     GRADER_FAILED if data.get("grader_failed") is not False else "graded", data.get("seed")]
+                     GRADER_FAILED if data.get("grader_failed") is not False else "graded", data.get("seed"),
+                     data.get("kit_version", "")]
                     + ([graded[name].get("variant")] if by_variant else [])
                     + [by_number.get(n, "") for n in numbers])
     target = out / "gradebook.csv"

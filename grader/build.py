@@ -56,7 +56,7 @@ def case_file(variant: Variant, question: Question, cases: list[Case], *, locked
     lines = [
         f"# Question {question.label}: {question.title} (`{question.function}`), {rendering.points(question.points)}",
         "",
-        f"Public cases of question {question.label} of Hog ({variant.title}).",
+        f"Public cases of question {question.label} of Hog ({variant.title}), worth {rendering.points(question.points)}.",
         f"Run them with `python -m pytest -k {question.key}`.",
         "",
     ]

@@ -9,8 +9,10 @@ import importlib
 import os
 import signal
 import sys
+from pathlib import Path
 from typing import Callable
 
+from grader import project
 from grader.errors import HogError, UsageError
 from grader.project import ISOLATION_LEVELS as LEVELS
 from grader.project import variant_ids
@@ -21,7 +23,7 @@ BROKEN_PIPE = 128 + 13   # as a shell reports a process ended by SIGPIPE
 STDOUT_FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO)   # standard output cannot take more
 ISOLATION_HELP = ("the least isolation the submission may run under: process, files (the kit's files out of "
                   "its reach) or bubblewrap; below it, grading fails (exit 1) instead of scoring "
-                  "(default: $HOG_ISOLATION, else files)")
+                  "(default: $HOG_ISOLATION, else the course config's, else files)")
 SEED_HELP = "draw the hidden cases from this seed (default: a fresh one, recorded in the report)"
 
 
@@ -35,6 +37,14 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # argparse's own errors exit 2 with our wording
         self.print_usage(sys.stderr)
         self.exit(USAGE_ERROR, f"Error: {message}\n")
+
+
+class _Version(argparse.Action):
+    """``hog --version``: the version is read from the package metadata only when asked for."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"hog-kit {project.version()}")
+        parser.exit(0)
 
 
 class _Unused:
@@ -51,6 +61,9 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
     variant_id = f"the variant id, one of: {ids}"
     top = _Parser(prog="hog", description="Hog kit: specs, solutions, skeletons, cases and grading for Hog. "
                                           f"Variants: {ids}. 'hog VERB --help' explains a verb.")
+    top.add_argument("--version", action=_Version, nargs=0, help="print the kit's version and exit")
+    top.add_argument("--course", metavar="DIR", help="the course folder (default: $HOG_COURSE, else the nearest "
+                                                     f"folder from here upward holding {project.CONFIG_NAME})")
     verbs = top.add_subparsers(dest="verb", metavar="VERB", parser_class=_Parser)
     verbs.required = True
 
@@ -58,6 +71,13 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
         return verbs.add_parser(name, **options) if only in (None, name) else _Unused()
 
     add_verb("variants", help="list the variants (id, title, rules, seed file)")
+
+    init = add_verb("init", help=f"make a course folder: {project.CONFIG_NAME} (points, isolation, thresholds) "
+                                 "and the folders its files go to")
+    init.add_argument("folder", metavar="DIR", help="a new or empty folder")
+    init.add_argument("--variant", action="append", metavar="ID",
+                      help="a built-in variant the course uses (repeatable; default: all)")
+    init.add_argument("--name", default="", metavar="NAME", help="the course's name, e.g. 'CS 61A Fall 2026'")
 
     build = add_verb("build", help="generate solution/, skeleton/ (and docs/) from specs and sources")
     build.add_argument("--check", action="store_true", help="only report generated files that are stale; exit 1 if any")
@@ -192,6 +212,8 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
 # verb → handler: the parsed arguments become the keyword arguments of one function of grader.commands.
 HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "variants": lambda args: _verbs("authoring").variants(out=sys.stdout),
+    "init": lambda args: _verbs("authoring").init(folder=args.folder, variants=args.variant, name=args.name,
+                                                  out=sys.stdout),
     "build": lambda args: _verbs("authoring").build(check=args.check, variants=args.variant, solve=args.solve,
                                          out=sys.stdout),
     "cases": lambda args: _verbs("authoring").cases(variant=args.variant, as_json=args.json, hidden=args.hidden,
@@ -233,10 +255,52 @@ def exit_status(error: HogError) -> int:
     return USAGE_ERROR if isinstance(error, UsageError) else GRADER_FAULT
 
 
+# The verbs that grade what a folder holds: a course config inside it is never read.
+GRADED = {"grade": "submission", "grade-batch": "folder", "contest": "folder"}
+
+
+def _course_option(argv: list[str]) -> str | None:
+    """``--course DIR`` given before the verb (the verb list's help names the course's variants)."""
+    for index, word in enumerate(argv):
+        if word in HANDLERS:
+            return None
+        if word == "--course" and index + 1 < len(argv):
+            return argv[index + 1]
+        if word.startswith("--course="):
+            return word.split("=", 1)[1]
+    return None
+
+
+def _verb(argv: list[str]) -> str | None:
+    """The verb a command line names (its first word that is no option nor --course's value), if known."""
+    words = iter(argv)
+    for word in words:
+        if word == "--course":
+            next(words, None)
+        elif not word.startswith("-"):
+            return word if word in HANDLERS else None
+    return None
+
+
+def _choose_place(args: argparse.Namespace) -> None:
+    """The course this run is for; a grading verb passes over a course config inside what it grades."""
+    graded = getattr(args, GRADED[args.verb]) if args.verb in GRADED else None
+    place = project.use(args.course, graded=Path(graded) if graded else None)
+    for ignored in place.ignored:
+        print(f"Note: ignored {ignored}: a course config inside what is graded is never read (using "
+              f"{project.display(place.config) if place.config else 'the built-in defaults'})", file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    args = parser(argv[0] if argv and argv[0] in HANDLERS else None).parse_args(argv)
     try:
+        project.use(_course_option(argv))
+    except HogError as error:
+        print(f"Error: {error}", file=sys.stderr)
+        return exit_status(error)
+    args = parser(_verb(argv)).parse_args(argv)
+    try:
+        _choose_place(args)
         status = HANDLERS[args.verb](args)
         sys.stdout.flush()
         return status

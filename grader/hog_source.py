@@ -32,9 +32,8 @@ class BuildError(UsageError):
 
 
 def final_table_path(variant: Variant) -> Path:
-    if variant.compose:   # a minted variant keeps its table beside its spec (the project's, not the kit's)
-        return project.SPECS / "final" / f"{variant.id}.txt"
-    return project.DATA / "final" / f"{variant.id}.txt"
+    # a minted variant keeps its table beside its spec (the course's, not the kit's)
+    return project.table_path(variant.id, minted=variant.compose is not None)
 
 
 def final_rows(variant: Variant) -> list[str]:

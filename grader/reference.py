@@ -55,7 +55,8 @@ def load(variant_id: str) -> types.ModuleType:
     """The reference ``hog`` module of a variant."""
     variant = load_variant(variant_id)
     source = hog_source.solution_source(variant)
-    filename = str(project.SOLUTION / variant_id / "hog.py")
+    root = project.here().root   # where `hog build` writes it, else a name of its own (the built-in variants alone)
+    filename = str(root / "solution" / variant_id / "hog.py") if root else f"<reference hog.py of {variant_id}>"
     return _module(f"hog_kit_reference_{variant_id}", source, filename, {"dice": dice()})
 
 

@@ -199,7 +199,7 @@ def assign_roster(roster: Path, *, by: str, seed: int, out: Path, like: str = "s
     for variant in variants.values():
         files.update({f"{variant.id}/student/{name}": text.encode()
                       for name, text in assign.student_files(variant).items()})
-    files["autograder/autograder.zip"] = assign.autograder_zip(None, manifest=manifest)
+    files["autograder/autograder.zip"] = assign.autograder_zip(None, manifest=manifest, variants=list(variants.values()))
     assign.write_folder(out, files)
     kept = project.ROSTERS / f"r{seed}_{by}.csv"
     try:

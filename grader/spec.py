@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader import project, spec_cache
+from grader import course, project, spec_cache
 from grader.errors import SpecError
 from grader.spec_choices import CONSTRUCTS, Alternative, alternatives, forbidden  # noqa: F401 (the model's)
 from grader.spec_unlock import Concept, Unlock, locked, unlock  # noqa: F401 (Concept: part of the model)
@@ -288,20 +288,23 @@ variant_ids = project.variant_ids
 
 def load_variant(variant_id: str) -> Variant:
     """Load ``specs/<variant_id>.yaml``; an unknown id names the known ones."""
+    clashing = project.clash(variant_id)
+    if clashing is not None:
+        raise SpecError(project.display(clashing), 1, f"the course's variant '{variant_id}' takes the id of a "
+                        "built-in variant", f"rename it (file and its id:), e.g. {variant_id}x")
     known = variant_ids()
     if variant_id not in known:
         close = closest(variant_id, known)
         raise SpecError("specs", None, f"no variant '{variant_id}'",
                         f"did you mean '{close}'?" if close else f"known variants: {', '.join(known)}")
-    return load(project.SPECS / f"{variant_id}.yaml")
+    return course.apply(load(project.spec_path(variant_id)), course.current())
 
 
 def titles() -> dict[str, str]:
     """Each variant's title by id, in id order (what a student's hog.py declares): from one entry of
     the cache while no spec changed since they were checked (``grader.spec_cache``), else from the variants."""
     specs = {}
-    for variant_id in variant_ids():
-        path = project.SPECS / f"{variant_id}.yaml"
+    for variant_id, path in project.variant_paths().items():
         try:
             specs[variant_id] = (path.read_text(encoding="utf-8"), project.display(path))
         except (OSError, UnicodeDecodeError):   # load_variant says where and why

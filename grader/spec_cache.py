@@ -23,7 +23,7 @@ from grader.spec_unlock import Concept, Unlock
 
 MODELS = {model.__name__: model for model in (Variant, Phase, Rule, Question, Threshold, Case, Step, Unlock,
                                               Concept, Alternative, Composition)}
-READERS = ("spec*.py", "errors.py", "shipped/student/*.py", "catalogue/*.py")
+READERS = ("spec*.py", "course.py", "errors.py", "shipped/student/*.py", "catalogue/*.py")
 """The modules whose code decides what a spec becomes (globs under grader/): any change makes entries stale."""
 KEPT_PER_SPEC = 4   # entries kept per spec file: the newest
 

@@ -114,16 +114,23 @@ def test_autograder_zip_has_the_scripts_at_the_top_and_the_kit_inside(tmp_path):
         names = archive.namelist()
         modes = {info.filename: info.external_attr >> 16 for info in archive.infolist()}
         run = archive.read("run_autograder").decode()
-        pyproject = archive.read("kit/pyproject.toml")
+        wheel = archive.read(f"kit/hog_kit-{project.version()}-py3-none-any.whl")
+        config = archive.read("course/hog-course.toml").decode()
     assert names[:2] == ["setup.sh", "run_autograder"]
     assert modes["setup.sh"] & stat.S_IXUSR and modes["run_autograder"] & stat.S_IXUSR
-    assert pyproject == (project.ROOT / "pyproject.toml").read_bytes()
-    for name in ("kit/README.md", "kit/grader/cli.py", "kit/grader/spec.py", "kit/grader/shipped/dice.py",
-                 "kit/grader/templates/handout/handout.html.j2", *[f"kit/specs/{v}.yaml" for v in IDS]):
-        assert name in names
-    assert not [name for name in names if "__pycache__" in name or name.endswith(".pyc")]
-    assert not [name for name in names if name.startswith(("kit/solution/", "kit/tests/", "kit/docs/"))]
-    assert "\nVARIANT=sp19\n" in run and "grade \"$submission\" --variant \"$VARIANT\" --force-variant --format json" in run
+    assert sorted(names) == sorted(["setup.sh", "run_autograder", "grading_failed.py", "kit/README.md",
+                                    f"kit/hog_kit-{project.version()}-py3-none-any.whl", "course/hog-course.toml"])
+    with zipfile.ZipFile(io.BytesIO(wheel)) as kit:
+        inside = kit.namelist()
+    for name in ("grader/cli.py", "grader/spec.py", "grader/shipped/dice.py", "grader/data/final/sp19.txt",
+                 "grader/templates/handout/handout.html.j2", *[f"grader/specs/{v}.yaml" for v in IDS]):
+        assert name in inside
+    assert not [name for name in inside if "__pycache__" in name or name.endswith(".pyc")]
+    assert not [name for name in inside if not name.startswith(("grader/", "hog_kit-"))]
+    assert 'variants = ["sp19"]' in config and "[points.sp19]" in config
+    assert "\nVARIANT=sp19\n" in run
+    assert "--course \"$COURSE\" grade \"$submission\" --variant \"$VARIANT\" --force-variant --format json" in run
+    assert "HOG_ROOT" not in run and "PYTHONPATH" not in run
     assert 'ROOT="${AUTOGRADER_ROOT:-/autograder}"' in run
 
 
@@ -146,7 +153,8 @@ def test_setup_installs_bubblewrap_and_the_kit_and_run_autograder_installs_nothi
     with zipfile.ZipFile(io.BytesIO(assign.autograder_zip(load_variant("sp19")))) as archive:
         setup, run = archive.read("setup.sh").decode(), archive.read("run_autograder").decode()
     assert "apt-get install -y -qq --no-install-recommends bubblewrap" in setup
-    assert 'pip install --quiet --disable-pip-version-check "$KIT[test]"' in setup
+    assert 'pip install --quiet --disable-pip-version-check ${HOG_PIP_OPTIONS:-} "$wheel"' in setup
+    assert "HOG_ROOT" not in setup and "PYTHONPATH" not in setup
     warm = next(line for line in setup.splitlines() if "hidden_cases(v) for v in all_variants()" in line)
     # The line setup.sh runs fills the cache with every variant's hidden cases.
     subprocess.run([sys.executable, "-c", warm.strip().strip("'")], check=True, timeout=120,
@@ -248,7 +256,7 @@ def test_run_autograder_gives_the_solution_full_marks_and_the_skeleton_none(tmp_
 @pytest.mark.slow
 def test_run_autograder_tells_the_student_when_grading_cannot_complete(tmp_path):
     root = fake_autograder(tmp_path, "sp19", project.SOLUTION / "sp19")
-    (root / "source/kit/specs/sp19.yaml").unlink()
+    (root / "source/course/hog-course.toml").write_text("isolation = 'chroot'\n")
     result, results = run_autograder(root)
     assert result.returncode == 2
     assert results["score"] == 0 and results["tests"] == []

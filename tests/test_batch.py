@@ -114,8 +114,10 @@ def test_each_result_keeps_gradescopes_fields_and_says_what_it_was_graded_from(t
 
 
 def broken_spec(root: Path) -> None:
-    """A copy of the specs where question 4 names a function the reference does not have."""
+    """A copy of the kit's checkout (its specs: the built-in variants) where sp19's question 4 names a
+    function the reference does not have."""
     shutil.copytree(project.SPECS, root / "specs")
+    shutil.copy(project.ROOT / "pyproject.toml", root / "pyproject.toml")
     spec = root / "specs" / "sp19.yaml"
     text = spec.read_text()
     assert "    function: is_swap\n" in text
@@ -129,7 +131,7 @@ def test_a_fault_of_the_grader_gives_each_submission_a_visible_zero_a_gradebook_
     shutil.copytree(project.SOLUTION / "sp19", subs / "ada")
     shutil.copy(project.SOLUTION / "sp19" / "hog.py", subs / "bob.py")
     out = tmp_path / "out"
-    env = {"HOG_ROOT": str(tmp_path / "kit"), "HOG_CACHE": str(tmp_path / "cache")}
+    env = {"HOG_COURSE": str(tmp_path / "kit"), "HOG_CACHE": str(tmp_path / "cache")}
     done = hog("grade-batch", str(subs), "--variant", "sp19", "--out", str(out), env=env)
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert "graded 2, skipped 0 already graded, 2 grader faults" in done.stdout

@@ -23,9 +23,12 @@ def test_the_committed_generated_files_are_current():
 
 
 def test_check_names_a_stale_file_and_build_repairs_it(tmp_path, monkeypatch):
-    for folder in ("solution", "skeleton"):
+    for folder in ("solution", "skeleton", "docs"):
         shutil.copytree(project.ROOT / folder / "sp19", tmp_path / folder / "sp19")
-        monkeypatch.setattr(project, folder.upper(), tmp_path / folder)
+    shutil.copy(project.ROOT / "docs" / "rules.md", tmp_path / "docs" / "rules.md")
+    (tmp_path / "hog-course.toml").write_text("")
+    monkeypatch.setattr(project, "_chosen", {})   # the next test is back in the checkout
+    project.use(str(tmp_path))   # a course folder holding a copy of what the checkout generates for sp19
     variant = load_variant("sp19")
     hog = tmp_path / "skeleton" / "sp19" / "hog.py"
     hog.write_text(hog.read_text() + "# edited by hand\n")

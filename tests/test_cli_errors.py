@@ -20,12 +20,13 @@ def hog(*args, env=None, **options):
 @pytest.mark.slow
 def test_a_spec_that_is_not_utf8_names_its_line(tmp_path):
     (tmp_path / "specs").mkdir()
+    (tmp_path / "hog-course.toml").write_text("")
     text = (project.SPECS / "sp19.yaml").read_bytes().replace(b"Pig Out, example 1", b"Pig Out, \xe9xample 1", 1)
-    (tmp_path / "specs" / "sp19.yaml").write_bytes(text)
+    (tmp_path / "specs" / "mine.yaml").write_bytes(text)
     line = text[:text.index(b"\xe9")].count(b"\n") + 1
-    result = hog("cases", "sp19", env={"HOG_ROOT": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    result = hog("cases", "mine", env={"HOG_COURSE": str(tmp_path), "PATH": "/usr/bin:/bin"})
     assert result.returncode == 2
-    assert result.stderr == f"Error: specs/sp19.yaml:{line}: the spec is not UTF-8 text (save it as UTF-8)\n"
+    assert result.stderr == f"Error: specs/mine.yaml:{line}: the spec is not UTF-8 text (save it as UTF-8)\n"
 
 
 @pytest.mark.slow

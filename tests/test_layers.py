@@ -16,7 +16,7 @@ from grader import project
 LAYERS = [
     ["grader", "grader.project", "grader.errors", "grader.files", "grader.signed_cache", "grader.spec_yaml",
      "grader.spec_cache",
-     "grader.spec", "grader.spec_model",
+     "grader.spec", "grader.spec_model", "grader.course",
      "grader.spec_unlock", "grader.spec_choices", "grader.shipped", "grader.catalogue"],
     ["grader.rendering", "grader.hog_source", "grader.handout"],     # template rendering
     ["grader.reference"],
@@ -25,8 +25,8 @@ LAYERS = [
     ["grader.sandbox"],
     ["grader.grade", "grader.tabulate"],
     ["grader.report"],
-    ["grader.build", "grader.assign", "grader.batch", "grader.play", "grader.mint", "grader.submissions",
-     "grader.pool", "grader.contest", "grader.similarity", "grader.roster"],
+    ["grader.build", "grader.assign", "grader.wheel", "grader.batch", "grader.play", "grader.mint",
+     "grader.submissions", "grader.pool", "grader.contest", "grader.similarity", "grader.roster"],
     ["grader.commands"],
     ["grader.cli"],
 ]

@@ -1,7 +1,6 @@
 """hog mint: a composed variant is balanced, written as a spec that builds, and differs from the public ones."""
 
 import io
-import shutil
 import sys
 from pathlib import Path
 
@@ -19,12 +18,14 @@ FAST = Choices(zero_dice="digits_distance(a=2,c=2,k=13)", swap="ones_product(d=5
 
 @pytest.fixture
 def root(tmp_path, monkeypatch):
-    """A copy of the project's specs; the kit reads and writes there."""
-    shutil.copytree(KIT / "specs", tmp_path / "specs")
-    for name, attr in (("specs", "SPECS"), ("solution", "SOLUTION"), ("skeleton", "SKELETON"), ("docs", "DOCS")):
-        monkeypatch.setattr(project, attr, tmp_path / name)
-    monkeypatch.setattr(project, "ROOT", tmp_path)
-    return tmp_path
+    """A course folder of its own: the kit mints and builds there (the built-in variants stay the kit's)."""
+    (tmp_path / "specs").mkdir()
+    (tmp_path / "hog-course.toml").write_text("")
+    monkeypatch.setenv("HOG_COURSE", str(tmp_path))
+    project.use()
+    yield tmp_path
+    monkeypatch.delenv("HOG_COURSE")
+    project.use()
 
 
 @pytest.mark.slow
@@ -115,7 +116,10 @@ def test_mint_prints_how_it_differs_from_each_public_variant(root):
 
 def test_mint_refuses_unknown_rules_and_existing_ids(root, capsys):
     assert cli.main(["mint", "sp19"]) == 2
-    assert "exists" in capsys.readouterr().err
+    assert "'sp19' is the id of a built-in variant" in capsys.readouterr().err
+    (root / "specs" / "minty.yaml").write_text("id: minty\n")
+    assert cli.main(["mint", "minty"]) == 2
+    assert "specs/minty.yaml exists" in capsys.readouterr().err
     assert cli.main(["mint", "mintq", "--zero-dice", "free_bacon_min_plus_on"]) == 2
     assert "did you mean 'free_bacon_min_plus_one'" in capsys.readouterr().err
     assert cli.main(["mint", "mintq", "--swap", "free_bacon_min_plus_one"]) == 2
@@ -137,7 +141,7 @@ def test_a_minted_variant_grades_its_solution_full_and_its_skeleton_zero(tmp_pat
         import mint_seeds
     finally:
         sys.path.pop(0)
-    row = mint_seeds.check_seed(mint_seeds.copy_project(tmp_path), 5)
+    row = mint_seeds.check_seed(mint_seeds.new_course(tmp_path), 5)
     assert row["problems"] == [], row
     assert row["solution"].split("/")[0] == row["solution"].split("/")[1] and row["skeleton"].startswith("0/")
 

@@ -140,9 +140,10 @@ def test_unknown_variant_suggests_the_closest():
 @pytest.mark.slow
 def test_the_command_line_reports_a_broken_spec_without_traceback(tmp_path):
     (tmp_path / "specs").mkdir()
+    (tmp_path / "hog-course.toml").write_text("")
     (tmp_path / "specs" / "demo.yaml").write_text(broken("    points: 1\n", "    points: [1\n"))
     result = subprocess.run([sys.executable, "-m", "grader.cli", "cases", "demo"], capture_output=True,
-                            text=True, env={"HOG_ROOT": str(tmp_path), "PATH": "/usr/bin:/bin"})
+                            text=True, env={"HOG_COURSE": str(tmp_path), "PATH": "/usr/bin:/bin"})
     assert result.returncode == 2
     assert result.stderr.startswith("Error: specs/demo.yaml:18: YAML syntax error")
     assert "Traceback" not in result.stderr

@@ -11,10 +11,10 @@ import grader.build
 import grader.handout
 import grader.roster
 from grader import mint as minting
-from grader import project
+from grader import course, project
 from grader.cases import DEFAULT_SEED, grading_cases
 from grader.errors import UsageError
-from grader.spec import all_variants, load_variant
+from grader.spec import all_variants, load, load_variant
 
 
 def variants(*, out: TextIO) -> int:
@@ -26,12 +26,49 @@ def variants(*, out: TextIO) -> int:
     return 0
 
 
+COURSE_FOLDERS = ("specs", "solution", "skeleton", "docs", "release")   # what a course's commands write into
+
+
+def init(*, folder: str, variants: list[str] | None, name: str, out: TextIO) -> int:
+    """``hog init DIR [--variant ID ...] [--name NAME]``: a course folder, its config and its folders."""
+    builtin = sorted(path.stem for path in project.BUILTIN_SPECS.glob("*.yaml"))
+    chosen = variants or builtin
+    for variant_id in chosen:
+        if variant_id not in builtin:
+            raise UsageError(f"--variant {variant_id}: not a built-in variant (one of {', '.join(builtin)}; "
+                             "mint the course's own with 'hog mint' inside the course folder)")
+    specs = [load(project.BUILTIN_SPECS / f"{variant_id}.yaml") for variant_id in dict.fromkeys(chosen)]
+    target = Path(folder)
+    text = course.config_text(name or target.resolve().name, specs)
+    grader.assign.write_folder(target, {project.CONFIG_NAME: text.encode(),
+                                        **{f"{sub}/.keep": b"" for sub in COURSE_FOLDERS}})
+    out.write(f"wrote {target / project.CONFIG_NAME} (variants {', '.join(s.id for s in specs)}; edit it to "
+              f"change points, isolation, thresholds)\n"
+              f"made {', '.join(f'{sub}/' for sub in COURSE_FOLDERS)} in {target}\n"
+              f"Next: cd {target} && hog assign {specs[0].id} --out release/{specs[0].id}\n")
+    return 0
+
+
+def _course_variant_ids() -> list[str]:
+    """A course's variants: those its config names and those minted in it ([] in the checkout or outside)."""
+    place, config = project.here(), course.current()
+    if place.checkout or config is None:
+        return []
+    own = sorted(path.stem for path in place.specs.glob("*.yaml")) if place.specs.is_dir() else []
+    return list(dict.fromkeys([*config.variants, *own]))
+
+
 def build(*, check: bool, variants: list[str] | None, out: TextIO, solve: bool = False) -> int:
     """``hog build [--check] [--solve]``: regenerate (or check) every generated file."""
-    chosen = [load_variant(v) for v in variants] if variants else all_variants()
+    ids = variants or _course_variant_ids()   # default: the course's variants; in the checkout, all
+    chosen = [load_variant(v) for v in ids] if ids else all_variants()
     if solve:
         if check:
             raise UsageError("--solve writes the optimal tables; it cannot go with --check")
+        builtin = [v.id for v in chosen if v.compose is None]
+        if builtin and not project.here().checkout:
+            raise UsageError(f"--solve: the optimal tables of {', '.join(builtin)} come with the kit and are not "
+                             "rewritten here (give --variant with a variant minted in this course)")
         for path in grader.build.solve_final_tables(chosen):
             out.write(f"solved {project.display(path)}\n")
     result = grader.build.build(chosen, check=check)

@@ -7,14 +7,14 @@ import stat
 from pathlib import Path
 from typing import TextIO
 
-from grader import pool, reference, unlocking
+from grader import course, pool, reference, unlocking
 from grader.cases import new_seed
 from grader.errors import UsageError
 from grader.files import write_atomically
 from grader.grade import grade_safely, support_files
 from grader.report import FORMATS
 from grader.sandbox.early import Early
-from grader.sandbox.level import Level, minimum_from
+from grader.sandbox.level import NAMES, Level, minimum_from
 from grader.spec import load_variant, titles, variant_ids
 
 
@@ -44,8 +44,10 @@ def class_folder(folder: str, jobs: int) -> Path:
 
 
 def isolation_level(choice: str | None) -> str:
-    """The least isolation a grading run requires: --isolation, else $HOG_ISOLATION, else files."""
-    return minimum_from(choice, otherwise=Level.FILES).label
+    """The least isolation a grading run requires: --isolation, else $HOG_ISOLATION, else the course
+    config's, else files."""
+    return minimum_from(choice, otherwise=Level.FILES if course.isolation() is None
+                        else NAMES[course.isolation()]).label
 
 
 def _check_seed(seed: int | None) -> int:

@@ -73,7 +73,9 @@ def mint(variant_id: str, *, seed: int = 0, choices: Choices = Choices(), goal: 
     """Compose, check and write a variant; UsageError says why it cannot."""
     if not variant_id.isidentifier():
         raise UsageError(f"'{variant_id}' is not a usable id (letters, digits and underscores, e.g. mint01)")
-    path = project.SPECS / f"{variant_id}.yaml"
+    if not project.here().checkout and (project.BUILTIN_SPECS / f"{variant_id}.yaml").is_file():
+        raise UsageError(f"'{variant_id}' is the id of a built-in variant (choose another id, e.g. {variant_id}x)")
+    path = project.spec_path(variant_id)
     if path.exists() and not force:
         raise UsageError(f"{project.display(path)} exists (choose another id, or --force to replace it)")
     if like not in LIKE:
@@ -110,7 +112,7 @@ def mint(variant_id: str, *, seed: int = 0, choices: Choices = Choices(), goal: 
 
 
 def _table_path(variant_id: str) -> Path:
-    return project.SPECS / "final" / f"{variant_id}.txt"
+    return project.table_path(variant_id, minted=True)
 
 
 def _compose(draft: Draft, balance: Balance, path: Path, out: TextIO):

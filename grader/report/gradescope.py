@@ -1,6 +1,6 @@
 """Gradescope's results.json: score, max_score, execution_time, output, tests[].
 
-Beside Gradescope's fields, four of the kit's own: ``isolation_level`` (the level
+Beside Gradescope's fields, five of the kit's own: ``kit_version`` (the Hog kit that graded), ``isolation_level`` (the level
 that ran: process, files, bubblewrap; none when nothing ran), ``isolation`` (what
 isolated the submission, in words), ``seed`` (what the hidden cases were drawn from; a regrade with
 it grades the same cases) and ``grader_failed`` (true when the kit itself failed:
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 
+from grader import project
 from grader.grade import GradeResult
 from grader.report.failure import RERUN, describe
 
@@ -22,7 +23,7 @@ def results(result: GradeResult, *, rerun: str = RERUN) -> dict:
                 "tests": [{"name": "grader failed", "number": "0", "score": 0, "max_score": result.max_score,
                            "status": "failed", "output": result.grader_error, "visibility": "visible"}],
                 "isolation_level": result.isolation_level, "isolation": result.isolation, "seed": result.seed,
-                "grader_failed": True}
+                "kit_version": project.version(), "grader_failed": True}
     tests = []
     for question in result.questions:
         passed, total = question.counts
@@ -54,7 +55,7 @@ def results(result: GradeResult, *, rerun: str = RERUN) -> dict:
         output += f"\nhog.py could not be imported: {result.import_error}"
     return {"score": result.score, "max_score": result.max_score, "execution_time": round(result.seconds, 3),
             "output": output, "tests": tests, "isolation_level": result.isolation_level,
-            "isolation": result.isolation, "seed": result.seed,
+            "isolation": result.isolation, "seed": result.seed, "kit_version": project.version(),
             "grader_failed": False}
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from xml.etree import ElementTree
 
+from grader import project
 from grader.grade import GradeResult
 from grader.report.failure import RERUN, describe
 
@@ -14,6 +15,7 @@ def render(result: GradeResult, *, rerun: str = RERUN) -> str:
     ElementTree.SubElement(properties, "property", name="isolation", value=str(result.isolation))
     if result.seed is not None:
         ElementTree.SubElement(properties, "property", name="seed", value=str(result.seed))
+    ElementTree.SubElement(properties, "property", name="kit_version", value=project.version())
     failures = 0
     if result.grader_error:
         case = ElementTree.SubElement(suite, "testcase", classname=f"hog.{result.variant.id}", name="grader")

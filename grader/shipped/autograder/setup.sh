@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Gradescope runs this once, as root, while it builds the autograder's image.
 # It installs bubblewrap (the sandbox student code runs in) and a Python 3.11 or
-# newer with Hog kit and its requirements in a virtual environment, so that
-# run_autograder installs nothing. AUTOGRADER_ROOT replaces /autograder.
+# newer with Hog kit (the wheel in kit/) and its requirements in a virtual
+# environment, so that run_autograder installs nothing. AUTOGRADER_ROOT replaces
+# /autograder; HOG_PIP_OPTIONS adds options to pip (e.g. --no-index --find-links DIR).
 set -euo pipefail
 ROOT="${AUTOGRADER_ROOT:-/autograder}"
 KIT="$ROOT/source/kit"
+COURSE="$ROOT/source/course"
 VENV="$ROOT/hog-venv"
 
 export DEBIAN_FRONTEND=noninteractive
@@ -30,12 +32,13 @@ if ! "$python" -c 'import ensurepip' >/dev/null 2>&1; then
 fi
 
 "$python" -m venv "$VENV"
-"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade pip
-"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "$KIT[test]"
-# The kit runs from its folder, as run_autograder runs it.
-HOG_ROOT="$KIT" PYTHONPATH="$KIT" "$VENV/bin/python" -m grader.cli variants
+wheel="$(ls "$KIT"/*.whl)"
+# shellcheck disable=SC2086  # HOG_PIP_OPTIONS is a list of options
+"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check ${HOG_PIP_OPTIONS:-} "$wheel"
+# The kit as run_autograder runs it: installed, for the course in source/course.
+"$VENV/bin/python" -m grader.cli --course "$COURSE" variants
 # Generate every variant's hidden cases once (from the default seed, into the
 # image's cache), so that a kit that cannot fails the image's build rather than a
 # student's grading; each grading then draws its own cases from a fresh seed.
-HOG_ROOT="$KIT" PYTHONPATH="$KIT" "$VENV/bin/python" -c \
+HOG_COURSE="$COURSE" "$VENV/bin/python" -c \
   'from grader.cases import hidden_cases; from grader.spec import all_variants; [hidden_cases(v) for v in all_variants()]'
