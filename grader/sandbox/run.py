@@ -14,8 +14,16 @@ failed", never a zero); start-up time is not counted against the submission.
 
 Time: each case (and the import) may use ``Limits.case_seconds`` of CPU time
 of the submission's process, measured by the grader from the end of the case
-before it, so a busy machine does not change a verdict; a generous wall-clock
-backstop (``Limits.backstop``) stops a case that sleeps.
+before it, and may wait without computing (asleep, blocked on a pipe, a lock,
+``select``) for ``Limits.wait_seconds``, measured from the process's state and
+CPU time: a process that is runnable but starved by a busy machine is not
+waiting, so a busy machine does not change a verdict.  A generous wall-clock
+backstop (``Limits.backstop``) stops a case on a machine too starved to run it.
+The batch's own time (CPU and waiting, ``Limits.total_seconds``) is shared
+equally by the groups of cases (the questions): a case may use no more than
+what its group has left, and a group that runs out, like one whose case timed
+out, has its remaining cases skipped while every other group still runs (in a
+fresh process, since the one that timed out is killed).
 
 The grader reads the stream strictly, in the order it sent the cases.  While
 it reads case k, it accepts only step messages for case k with the next step
@@ -78,6 +86,9 @@ class Batch:
                                   "file_bytes": limits.file_bytes, "processes": limits.processes}}
         self.total_deadline = 0.0
         self.read_bytes = 0              # what every process of this batch sent so far (bounded per batch)
+        # The batch's own time, shared equally by the groups; what each group has spent.
+        self.share = limits.total_seconds / max(1, len(set(groups or [""])))
+        self.spent: collections.Counter[str] = collections.Counter()
 
     # -- starting --
     def start(self) -> Child:
@@ -125,7 +136,7 @@ class Batch:
     def run(self) -> SandboxReport:
         results: list[CaseRun | None] = [None] * len(self.cases)
         imported: tuple | None = None
-        self.total_deadline = time.monotonic() + self.limits.total_seconds
+        self.total_deadline = time.monotonic() + self.limits.batch_backstop
         index = 0
         while imported is None or index < len(self.cases):
             if time.monotonic() >= self.total_deadline:
@@ -152,7 +163,8 @@ class Batch:
         for number, run in enumerate(results):
             if run is None:
                 results[number] = failed(f"not run: the whole batch ran longer than "
-                                         f"{seconds_text(self.limits.total_seconds)}", kind=StepKind.TIMEOUT)
+                                         f"{seconds_text(self.limits.batch_backstop)} (wall clock)",
+                                         kind=StepKind.TIMEOUT)
         import_error, import_stdout = imported or (None, "")
         return SandboxReport(results, import_error, self._isolation_text(), import_stdout,
                              self.choice.level.label)
@@ -175,7 +187,9 @@ class Batch:
             current = sent[0]
             if time.monotonic() >= self.total_deadline:
                 return current, False
-            run, keep, earlier = self._case(child, current, began, cpu_start)
+            group = self._group(current)
+            run, keep, earlier = self._case(child, current, began, cpu_start, self.share - self.spent[group])
+            self.spent[group] += max(child.cpu_seconds() - cpu_start, 0.0) + child.waited
             for number in earlier:
                 results[number] = failed(channel.tampered("a message about this case came after it had "
                                                           "ended"), seconds=results[number].seconds,
@@ -190,7 +204,7 @@ class Batch:
                 self.on_result(current, run)
             sent.popleft()
             if self.groups and run.steps and run.steps[-1].kind is StepKind.TIMEOUT:
-                self.timed_out.add(self.groups[current])
+                self.timed_out.add(group)
             if not keep:
                 return current + 1, True
             began, cpu_start = time.monotonic(), child.cpu_seconds()
@@ -209,11 +223,21 @@ class Batch:
         return (f"{text[:-1]}; the system call filter refused every change to files, "
                 "but the submission could read the grader's files)")
 
-    def _timeout(self, detail: str, began: float, what: str) -> str:
+    def _group(self, index: int) -> str:
+        return self.groups[index] if self.groups else ""
+
+    def _timeout(self, detail: str, began: float, what: str, share_bound: bool = False) -> str:
         if time.monotonic() >= self.total_deadline and detail == "wall":
-            return f"Timeout: the whole batch ran longer than {seconds_text(self.limits.total_seconds)}"
+            return (f"Timeout: the whole batch ran longer than {seconds_text(self.limits.batch_backstop)} "
+                    "(wall clock)")
+        if share_bound and detail in ("cpu", "wait"):
+            return (f"Timeout: {what} used up what was left of its question's share of the time "
+                    f"({seconds_text(round(self.share, 2))} of the submission's own time)")
         if detail == "cpu":
             return f"Timeout: {what} used more than {seconds_text(self.limits.case_seconds)} of CPU time"
+        if detail == "wait":
+            return (f"Timeout: {what} waited more than {seconds_text(self.limits.wait_seconds)} without "
+                    "computing (asleep or blocked)")
         return f"Timeout: {what} ran longer than {seconds_text(self._backstop())} (wall clock)"
 
     def _backstop(self) -> float:
@@ -222,7 +246,8 @@ class Batch:
     def _import(self, child: Child) -> tuple[bool, str, str | None, str | None, StepKind]:
         began = time.monotonic()
         deadline = min(began + self._backstop(), self.total_deadline)
-        event = child.next(deadline, child.cpu_seconds() + self.limits.case_seconds)
+        child.start_case()
+        event = child.next(deadline, child.cpu_seconds() + self.limits.case_seconds, self.limits.wait_seconds)
         if event.kind == "timeout":
             return False, "", self._timeout(event.detail, began, "importing the submission"), None, \
                 StepKind.TIMEOUT
@@ -242,8 +267,10 @@ class Batch:
             return True, message[2], None, None, StepKind.OK
         return False, message[2], cap(message[3]), message[4] and cap(message[4], 100), StepKind.ERROR
 
-    def _case(self, child: Child, index: int, began: float, cpu_start: float) -> tuple[CaseRun, bool, list[int]]:
-        """Read the results of case ``index`` (already sent), timed from ``began`` and ``cpu_start``.
+    def _case(self, child: Child, index: int, began: float, cpu_start: float,
+              left: float) -> tuple[CaseRun, bool, list[int]]:
+        """Read the results of case ``index`` (already sent), timed from ``began`` and ``cpu_start``,
+        with ``left`` seconds of its group's share of the batch's own time.
 
         Returns its result, whether the process may run the next case, and the
         earlier cases (run by this process) that a late message showed to be
@@ -251,14 +278,17 @@ class Batch:
         """
         steps = self.cases[index]
         deadline = min(began + self._backstop(), self.total_deadline)
-        cpu_limit = cpu_start + self.limits.case_seconds
-        child.case_bytes = 0
+        left = max(left, 0.0)
+        cpu_limit = cpu_start + min(self.limits.case_seconds, left)
+        wait_limit = min(self.limits.wait_seconds, left)
+        child.start_case()
         done: list[StepResult] = []
         while True:
-            event = child.next(deadline, cpu_limit)
+            event = child.next(deadline, cpu_limit, wait_limit)
             elapsed = time.monotonic() - began
             if event.kind == "timeout":
-                why = self._timeout(event.detail, began, "the case")
+                bound = left < (self.limits.case_seconds if event.detail == "cpu" else self.limits.wait_seconds)
+                why = self._timeout(event.detail, began, "the case", bound)
                 return failed(why, None, elapsed, done, StepKind.TIMEOUT), False, []
             if event.kind == "ended":
                 return failed(child.how_it_ended(), None, elapsed, done, StepKind.CRASH), False, []

@@ -117,7 +117,7 @@ def check_arguments(cases, setup, support_files, limits, names) -> tuple[list[li
             raise TypeError(f"support file {name!r} must be given as text")
         if not _NAME.fullmatch(name) or name.startswith(".") or name == "hog.py":
             raise ValueError(f"support file name {name!r} must be a plain file name other than hog.py")
-    for field in ("case_seconds", "total_seconds", "backstop"):
+    for field in ("case_seconds", "total_seconds", "backstop", "wait_seconds"):
         value = getattr(limits, field)
         if not (isinstance(value, (int, float)) and math.isfinite(value) and value > 0):
             raise ValueError(f"Limits.{field} must be a positive number of seconds")
