@@ -108,7 +108,7 @@ def test_expressions_statements_definitions_and_printed_output(tmp_path, mode):
     assert report.import_error is None
     assert report.level == {"bwrap": "bubblewrap", "files": "files", "process": "process"}[mode]
     assert report.isolation == {
-        "bwrap": "bubblewrap", "files": report.isolation if report.isolation.startswith("files (Landlock: ") else "",
+        "bwrap": "bubblewrap", "files": report.isolation if report.isolation.startswith("files (layers: Landlock, ") else "",
         "process": "process limits only (file isolation off: HOG_SANDBOX=process is set" + FILTERED}[mode]
     first, second, empty = report.cases
     assert [step.output for step in first.steps] == ["9\n", "", "16\n", "rolling 1\n2\n", "hi\n", ""]
@@ -605,10 +605,11 @@ def test_missing_bubblewrap_falls_back_to_the_next_level_and_says_so(tmp_path, m
     monkeypatch.delenv("HOG_ISOLATION", raising=False)
     monkeypatch.setattr(namespaces, "bwrap_path", lambda: None)
     monkeypatch.setattr(level, "landlock_unavailable", lambda: "the kernel offers no Landlock")
+    monkeypatch.setattr(level.user, "unavailable", lambda python: "the grader does not run as root")
     report = run(tmp_path, [["square(3)"]])
     assert report.level == "process"
-    assert report.isolation == ("process limits only (file isolation off: "
-                                "bubblewrap (bwrap) is not installed; the kernel offers no Landlock" + FILTERED)
+    assert report.isolation == ("process limits only (file isolation off: bubblewrap (bwrap) is not installed; "
+                                "the kernel offers no Landlock, and the grader does not run as root" + FILTERED)
     assert_honest_case_passes(report.cases[0])
 
 

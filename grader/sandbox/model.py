@@ -76,6 +76,7 @@ class SandboxReport:
     isolation: str            # the sentence a report shows
     stdout_during_import: str
     level: str = "none"       # the level reached, by name: "process", "files", "bubblewrap" (or "none": not run)
+    layers: tuple[str, ...] = ()  # the layers that held: "namespaces (bubblewrap)", "Landlock", "own uid N", "seccomp"
 
 
 class SandboxUnavailable(GraderFault):

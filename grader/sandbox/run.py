@@ -81,7 +81,8 @@ class Batch:
         self.config = {"dir": inside, "setup": setup, "names": names,
                        "mode": "bwrap" if choice.level is Level.BUBBLEWRAP else choice.level.label,
                        "parent": os.getpid(), "filter": SECCOMP,
-                       "landlock": level.readable_paths(inside) if choice.level is Level.FILES else None,
+                       "landlock": level.readable_paths(inside) if choice.level is Level.FILES and choice.landlock
+                       else None,
                        "limits": {"memory_bytes": limits.memory_bytes, "cpu_seconds": limits.cpu_seconds,
                                   "file_bytes": limits.file_bytes, "processes": limits.processes}}
         self.total_deadline = 0.0
@@ -167,7 +168,7 @@ class Batch:
                                          kind=StepKind.TIMEOUT)
         import_error, import_stdout = imported or (None, "")
         return SandboxReport(results, import_error, self._isolation_text(), import_stdout,
-                             self.choice.level.label)
+                             self.choice.level.label, level.layers(self.choice, self.uid, not self.unfiltered))
 
     def _cases(self, child: Child, index: int, results: list) -> tuple[int, bool]:
         """Run cases from ``index`` in this process: (the next index, whether a fresh process is needed)."""
@@ -211,7 +212,7 @@ class Batch:
 
     def _isolation_text(self) -> str:
         """What isolated the submission, as the report says it."""
-        text = level.describe(self.choice, self.uid)
+        text = level.describe(self.choice, self.uid, not self.unfiltered)
         if self.unfiltered:
             why = "; ".join(self.unfiltered)
             if self.choice.level is not Level.PROCESS:
@@ -374,16 +375,20 @@ def run_cases(submission: Path, cases: Sequence[Sequence[str]], *,
             pass   # bwrap cannot start here after all: the level is chosen as always, below
         finally:
             started.discard()
-    choice = level.choose(minimum)
+    choice = level.choose(minimum, submission)
     try:
         hog, others = scratch_folder.submission_files(Path(submission))
     except scratch_folder.Unusable as problem:
         return scratch_folder.not_run(checked, str(problem))
     slot = user.acquire() if choice.uid_drop else None
+    if slot is None and not choice.landlock:
+        raise SandboxUnavailable(f"the files level without Landlock needs a uid of the sandbox's own, and all "
+                                 f"{user.SLOTS} are taken ({user.SLOT_FOLDER}); grade fewer at a time")
     folder = Path(tempfile.mkdtemp(prefix="hog-sandbox-"))
     try:
         try:
-            scratch_folder.prepare(folder, hog, others, support_files)
+            # A folder for another uid stays closed (mkdtemp's 0700) until it is handed over.
+            scratch_folder.prepare(folder, hog, others, support_files, opened=slot is None)
         except scratch_folder.Unusable as problem:
             return scratch_folder.not_run(checked, str(problem))
         if slot is not None:

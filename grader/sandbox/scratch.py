@@ -51,7 +51,10 @@ def not_run(cases: list[list[str]], problem: str) -> SandboxReport:
     return SandboxReport([failed(note, kind=StepKind.ERROR) for _ in cases], cap(problem), NOT_RUN, "")
 
 
-def prepare(scratch: Path, hog: Path, others: list[Path], support_files: Mapping[str, str]) -> None:
+def prepare(scratch: Path, hog: Path, others: list[Path], support_files: Mapping[str, str],
+            opened: bool = True) -> None:
+    """Copy the submission's files and the support files into ``scratch``; ``opened``: readable by
+    every user (else the folder keeps its owner-only mode until ``user.hand_over``)."""
     for path in others:
         if path.name not in support_files:
             _copy_regular(path, scratch / path.name)
@@ -60,7 +63,8 @@ def prepare(scratch: Path, hog: Path, others: list[Path], support_files: Mapping
         (scratch / name).write_text(text, encoding="utf-8")
     for path in scratch.iterdir():
         path.chmod(0o644)
-    scratch.chmod(0o755)
+    if opened:
+        scratch.chmod(0o755)
 
 
 def _copy_regular(source: Path, target: Path) -> None:
