@@ -1,0 +1,285 @@
+"""An older container engine, as Gradescope's and schools' graders may still run: no namespaces, and the
+Landlock system calls refused (Docker before 23.0). A root grader still reaches the files level there,
+with a uid of the sandbox's own to which file permissions close the kit, its cache and other
+submissions: the reference grades full, a submission that hunts for the kit gets nothing, and the
+report names the layers that held. A grader that is not root cannot reach files there and says so.
+
+The engine is simulated with tests/tools/nouserns.py --no-landlock under setpriv, in a mount
+namespace of its own where the machine looks like such a container's image (see OLD_CONTAINER).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from grader import assign
+from grader.spec import load_variant
+
+ROOT = Path(__file__).resolve().parent.parent
+HOSTILE = Path(__file__).parent / "submissions" / "hostile"
+
+
+def hunter(tmp_path: Path, cache: Path) -> Path:
+    """tests/submissions/hostile/steal_kit.py, told where the cache is."""
+    folder = tmp_path / "hunter"
+    folder.mkdir()
+    source = (HOSTILE / "steal_kit.py").read_text().replace("CACHE = None", f"CACHE = {str(cache)!r}")
+    (folder / "hog.py").write_text(source)
+    return folder
+
+
+# Run as root in a mount namespace of its own (unshare): it makes the machine look like such a
+# container's image, where the only copy of the kit is the one the grader uses, closed to other users
+# as the bundle's setup.sh leaves it. The folder holding this checkout (and so every other checkout,
+# cache and virtual environment beside it) is covered with an empty tmpfs, and so is /tmp (a
+# container has its own, without this machine's other graders' folders); the interpreter and the
+# folders the kit's requirements come from are mounted where other users can reach them (a
+# container's Python lives under /usr). Then it runs argv[1:] with that interpreter.
+OLD_CONTAINER = r"""
+import os, subprocess, sys
+from pathlib import Path
+hide, prefix, *rest = sys.argv[1:]
+separator = rest.index("--")
+sites, command = rest[:separator], rest[separator + 1:]
+def mount(*arguments):
+    subprocess.run(["mount", *arguments], check=True)
+mount("-t", "tmpfs", "-o", "mode=755", "none", "/mnt")
+os.makedirs("/mnt/python")
+mount("--bind", prefix, "/mnt/python")
+paths = []
+for number, site in enumerate(sites):
+    os.makedirs(f"/mnt/site{number}")
+    mount("--bind", site, f"/mnt/site{number}")
+    paths.append(f"/mnt/site{number}")
+if hide:
+    mount("-t", "tmpfs", "-o", "mode=755", "none", hide)
+mount("-t", "tmpfs", "-o", "mode=1777", "none", "/tmp")
+os.environ["HOG_TEST_SITES"] = os.pathsep.join(paths)
+os.execv(command[0], command)
+"""
+# In the container: grade the reference and the hunter at files (root), and say what the hunter got.
+GRADE_IN_CONTAINER = r"""
+import json, os, sys
+sys.path[:0] = [sys.argv[1]] + [p for p in os.environ["HOG_TEST_SITES"].split(os.pathsep) if p]
+from pathlib import Path
+from grader import grade
+from grader.sandbox import Limits, run_cases
+from grader.spec import load_variant
+variant = load_variant("sp19")
+found = {}
+for name in ("reference", "hunter"):
+    result = grade.grade(Path(sys.argv[2 if name == "reference" else 3]), variant, minimum="files")
+    found[name] = [result.score, result.max_score, result.isolation_level, result.isolation, result.grader_error]
+report = run_cases(sys.argv[3], [["loot()"], ["'play' in dir()"], ["reach_out()"], ["__import__('os').getuid()"]],
+                   minimum="files", limits=Limits(case_seconds=20.0))
+found["hunt"] = [report.level, list(report.layers)] + [case.steps[-1].output or case.steps[-1].error
+                                                        for case in report.cases]
+print(json.dumps(found))
+"""
+HUNT_FURTHER = r"""
+
+def reach_out():
+    '''What the grader's process, other sandboxes and the kit's places give away to this uid.'''
+    import glob, os
+    opened = []
+    grader = os.getppid()
+    for name in ("environ", "cmdline", "cwd", "root", "maps", "mem", "fd", "fdinfo"):
+        path = f"/proc/{grader}/{name}"
+        try:
+            if name in ("cwd", "root"):
+                os.listdir(path)
+            elif name in ("fd", "fdinfo"):
+                os.listdir(path)
+            else:
+                with open(path, "rb") as handle:
+                    handle.read(1)
+            opened.append(name)
+        except OSError:
+            pass
+    for pattern in ("/tmp/*", "/tmp/*/*", "/tmp/*/*/*", "/tmp/*/*/*/*"):
+        for path in glob.glob(pattern):
+            if (path.endswith(".py") or path.endswith("key")) and not path.startswith(os.getcwd()):
+                try:
+                    with open(path, "rb") as handle:
+                        handle.read(1)
+                    opened.append(path)
+                except OSError:
+                    pass
+    for name in KIT_PLACES:
+        try:
+            os.listdir(name)
+            opened.append(name)
+        except OSError:
+            pass
+    return sorted(opened)
+"""
+
+
+def NOUSERNS_COPY(place: Path) -> Path:
+    """tests/tools/nouserns.py where the container can run it (this checkout is hidden there)."""
+    copy = place / "tools" / "nouserns.py"
+    if not copy.exists():
+        copy.parent.mkdir()
+        shutil.copy(ROOT / "tests" / "tools" / "nouserns.py", copy)
+    return copy
+
+
+CONTAINER_PYTHON = f"/mnt/python/bin/python{sys.version_info.major}.{sys.version_info.minor}"
+
+
+@pytest.fixture
+def place():
+    """A folder that other users may enter (as /autograder is), outside /tmp."""
+    folder = Path(tempfile.mkdtemp(prefix="hog-test-", dir="/var/tmp"))
+    folder.chmod(0o755)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def _old_container(tmp_path: Path, command: list[str], **env: str) -> subprocess.CompletedProcess:
+    """``command`` (a first word "python" is the container's interpreter) in the simulated container:
+    no namespaces, no Landlock, no CAP_SYS_ADMIN, this checkout hidden; ``env`` added."""
+    setpriv, unshare = shutil.which("setpriv"), shutil.which("unshare")
+    if setpriv is None or unshare is None or os.geteuid() != 0:
+        pytest.skip("needs root, setpriv and unshare to simulate an older container engine")
+    top = Path("/", *ROOT.parts[1:2])
+    hide = "" if str(top) in ("/usr", "/tmp", "/") or Path(tmp_path).is_relative_to(top) else str(top)
+    prefix = os.path.realpath(sys.base_prefix)
+    sites = sorted({os.path.realpath(path) for path in sys.path if path.endswith("-packages")
+                    and os.path.isdir(path) and not path.startswith(prefix)})
+    python = f"/mnt/python/{Path(os.path.realpath(sys.executable)).relative_to(prefix)}" \
+        if os.path.realpath(sys.executable).startswith(prefix) else None
+    if python is None:
+        python = f"/mnt/python/bin/python{sys.version_info.major}.{sys.version_info.minor}"
+    inner = [setpriv, "--bounding-set", "-sys_admin", "--inh-caps", "-sys_admin", python,
+             str(NOUSERNS_COPY(tmp_path)), "--no-landlock",
+             *([python] if command[0] == "python" else [command[0]]), *command[1:]]
+    env = {**{key: value for key, value in os.environ.items() if not key.startswith(("HOG_", "PYTHON"))},
+           "HOG_CACHE": str(tmp_path / "cache"), **env}
+    return subprocess.run([unshare, "--mount", "--propagation", "private", sys.executable, "-c", OLD_CONTAINER,
+                           hide, prefix, *sites, "--", *inner], capture_output=True, text=True, env=env,
+                          timeout=600)
+
+
+def _hunter_for(tmp_path: Path, places: list[Path]) -> Path:
+    """The hunter, told to look in ``places`` as well as everywhere it looks (the cache, /root, this
+    checkout, /proc, /tmp)."""
+    places = [str(path) for path in places] + [str(tmp_path / "cache"), str(tmp_path / "cache" / "hidden"),
+                                               "/root", str(ROOT)]
+    folder = hunter(tmp_path, tmp_path / "cache" / "hidden")
+    (folder / "hog.py").write_text((folder / "hog.py").read_text().replace(
+        '["/work", "/work/main", os.path.expanduser("~")]', repr(places + [str(tmp_path)]))
+        + f"\nKIT_PLACES = {places!r}\n" + HUNT_FURTHER)
+    folder.chmod(0o700)
+    return folder
+
+
+def _closed_kit(tmp_path: Path) -> Path:
+    """A copy of the kit, closed to other users as the bundle's setup.sh leaves it."""
+    kit = tmp_path / "kit"
+    for name in ("grader", "specs", "solution"):
+        shutil.copytree(ROOT / name, kit / name, ignore=shutil.ignore_patterns("__pycache__"))
+    subprocess.run(["chmod", "-R", "go-rwx", str(kit)], check=True)
+    return kit
+
+
+@pytest.mark.slow
+def test_in_an_older_container_as_root_files_holds_by_a_uid_of_its_own(place):
+    """Docker before 23.0: Landlock refused, no namespaces. The reference still grades full at files,
+    and a hog.py with no game code that hunts for the kit (the checkout, solution/, the cache and its
+    key, /proc of the grader, other sandboxes' folders in /tmp) gets 0, with the layers named."""
+    tmp_path = place
+    kit = _closed_kit(tmp_path)
+    (tmp_path / "reference").mkdir()
+    shutil.copy(ROOT / "solution" / "sp19" / "hog.py", tmp_path / "reference" / "hog.py")
+    (tmp_path / "reference").chmod(0o700)
+    folder = _hunter_for(tmp_path, [kit, kit / "solution", tmp_path / "reference"])
+    done = _old_container(tmp_path, ["python", "-c", GRADE_IN_CONTAINER, str(kit), str(tmp_path / "reference"),
+                                     str(folder)])
+    assert done.returncode == 0, done.stderr[-3000:]
+    found = json.loads(done.stdout.splitlines()[-1])
+    score, best, reached, isolation, fault = found["reference"]
+    assert (score, best, reached, fault) == (26, 26, "files", None), isolation
+    assert isolation.startswith("files (layers: own uid 19") and ", seccomp; no Landlock: the kernel offers " \
+        "no Landlock (errno 1); ran as its own uid" in isolation
+    score, best, reached, isolation, fault = found["hunter"]
+    assert (score, reached, fault) == (0, "files", None)
+    level_reached, layers, stolen, has_play, reached_out, uid = found["hunt"]
+    assert level_reached == "files" and layers[0].startswith("own uid ") and layers[1:] == ["seccomp"]
+    assert stolen.startswith("([], ") and "True" not in stolen, stolen
+    assert has_play == "False\n"
+    assert reached_out == "['cmdline']\n", reached_out        # the grader's command line: paths closed to it
+    assert int(uid) >= 1_900_000_000
+
+
+@pytest.mark.slow
+def test_in_an_older_container_a_grader_that_is_not_root_cannot_reach_files_and_says_so(place):
+    tmp_path = place
+    kit = _closed_kit(tmp_path)
+    subprocess.run(["chmod", "-R", "go+rX", str(kit)], check=True)   # nobody runs it: it must read it
+    (tmp_path / "cache").mkdir(mode=0o777)
+    (tmp_path / "cache").chmod(0o777)
+    (tmp_path / "submission").mkdir()
+    shutil.copy(ROOT / "solution" / "sp19" / "hog.py", tmp_path / "submission" / "hog.py")
+    (tmp_path / "submission").chmod(0o755)
+    script = ("import os, sys; sys.path[:0] = [sys.argv[1]] + [p for p in os.environ['HOG_TEST_SITES']"
+              ".split(os.pathsep) if p]; os.setgid(65534); os.setgroups([]); os.setuid(65534); "
+              "from grader import cli; sys.argv = ['hog', 'grade', sys.argv[2], '--variant', 'sp19', "
+              "'--format', 'json']; cli.run()")
+    done = _old_container(tmp_path, ["python", "-c", script, str(kit), str(tmp_path / "submission")])
+    assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
+    result = json.loads(done.stdout)
+    assert result["score"] == 0 and result.get("grader_failed") is True, done.stdout[-2000:]
+    assert ("isolation 'files' is required, but only 'process' can be reached here: bubblewrap failed its "
+            "start-up check") in done.stdout + done.stderr
+    assert ("the kernel offers no Landlock (errno 1), and the grader does not run as root, so it cannot give "
+            "the submission a uid of its own") in done.stdout + done.stderr
+
+
+@pytest.mark.slow
+def test_in_an_older_container_the_gradescope_bundle_grades_the_reference_full_and_a_hunter_zero(place):
+    """The bundle as Gradescope unpacks it, closed by setup.sh's own lines; run_autograder at its
+    default isolation (files): the reference 26/26, the hunter 0, results.json naming the layers."""
+    prefix = os.path.realpath(sys.base_prefix)
+    for name in ("jinja2", "yaml", "numpy", "scipy"):
+        spec = importlib.util.find_spec(name)
+        if spec is None or not os.path.realpath(spec.origin).startswith(prefix):
+            pytest.skip("run_autograder runs the kit with the container's interpreter alone: the kit's "
+                        "requirements must be installed in it")
+    root = place / "autograder"
+    with zipfile.ZipFile(io.BytesIO(assign.autograder_zip(load_variant("sp19")))) as archive:
+        archive.extractall(root / "source")
+    (root / "hog-venv" / "lib").mkdir(parents=True)      # setup.sh made it; pip put a copy of the kit there
+    setup = (root / "source" / "setup.sh").read_text()
+    closing = setup[setup.index("# >>> Close the kit"):setup.index("# <<< Close the kit.")]
+    subprocess.run(["bash", "-c", f'set -euo pipefail\nROOT="$1"\nVENV="$2"\n{closing}', "setup",
+                    str(root), str(root / "hog-venv")], check=True, env={**os.environ, "HOG_CACHE": str(place / "cache")})
+    assert not (root / "source").stat().st_mode & 0o077 and not (root / "hog-venv").stat().st_mode & 0o077
+    submissions = {"reference": (ROOT / "solution" / "sp19" / "hog.py").read_text(),
+                   "hunter": (_hunter_for(place, [root / "source", root / "source" / "kit", root / "hog-venv"])
+                              / "hog.py").read_text()}
+    graded = {}
+    for name, source in submissions.items():
+        shutil.rmtree(root / "submission", ignore_errors=True)
+        (root / "submission").mkdir()
+        (root / "submission" / "hog.py").write_text(source)
+        done = _old_container(place, ["bash", str(root / "source" / "run_autograder")],
+                              AUTOGRADER_ROOT=str(root), HOG_KIT_PYTHON=CONTAINER_PYTHON)
+        assert done.returncode == 0, done.stderr[-3000:]
+        graded[name] = json.loads((root / "results" / "results.json").read_text())
+    for name, score in (("reference", 26), ("hunter", 0)):
+        result = graded[name]
+        assert result["score"] == score and result["isolation_level"] == "files", result["isolation"]
+        assert result["isolation"].startswith("files (layers: own uid 19") and ", seccomp; no Landlock" in \
+            result["isolation"]
