@@ -81,8 +81,15 @@ found = {}
 for name in ("reference", "hunter"):
     result = grade.grade(Path(sys.argv[2 if name == "reference" else 3]), variant, minimum="files")
     found[name] = [result.score, result.max_score, result.isolation_level, result.isolation, result.grader_error]
+# A neighbour: the reference, waiting in its sandbox (its own uid, its own folder) while the hunter hunts.
+import threading, time
+neighbour = threading.Thread(target=run_cases, args=(sys.argv[2], [["__import__('time').sleep(0.6)"]] * 6),
+                             kwargs={"minimum": "files"})
+neighbour.start()
+time.sleep(1.0)
 report = run_cases(sys.argv[3], [["loot()"], ["'play' in dir()"], ["reach_out()"], ["__import__('os').getuid()"]],
                    minimum="files", limits=Limits(case_seconds=20.0))
+neighbour.join()
 found["hunt"] = [report.level, list(report.layers)] + [case.steps[-1].output or case.steps[-1].error
                                                         for case in report.cases]
 print(json.dumps(found))
@@ -107,6 +114,14 @@ def reach_out():
             opened.append(name)
         except OSError:
             pass
+    for folder in glob.glob("/tmp/*/"):                       # other sandboxes' folders, by name
+        try:
+            with open(folder + "hog.py", "rb") as handle:
+                handle.read(1)
+            if not folder.startswith(os.getcwd()):
+                opened.append(folder + "hog.py")
+        except OSError:
+            pass
     for pattern in ("/tmp/*", "/tmp/*/*", "/tmp/*/*/*", "/tmp/*/*/*/*"):
         for path in glob.glob(pattern):
             if (path.endswith(".py") or path.endswith("key")) and not path.startswith(os.getcwd()):
@@ -122,7 +137,7 @@ def reach_out():
             opened.append(name)
         except OSError:
             pass
-    return sorted(opened)
+    return sorted(opened), len(glob.glob("/tmp/hog-sandbox-*"))
 """
 
 
@@ -219,7 +234,8 @@ def test_in_an_older_container_as_root_files_holds_by_a_uid_of_its_own(place):
     assert level_reached == "files" and layers[0].startswith("own uid ") and layers[1:] == ["seccomp"]
     assert stolen.startswith("([], ") and "True" not in stolen, stolen
     assert has_play == "False\n"
-    assert reached_out == "['cmdline']\n", reached_out        # the grader's command line: paths closed to it
+    # The grader's command line only (it names paths closed to this uid), though it saw its neighbour's folder.
+    assert reached_out == "(['cmdline'], 2)\n", reached_out
     assert int(uid) >= 1_900_000_000
 
 
@@ -283,3 +299,34 @@ def test_in_an_older_container_the_gradescope_bundle_grades_the_reference_full_a
         assert result["score"] == score and result["isolation_level"] == "files", result["isolation"]
         assert result["isolation"].startswith("files (layers: own uid 19") and ", seccomp; no Landlock" in \
             result["isolation"]
+
+
+def test_files_without_landlock_names_the_first_place_open_to_other_users_and_the_fix(place, monkeypatch):
+    """What the grader checks before it relies on the uid alone: the kit's package and folder, its cache,
+    and other submissions beside the one graded, closed to other users."""
+    from grader import project
+    from grader.sandbox import user
+    kit, cache, batch = place / "kit", place / "cache", place / "batch"
+    (kit / "grader").mkdir(parents=True)
+    (kit / "grader" / "reference.py").write_text("REFERENCE = 1\n")
+    (cache / "hidden").mkdir(parents=True, mode=0o700)
+    for name in ("ada", "bob"):
+        (batch / name).mkdir(parents=True)
+        (batch / name / "hog.py").write_text("def play(): pass\n")
+    monkeypatch.setattr(project, "PACKAGE", kit / "grader")
+    monkeypatch.setattr(project, "ROOT", kit)
+    monkeypatch.setattr(project, "CACHE", cache)
+    for path in (kit, kit / "grader", batch, batch / "ada", batch / "bob"):
+        path.chmod(0o755)
+    assert user.open_to_others(None) == (
+        f"the kit's package ({kit / 'grader'}) can be read by other users ({kit / 'grader' / 'reference.py'} is "
+        f"open to them); close it with `chmod -R go-rwx {kit / 'grader'}`, as the Gradescope bundle's setup.sh does")
+    kit.chmod(0o700)
+    assert user.open_to_others(None) is None            # a closed folder closes all below it
+    assert user.open_to_others(batch / "ada").startswith(
+        f"another submission beside this one ({batch / 'bob'}) can be read by other users")
+    (batch / "bob").chmod(0o700)
+    assert user.open_to_others(batch / "ada") is None
+    cache.chmod(0o755)
+    (cache / "key").write_text("secret")
+    assert user.open_to_others(None).startswith(f"the kit's cache (HOG_CACHE) ({cache}) can be read")

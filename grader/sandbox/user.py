@@ -116,10 +116,11 @@ def protected(submission: Path | None) -> list[tuple[str, Path]]:
         submission = Path(os.path.abspath(submission))
         holder = submission.parent
         try:
-            siblings = sorted(holder.iterdir()) if holder != Path("/") else []
+            # Every one of them, however many: a batch's folder may hold a whole class.
+            siblings = sorted(holder.iterdir()) if holder != Path("/") and _enterable(holder) else []
         except OSError:
             siblings = []
-        for sibling in siblings[:LOOK_ENTRIES]:
+        for sibling in siblings:
             if sibling != submission and (sibling.suffix in (".py", ".zip") or (sibling / "hog.py").exists()):
                 places.append(("another submission beside this one", sibling))
     return places
