@@ -93,7 +93,7 @@ class Child:
         self.case_bytes = 0
         self.batch_bytes = 0
         self.waited = 0.0                           # seconds the current case spent blocked
-        self._sampled: tuple[float, float] | None = None
+        self._sampled: tuple[float, float, int] | None = None
         self._cpu_files: list[int] | None = None
 
     # -- writing --
@@ -223,16 +223,17 @@ class Child:
 
     def _note_waiting(self, cpu: float, runnable: bool) -> float:
         """Count the time since the last sample as waiting when the submission was blocked through it:
-        no process of its runnable now and no CPU time used since.  A starved process is runnable
-        (state R) and is not counted; a sleeping or blocked one is in state S, D or T.  An interval
-        counts for at most two sample periods, so a grader that was itself starved of CPU between
-        samples counts no more than it watched.  Returns the case's waiting so far."""
+        no process of its runnable now, no CPU time used and nothing sent to the grader since.  A
+        starved process is runnable (state R) and is not counted; a sleeping or blocked one is in
+        state S, D or T (one blocked writing a long answer the grader is still reading has sent
+        something).  An interval counts for at most two sample periods, so a grader that was itself
+        starved of CPU between samples counts no more than it watched.  Returns the case's waiting."""
         now = time.monotonic()
         if self._sampled is not None:
-            at, before = self._sampled
-            if not runnable and cpu <= before:
+            at, before, received = self._sampled
+            if not runnable and cpu <= before and self.batch_bytes == received:
                 self.waited += min(now - at, 2 * WAIT_SAMPLE)
-        self._sampled = (now, cpu)
+        self._sampled = (now, cpu, self.batch_bytes)
         return self.waited
 
     def cpu_seconds(self) -> float:

@@ -14,16 +14,13 @@ failed", never a zero); start-up time is not counted against the submission.
 
 Time: each case (and the import) may use ``Limits.case_seconds`` of CPU time
 of the submission's process, measured by the grader from the end of the case
-before it, and may wait without computing (asleep, blocked on a pipe, a lock,
-``select``) for ``Limits.wait_seconds``, measured from the process's state and
-CPU time: a process that is runnable but starved by a busy machine is not
-waiting, so a busy machine does not change a verdict.  A generous wall-clock
-backstop (``Limits.backstop``) stops a case on a machine too starved to run it.
-The batch's own time (CPU and waiting, ``Limits.total_seconds``) is shared
-equally by the groups of cases (the questions): a case may use no more than
-what its group has left, and a group that runs out, like one whose case timed
-out, has its remaining cases skipped while every other group still runs (in a
-fresh process, since the one that timed out is killed).
+before it, and wait without computing (asleep, blocked) ``Limits.wait_seconds``,
+told from the process's state and CPU time (``Child.next``): a runnable process
+starved by a busy machine is not waiting, so load does not change a verdict; a
+wall-clock backstop (``Limits.backstop``) stops a case too starved to run.  The
+batch's own time (``Limits.total_seconds``) is shared equally by the groups
+(questions): a group out of its share, or whose case timed out, has its other
+cases skipped; every other group still runs (in a fresh process).
 
 The grader reads the stream strictly, in the order it sent the cases.  While
 it reads case k, it accepts only step messages for case k with the next step
