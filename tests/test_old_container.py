@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from grader import assign
+from grader.sandbox import level
 from grader.spec import load_variant
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -162,9 +163,10 @@ def place():
     shutil.rmtree(folder, ignore_errors=True)
 
 
-def _old_container(tmp_path: Path, command: list[str], **env: str) -> subprocess.CompletedProcess:
+def _old_container(tmp_path: Path, command: list[str], landlock: bool = False, **env: str) -> subprocess.CompletedProcess:
     """``command`` (a first word "python" is the container's interpreter) in the simulated container:
-    no namespaces, no Landlock, no CAP_SYS_ADMIN, this checkout hidden; ``env`` added."""
+    no namespaces, no Landlock (unless ``landlock``: a current engine), no CAP_SYS_ADMIN, this checkout
+    hidden; ``env`` added."""
     setpriv, unshare = shutil.which("setpriv"), shutil.which("unshare")
     if setpriv is None or unshare is None or os.geteuid() != 0:
         pytest.skip("needs root, setpriv and unshare to simulate an older container engine")
@@ -178,7 +180,7 @@ def _old_container(tmp_path: Path, command: list[str], **env: str) -> subprocess
     if python is None:
         python = f"/mnt/python/bin/python{sys.version_info.major}.{sys.version_info.minor}"
     inner = [setpriv, "--bounding-set", "-sys_admin", "--inh-caps", "-sys_admin", python,
-             str(NOUSERNS_COPY(tmp_path)), "--no-landlock",
+             str(NOUSERNS_COPY(tmp_path)), *([] if landlock else ["--no-landlock"]),
              *([python] if command[0] == "python" else [command[0]]), *command[1:]]
     env = {**{key: value for key, value in os.environ.items() if not key.startswith(("HOG_", "PYTHON"))},
            "HOG_CACHE": str(tmp_path / "cache"), **env}
@@ -264,9 +266,13 @@ def test_in_an_older_container_a_grader_that_is_not_root_cannot_reach_files_and_
 
 
 @pytest.mark.slow
-def test_in_an_older_container_the_gradescope_bundle_grades_the_reference_full_and_a_hunter_zero(place):
+@pytest.mark.parametrize("engine", ["older", "current"])
+def test_in_a_container_the_gradescope_bundle_grades_the_reference_full_and_a_hunter_zero(place, engine):
     """The bundle as Gradescope unpacks it, closed by setup.sh's own lines; run_autograder at its
-    default isolation (files): the reference 26/26, the hunter 0, results.json naming the layers."""
+    default isolation (files): the reference 26/26, the hunter 0, results.json naming the layers:
+    the uid alone in an engine older than Landlock, Landlock and the uid in a current one."""
+    if engine == "current" and level.landlock_unavailable():
+        pytest.skip(level.landlock_unavailable())
     prefix = os.path.realpath(sys.base_prefix)
     for name in ("jinja2", "yaml", "numpy", "scipy"):
         spec = importlib.util.find_spec(name)
@@ -290,15 +296,19 @@ def test_in_an_older_container_the_gradescope_bundle_grades_the_reference_full_a
         shutil.rmtree(root / "submission", ignore_errors=True)
         (root / "submission").mkdir()
         (root / "submission" / "hog.py").write_text(source)
-        done = _old_container(place, ["bash", str(root / "source" / "run_autograder")],
+        done = _old_container(place, ["bash", str(root / "source" / "run_autograder")], engine == "current",
                               AUTOGRADER_ROOT=str(root), HOG_KIT_PYTHON=CONTAINER_PYTHON)
         assert done.returncode == 0, done.stderr[-3000:]
         graded[name] = json.loads((root / "results" / "results.json").read_text())
     for name, score in (("reference", 26), ("hunter", 0)):
         result = graded[name]
         assert result["score"] == score and result["isolation_level"] == "files", result["isolation"]
-        assert result["isolation"].startswith("files (layers: own uid 19") and ", seccomp; no Landlock" in \
-            result["isolation"]
+        if engine == "older":
+            assert result["isolation"].startswith("files (layers: own uid 19") and ", seccomp; no Landlock" in \
+                result["isolation"]
+        else:
+            assert result["isolation"].startswith("files (layers: Landlock, own uid 19") and ", seccomp; " \
+                "Landlock: only the Python standard library" in result["isolation"]
 
 
 def test_files_without_landlock_names_the_first_place_open_to_other_users_and_the_fix(place, monkeypatch):
