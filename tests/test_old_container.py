@@ -313,7 +313,7 @@ def test_in_a_container_the_gradescope_bundle_grades_the_reference_full_and_a_hu
 
 def test_files_without_landlock_names_the_first_place_open_to_other_users_and_the_fix(place, monkeypatch):
     """What the grader checks before it relies on the uid alone: the kit's package and folder, its cache,
-    and other submissions beside the one graded, closed to other users."""
+    and what the caller protects (a batch's folder of the class's submissions), closed to other users."""
     from grader import project
     from grader.sandbox import user
     kit, cache, batch = place / "kit", place / "cache", place / "batch"
@@ -328,15 +328,16 @@ def test_files_without_landlock_names_the_first_place_open_to_other_users_and_th
     monkeypatch.setattr(project, "CACHE", cache)
     for path in (kit, kit / "grader", batch, batch / "ada", batch / "bob"):
         path.chmod(0o755)
-    assert user.open_to_others(None) == (
+    assert user.open_to_others() == (
         f"the kit's package ({kit / 'grader'}) can be read by other users ({kit / 'grader' / 'reference.py'} is "
         f"open to them); close it with `chmod -R go-rwx {kit / 'grader'}`, as the Gradescope bundle's setup.sh does")
     kit.chmod(0o700)
-    assert user.open_to_others(None) is None            # a closed folder closes all below it
-    assert user.open_to_others(batch / "ada").startswith(
-        f"another submission beside this one ({batch / 'bob'}) can be read by other users")
-    (batch / "bob").chmod(0o700)
-    assert user.open_to_others(batch / "ada") is None
+    assert user.open_to_others() is None               # a closed folder closes all below it
+    assert user.open_to_others((batch,)) == (
+        f"the folder of the other submissions ({batch}) can be read by other users ({batch / 'ada' / 'hog.py'} "
+        f"is open to them); close it with `chmod -R go-rwx {batch}`, as the Gradescope bundle's setup.sh does")
+    batch.chmod(0o700)
+    assert user.open_to_others((batch,)) is None
     cache.chmod(0o755)
     (cache / "key").write_text("secret")
-    assert user.open_to_others(None).startswith(f"the kit's cache (HOG_CACHE) ({cache}) can be read")
+    assert user.open_to_others().startswith(f"the kit's cache (HOG_CACHE) ({cache}) can be read")

@@ -98,9 +98,9 @@ def expected() -> Choice | None:
     return _reached(Level.BUBBLEWRAP, [])
 
 
-def choose(minimum: "str | Level | None" = None, submission: "os.PathLike | None" = None) -> Choice:
+def choose(minimum: "str | Level | None" = None, protect: "tuple | list" = ()) -> Choice:
     """The highest level available (or exactly the one HOG_SANDBOX names), at least the minimum.
-    ``submission``: what is graded (without Landlock, other submissions beside it must be closed)."""
+    ``protect``: what the submission must not read besides the kit (without Landlock, it must be closed)."""
     least = minimum_from(minimum)
     wanted = _wanted()
     exact = None if wanted is None else parse(wanted, "HOG_SANDBOX")
@@ -115,7 +115,7 @@ def choose(minimum: "str | Level | None" = None, submission: "os.PathLike | None
             problem = namespaces.unavailable()
             found = None if problem else _reached(candidate, notes)
         else:
-            found = _files(notes, submission)
+            found = _files(notes, protect)
             problem = found if isinstance(found, str) else None
         if problem is None:
             chosen = found
@@ -140,7 +140,7 @@ def _reached(candidate: Level, notes: list[str]) -> Choice:
     return Choice(Level.FILES, None, why_not is None, tuple(notes + ([why_not] if why_not else [])))
 
 
-def _files(notes: list[str], submission) -> "Choice | str":
+def _files(notes: list[str], protect) -> "Choice | str":
     """The files level with Landlock (and the uid where it can be had), else with the uid alone where
     file permissions close what matters to it; else why the level cannot be reached."""
     no_landlock = landlock_unavailable()
@@ -149,7 +149,7 @@ def _files(notes: list[str], submission) -> "Choice | str":
     no_uid = user.unavailable(namespaces.interpreter())
     if no_uid is not None:
         return f"{no_landlock}, and {no_uid}"
-    opened = user.open_to_others(submission)
+    opened = user.open_to_others(protect)
     if opened is not None:
         return f"{no_landlock}, and a uid of the sandbox's own would not hide the kit: {opened}"
     return Choice(Level.FILES, None, True, tuple(notes + [no_landlock]), landlock=False)

@@ -276,7 +276,7 @@ class Batch:
         """
         steps = self.cases[index]
         deadline = min(began + self._backstop(), self.total_deadline)
-        left = max(left, 0.0)
+        left = max(left, 0.0)       # of the group's share: the case may use no more
         cpu_limit = cpu_start + min(self.limits.case_seconds, left)
         wait_limit = min(self.limits.wait_seconds, left)
         child.start_case()
@@ -332,7 +332,7 @@ def run_cases(submission: Path, cases: Sequence[Sequence[str]], *,
               names: Sequence[str] | None = None, groups: Sequence[str] | None = None,
               minimum: "str | Level | None" = None,
               on_result: "Callable[[int, CaseRun], object] | None" = None,
-              early: Early | None = None) -> SandboxReport:
+              early: Early | None = None, protect: Sequence[Path] = ()) -> SandboxReport:
     """Run each case (a list of steps typed at the >>> prompt) against a submission.
 
     ``submission`` is a hog.py file or a folder holding one (then the student's
@@ -358,6 +358,8 @@ def run_cases(submission: Path, cases: Sequence[Sequence[str]], *,
 
     ``early``: a sandbox started before the cases were known (``grader.sandbox.early``), used
     when it is for this submission at an accepted level and reaches "ready".
+
+    ``protect``: folders it must not read besides the kit's (a batch's), checked without Landlock.
     """
     checked, setup_steps, name_list = scratch_folder.check_arguments(cases, setup, support_files, limits, names)
     if groups is not None and (len(groups) != len(checked) or not all(type(g) is str for g in groups)):
@@ -372,7 +374,7 @@ def run_cases(submission: Path, cases: Sequence[Sequence[str]], *,
             pass   # bwrap cannot start here after all: the level is chosen as always, below
         finally:
             started.discard()
-    choice = level.choose(minimum, submission)
+    choice = level.choose(minimum, tuple(protect))
     try:
         hog, others = scratch_folder.submission_files(Path(submission))
     except scratch_folder.Unusable as problem:

@@ -16,7 +16,7 @@ a sandbox starts, and the level is not reached otherwise):
 
 * the kit's package and its folder (the reference templates, ``solution/``, the
   specs and the course's files), the kit's cache (hidden cases, the signing key);
-* other submissions beside the one graded (a batch's folder);
+* what the caller names: a batch's folder of submissions (``run_cases(protect=...)``);
 * other sandboxes' scratch folders: each belongs to its own uid, mode 0500.
 
 What stays readable needs no closing: the interpreter and its standard library
@@ -108,28 +108,18 @@ LOOK_DEPTH = 3
 LOOK_ENTRIES = 400
 
 
-def protected(submission: Path | None) -> list[tuple[str, Path]]:
-    """What a sandbox running as another uid must not read, each with what it is."""
-    places = [("the kit's package", project.PACKAGE), ("the kit's folder", project.ROOT),
-              ("the kit's cache (HOG_CACHE)", project.CACHE)]
-    if submission is not None:
-        submission = Path(os.path.abspath(submission))
-        holder = submission.parent
-        try:
-            # Every one of them, however many: a batch's folder may hold a whole class.
-            siblings = sorted(holder.iterdir()) if holder != Path("/") and _enterable(holder) else []
-        except OSError:
-            siblings = []
-        for sibling in siblings:
-            if sibling != submission and (sibling.suffix in (".py", ".zip") or (sibling / "hog.py").exists()):
-                places.append(("another submission beside this one", sibling))
-    return places
+def protected(others: "tuple[Path, ...] | list[Path]" = ()) -> list[tuple[str, Path]]:
+    """What a sandbox running as another uid must not read, each with what it is: the kit's places,
+    and what the caller names (``others``: a batch's folder of submissions)."""
+    return [("the kit's package", project.PACKAGE), ("the kit's folder", project.ROOT),
+            ("the kit's cache (HOG_CACHE)", project.CACHE)] + [("the folder of the other submissions", Path(path))
+                                                             for path in others]
 
 
-def open_to_others(submission: Path | None) -> str | None:
+def open_to_others(others: "tuple[Path, ...] | list[Path]" = ()) -> str | None:
     """None when file permissions close every protected place to other uids, else the first open one
     and how to close it."""
-    for what, place in protected(submission):
+    for what, place in protected(others):
         opened = _first_open(Path(os.path.realpath(place)), LOOK_DEPTH)
         if opened is not None:
             return (f"{what} ({place}) can be read by other users ({opened} is open to them); close it with "
