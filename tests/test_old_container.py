@@ -354,3 +354,33 @@ def test_files_without_landlock_names_the_first_place_open_to_other_users_and_th
     cache.chmod(0o755)
     (cache / "key").write_text("secret")
     assert user.open_to_others().startswith(f"the kit's cache (HOG_CACHE) ({cache}) can be read")
+
+
+@pytest.mark.slow
+def test_in_an_older_container_a_class_folder_open_to_other_users_is_graded_only_once_closed(place):
+    """grade-batch as root without Landlock: every hog.py of the class would be readable by each
+    sandbox's uid, so each is a visible "grader failed" naming the folder and the chmod; once the
+    folder is closed, the rerun grades them all full."""
+    kit = _closed_kit(place)
+    batch, out = place / "class", place / "out"
+    for name in ("ada", "bob"):
+        (batch / name).mkdir(parents=True)
+        shutil.copy(ROOT / "solution" / "sp19" / "hog.py", batch / name / "hog.py")
+        (batch / name).chmod(0o755)
+    batch.chmod(0o755)
+    script = ("import os, sys; sys.path[:0] = [sys.argv[1]] + [p for p in os.environ['HOG_TEST_SITES']"
+              ".split(os.pathsep) if p]; from grader import cli; sys.argv = ['hog', 'grade-batch', sys.argv[2], "
+              "'--variant', 'sp19', '--out', sys.argv[3], '--jobs', '1']; cli.run()")
+    done = _old_container(place, ["python", "-c", script, str(kit), str(batch), str(out)])
+    assert done.returncode == 1, done.stderr[-2000:]
+    for name in ("ada", "bob"):
+        result = json.loads((out / f"{name}.json").read_text())
+        assert result["score"] == 0 and result["grader_failed"] is True
+        assert f"the folder of the other submissions ({batch}) can be read by other users" in result["output"]
+        assert f"chmod -R go-rwx {batch}" in result["output"]
+    batch.chmod(0o700)
+    done = _old_container(place, ["python", "-c", script, str(kit), str(batch), str(out)])
+    assert done.returncode == 0, done.stderr[-2000:]
+    for name in ("ada", "bob"):
+        result = json.loads((out / f"{name}.json").read_text())
+        assert result["score"] == 26 and not result.get("grader_failed") and result["isolation_level"] == "files"
