@@ -208,6 +208,6 @@ def describe(choice: Choice, slot_uid: int | None, filtered: bool = True) -> str
         processes = "hidden (hidepid)" if user.proc_hidden() else \
             "showing their command lines only (their environment, descriptors, folders and memory closed to it)"
         return (f"files (layers: {named}; no Landlock: {choice.notes[-1]}; ran as its own uid {slot_uid}, to "
-                "which file permissions close the kit, its cache, other submissions and other sandboxes' "
-                f"folders; other processes in /proc {processes}; no namespaces)")
+                "which file permissions close the kit, its cache, other sandboxes' folders and a batch's other "
+                f"submissions; other processes in /proc {processes}; no namespaces)")
     return f"process limits only (file isolation off: {'; '.join(choice.notes) or 'not asked for'})"
