@@ -11,7 +11,7 @@ uid is not switched and the report says why.
 
 Where Landlock is missing (an older container engine refuses its system calls),
 the uid is the file layer alone, and then only if file permissions close to it
-everything that would give grading away (``closed_to_others`` checks each before
+everything that would give grading away (``open_to_others`` checks each before
 a sandbox starts, and the level is not reached otherwise):
 
 * the kit's package and its folder (the reference templates, ``solution/``, the
@@ -103,7 +103,7 @@ def hand_over(scratch: Path, uid: int) -> None:
     scratch.chmod(0o500)
 
 
-# How far ``closed_to_others`` looks into a folder that others may enter, before it counts it as open.
+# How far ``open_to_others`` looks into a folder that others may enter, before it counts it as open.
 LOOK_DEPTH = 3
 LOOK_ENTRIES = 400
 
@@ -146,8 +146,8 @@ def _first_open(path: Path, depth: int) -> str | None:
         entries = sorted(os.scandir(path), key=lambda entry: entry.name)
     except OSError:
         return None
-    if info.st_mode & stat.S_IROTH and len(entries) > LOOK_ENTRIES:
-        return str(path)
+    if len(entries) > LOOK_ENTRIES:
+        return str(path)            # too many to look through: close the folder itself
     for entry in entries[:LOOK_ENTRIES]:
         found = _first_open(Path(entry.path), depth - 1)
         if found is not None:
