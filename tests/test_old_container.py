@@ -339,6 +339,8 @@ def test_files_without_landlock_names_the_first_place_open_to_other_users_and_th
     monkeypatch.setattr(project, "PACKAGE", kit / "grader")
     monkeypatch.setattr(project, "ROOT", kit)
     monkeypatch.setattr(project, "CACHE", cache)
+    monkeypatch.setenv("HOME", str(place / "home"))
+    (place / "home").mkdir(mode=0o700)
     for path in (kit, kit / "grader", batch, batch / "ada", batch / "bob"):
         path.chmod(0o755)
     assert user.open_to_others() == (
@@ -354,6 +356,11 @@ def test_files_without_landlock_names_the_first_place_open_to_other_users_and_th
     cache.chmod(0o755)
     (cache / "key").write_text("secret")
     assert user.open_to_others().startswith(f"the kit's cache (HOG_CACHE) ({cache}) can be read")
+    cache.chmod(0o700)
+    (place / "home").chmod(0o755)
+    (place / "home" / ".netrc").write_text("machine example.org password secret\n")
+    assert user.open_to_others().startswith(f"the grader's home folder (its keys, its configuration) "
+                                            f"({place / 'home'}) can be read by other users")
 
 
 @pytest.mark.slow

@@ -16,6 +16,7 @@ a sandbox starts, and the level is not reached otherwise):
 
 * the kit's package and its folder (the reference templates, ``solution/``, the
   specs and the course's files), the kit's cache (hidden cases, the signing key);
+* the grader's home folder (keys, configuration: what a case printed would show);
 * what the caller names: a batch's folder of submissions (``run_cases(protect=...)``);
 * other sandboxes' scratch folders: each belongs to its own uid, mode 0500.
 
@@ -111,9 +112,11 @@ LOOK_ENTRIES = 400
 def protected(others: "tuple[Path, ...] | list[Path]" = ()) -> list[tuple[str, Path]]:
     """What a sandbox running as another uid must not read, each with what it is: the kit's places,
     and what the caller names (``others``: a batch's folder of submissions)."""
+    home = Path.home()
     return [("the kit's package", project.PACKAGE), ("the kit's folder", project.ROOT),
-            ("the kit's cache (HOG_CACHE)", project.CACHE)] + [("the folder of the other submissions", Path(path))
-                                                             for path in others]
+            ("the kit's cache (HOG_CACHE)", project.CACHE)] \
+        + ([("the grader's home folder (its keys, its configuration)", home)] if home != Path("/") else []) \
+        + [("the folder of the other submissions", Path(path)) for path in others]
 
 
 def open_to_others(others: "tuple[Path, ...] | list[Path]" = ()) -> str | None:
