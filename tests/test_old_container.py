@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from grader import assign
-from grader.sandbox import level
+from grader.sandbox import level, namespaces
 from grader.spec import load_variant
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -279,15 +279,18 @@ def test_in_an_older_container_a_grader_that_is_not_root_cannot_reach_files_and_
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("engine", ["older", "current"])
+@pytest.mark.parametrize("engine", ["older", "current", "bubblewrap"])
 def test_in_a_container_the_gradescope_bundle_grades_the_reference_full_and_a_hunter_zero(place, engine):
     """The bundle as Gradescope unpacks it, closed by setup.sh's own lines; run_autograder at its
     default isolation (files): the reference 26/26, the hunter 0, results.json naming the layers:
-    the uid alone in an engine older than Landlock, Landlock and the uid in a current one."""
+    the uid alone in an engine older than Landlock, Landlock and the uid in a current one; where
+    bubblewrap can start (no container), bubblewrap as before."""
     if engine == "current" and level.landlock_unavailable():
         pytest.skip(level.landlock_unavailable())
+    if engine == "bubblewrap" and namespaces.unavailable():
+        pytest.skip(namespaces.unavailable())
     prefix = os.path.realpath(sys.base_prefix)
-    for name in ("jinja2", "yaml", "numpy", "scipy"):
+    for name in ("jinja2", "yaml", "numpy", "scipy") if engine != "bubblewrap" else ():
         spec = importlib.util.find_spec(name)
         if spec is None or not os.path.realpath(spec.origin).startswith(prefix):
             pytest.skip("run_autograder runs the kit with the container's interpreter alone: the kit's "
@@ -309,13 +312,23 @@ def test_in_a_container_the_gradescope_bundle_grades_the_reference_full_and_a_hu
         shutil.rmtree(root / "submission", ignore_errors=True)
         (root / "submission").mkdir()
         (root / "submission" / "hog.py").write_text(source)
-        done = _old_container(place, ["bash", str(root / "source" / "run_autograder")], engine == "current",
-                              AUTOGRADER_ROOT=str(root), HOG_KIT_PYTHON=CONTAINER_PYTHON)
+        if engine == "bubblewrap":
+            done = subprocess.run(["bash", str(root / "source" / "run_autograder")], capture_output=True, text=True,
+                                  timeout=600, env={**{k: v for k, v in os.environ.items() if not k.startswith("HOG_")},
+                                                    "AUTOGRADER_ROOT": str(root), "HOG_KIT_PYTHON": sys.executable,
+                                                    "HOG_CACHE": str(place / "cache")})
+        else:
+            done = _old_container(place, ["bash", str(root / "source" / "run_autograder")], engine == "current",
+                                  AUTOGRADER_ROOT=str(root), HOG_KIT_PYTHON=CONTAINER_PYTHON)
         assert done.returncode == 0, done.stderr[-3000:]
         graded[name] = json.loads((root / "results" / "results.json").read_text())
     for name, score in (("reference", 26), ("hunter", 0)):
         result = graded[name]
-        assert result["score"] == score and result["isolation_level"] == "files", result["isolation"]
+        assert result["score"] == score, result["isolation"]
+        if engine == "bubblewrap":
+            assert result["isolation_level"] == result["isolation"] == "bubblewrap"
+            continue
+        assert result["isolation_level"] == "files"
         if engine == "older":
             assert result["isolation"].startswith("files (layers: own uid 19") and ", seccomp; no Landlock" in \
                 result["isolation"]
