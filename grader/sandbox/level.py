@@ -206,7 +206,7 @@ def describe(choice: Choice, slot_uid: int | None, filtered: bool = True) -> str
                 f"the submission's folder readable; no namespaces; ran as {who})")
     if choice.level is Level.FILES:
         processes = "hidden (hidepid)" if user.proc_hidden() else \
-            "showing their command lines only (their environment, descriptors, folders and memory closed to it)"
+            "showing their command lines and status only (environment, descriptors, folders, memory closed to it)"
         return (f"files (layers: {named}; no Landlock: {choice.notes[-1]}; ran as its own uid {slot_uid}, to "
                 "which file permissions close the kit, its cache, other sandboxes' folders and a batch's other "
                 f"submissions; other processes in /proc {processes}; no namespaces)")
