@@ -167,6 +167,7 @@ def write_skipped(out: Path, skipped: list[Skipped]) -> None:
 def grade_one(variant: Variant, submission: Path, *, isolation: str, seed: int) -> tuple[dict, bool]:
     """One submission's results.json, and whether the kit itself failed on it (runs in a forked worker,
     which inherits the Variant as given: a course's points included)."""
+    others = (submission.parent,)   # the class's other submissions: out of the sandbox's reach too
     if submission.is_file() and submission.suffix.lower() == ".zip":
         folder = Path(tempfile.mkdtemp(prefix="hog-zip-"))
         try:
@@ -176,13 +177,13 @@ def grade_one(variant: Variant, submission: Path, *, isolation: str, seed: int) 
                 return _not_graded(variant, submission, seed, f"the zip could not be used: {error}"), False
             if found is None:
                 return _not_graded(variant, submission, seed, "the zip holds no hog.py"), False
-            result, fault = grade_safely(found, variant, minimum=isolation, seed=seed)
+            result, fault = grade_safely(found, variant, minimum=isolation, seed=seed, protect=others)
             return _results(result), fault
         finally:
             pool._remove(folder)
     if submission.is_dir() and not (submission / "hog.py").is_file():
         return _not_graded(variant, submission, seed, "the submission holds no hog.py"), False
-    result, fault = grade_safely(submission, variant, minimum=isolation, seed=seed)
+    result, fault = grade_safely(submission, variant, minimum=isolation, seed=seed, protect=others)
     return _results(result), fault
 
 

@@ -148,7 +148,7 @@ def final_strategy_result(variant: Variant, question: Question, run: CaseRun, ve
 def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
           questions: list[Question] | None = None, hidden: bool = True,
           leave_out: frozenset[str] = frozenset(), minimum: str | None = None,
-          seed: int | None = None, early: Early | None = None) -> GradeResult:
+          seed: int | None = None, early: Early | None = None, protect: tuple[Path, ...] = ()) -> GradeResult:
     """Grade one submission (a hog.py, or a folder holding one) on a variant.
 
     ``leave_out`` names cases not to run (``hog test`` leaves out the cases a student has not unlocked).
@@ -156,6 +156,7 @@ def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
     ``HOG_ISOLATION`` when None); SandboxUnavailable (a GraderFault) when it cannot be reached.
     The hidden cases are drawn from ``seed`` (cases.DEFAULT_SEED if None).
     ``early``: a sandbox started before the cases were read (``grader.sandbox.early``).
+    ``protect``: folders the submission must not read (a batch's other submissions).
     """
     started = time.perf_counter()
     seed = (case_source.DEFAULT_SEED if seed is None else seed) if hidden else None
@@ -173,7 +174,7 @@ def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
                        names=api_names(variant), groups=["tabulation"] * len(tabulation) + [c.question for c in graded],
                        minimum=minimum,
                        on_result=(lambda index, run: index == 0 and rating.start(run)) if final else None,
-                       early=early)
+                       early=early, protect=protect)
     _below_minimum(report.level, minimum)
     verdicts: dict[str, list[CaseVerdict]] = {q.number: [] for q in questions}
     for case, run in zip(graded, report.cases[len(tabulation):]):

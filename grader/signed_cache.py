@@ -34,6 +34,8 @@ def folder(name: str) -> Path:
 def secret(where: Path) -> bytes | None:
     """The folder's signing secret, made on first use; None if the cache cannot be trusted or used."""
     try:
+        if not where.parent.exists():    # the cache itself, closed to other users too (not only its folders)
+            where.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         where.mkdir(parents=True, exist_ok=True, mode=0o700)
         info = where.stat()
         if info.st_uid != os.geteuid() or info.st_mode & 0o022:

@@ -2,6 +2,7 @@
 
 import json
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -152,7 +153,44 @@ def test_an_endless_play_loses_only_the_questions_that_play(tmp_path):
     earned = scores(result)
     assert earned["05"] == earned["06"] == 0
     assert earned["01"] == 2 and earned["04"] == 1 and earned["10"] == 1
+    assert result.score == 16 and result.max_score == 23   # only what calls play loses its points
     assert "Timeout" in result.questions[4].first_failure.got
+
+
+@pytest.mark.slow
+def test_a_sleeping_play_loses_only_the_questions_that_play_within_a_minute(tmp_path):
+    """fa19 with the grader's own limits: play sleeps before it answers, so each question that plays
+    (5a, 5b, 6 and 7, announce_highest's cases play) is out of time after a second of waiting; every
+    other question earns its points."""
+    started = time.monotonic()
+    result = grade.grade(submit(tmp_path, "fa19", "    # BEGIN PROBLEM 5\n",
+                                "    # BEGIN PROBLEM 5\n    import time\n    time.sleep(3600)\n"),
+                         load_variant("fa19"))
+    assert time.monotonic() - started < 60
+    lost = {number: points for number, points in scores(result).items()
+            if points < load_variant("fa19").question(number).points}
+    assert lost == {"05a": 0, "05b": 0, "06": 0, "07": 0}
+    assert result.score == 17 and result.max_score == 25
+    assert result.questions[4].first_failure.got == (
+        "Timeout: the case waited more than 1 s without computing (asleep or blocked)\n")
+
+
+@pytest.mark.slow
+def test_a_submission_whose_functions_all_sleep_finishes_within_a_minute_with_what_works(tmp_path):
+    """fa19 with questions 5 to 12 asleep (final_strategy too): each question costs about a second of
+    waiting, not the wall-clock backstop; questions 1 to 4 still earn everything."""
+    text = (project.SOLUTION / "fa19" / "hog.py").read_text()
+    for number in range(5, 13):
+        marker = f"    # BEGIN PROBLEM {number}\n"
+        text = text.replace(marker, marker + "    import time\n    time.sleep(3600)\n")
+    started = time.monotonic()
+    result = grade.grade(submit(tmp_path, "fa19", source=text), load_variant("fa19"))
+    assert time.monotonic() - started < 60
+    earned = scores(result)
+    assert [earned[f"{number:02d}"] for number in range(1, 5)] == [2, 1, 2, 2]
+    assert earned["05a"] == earned["05b"] == 0
+    assert all(earned[f"{number:02d}"] == 0 for number in range(6, 13))
+    assert result.grader_error is None and result.import_error is None
 
 
 @pytest.mark.slow

@@ -396,3 +396,4 @@ def test_an_early_sandbox_not_taken_leaves_nothing_behind(honest, tmp_path, monk
     assert child.closed and child.process.poll() is not None and not folder.exists()
     monkeypatch.setenv("HOG_SANDBOX", "files")
     assert Early(honest, {}).child is None      # a level named on purpose: nothing is started early
+

@@ -56,7 +56,7 @@ def tabulate(submission: Path, variant: Variant, limits: Limits | None = None,
     limits = limits or Limits()
     report = run_cases(submission, [table_session(variant)], setup=setup_lines(variant),
                        support_files=support_files(submission), limits=limits, names=api_names(variant),
-                       minimum=minimum)
+                       minimum=minimum, protect=(submission.parent,))   # the other entrants too
     if report.import_error:
         return None, f"hog.py could not be imported: {instructor.capped(report.import_error, 500)}"
     # Without thresholds, grading gives full points exactly when the table is accepted.

@@ -22,6 +22,8 @@ from grader.sandbox.level import Choice, Level
 from grader.sandbox.model import TAMPERED, Tampered
 
 _TICKS = os.sysconf("SC_CLK_TCK")
+# How often the grader looks at the submission's CPU time and state while it waits for a message.
+WAIT_SAMPLE = 0.1
 
 
 def spawn(folder: Path, choice: Choice, uid: int | None = None) -> "Child":
@@ -90,6 +92,8 @@ class Child:
         self.cases_run: list[int] = []
         self.case_bytes = 0
         self.batch_bytes = 0
+        self.waited = 0.0                           # seconds the current case spent blocked
+        self._sampled: tuple[float, float, int] | None = None
         self._cpu_files: list[int] | None = None
 
     # -- writing --
@@ -124,10 +128,17 @@ class Child:
             self.selector.unregister(self.control)
 
     # -- reading --
-    def next(self, deadline: float, cpu_limit: float | None = None) -> Event:
-        """The next message, or an event: 'timeout' (detail 'cpu' or 'wall'), 'ended' or 'bad'.
+    def start_case(self) -> None:
+        """A new case (or the import) is being read: its bytes and its waiting count from zero."""
+        self.case_bytes = 0
+        self.waited = 0.0
+        self._sampled = None
+
+    def next(self, deadline: float, cpu_limit: float | None = None, wait_limit: float | None = None) -> Event:
+        """The next message, or an event: 'timeout' (detail 'cpu', 'wait' or 'wall'), 'ended' or 'bad'.
 
         ``cpu_limit``: the CPU seconds of the submission's process at which to stop waiting.
+        ``wait_limit``: the seconds it may spend blocked (``waited``, see ``_note_waiting``).
         """
         while True:
             newline = self.inbox.find(b"\n")
@@ -151,13 +162,18 @@ class Child:
                     continue    # what was written before the limit passed is read first
                 return Event("timeout", detail="wall")
             if cpu_limit is not None:
-                if self.cpu_seconds() >= cpu_limit:
+                cpu, runnable = self._sample()
+                if cpu >= cpu_limit:
                     # The sandbox runs ahead of the grader: the end of this case may already be in
                     # the pipe, and the CPU time past it belong to the next case.
                     if self._take_waiting():
                         continue
                     return Event("timeout", detail="cpu")
-                remaining = min(remaining, 0.1)
+                if wait_limit is not None and self._note_waiting(cpu, runnable) >= wait_limit:
+                    if self._take_waiting():
+                        continue
+                    return Event("timeout", detail="wait")
+                remaining = min(remaining, WAIT_SAMPLE)
             for key, _events in self.selector.select(remaining):
                 if key.fd == self.control:
                     self._flush()
@@ -205,8 +221,27 @@ class Child:
         self.error_tail += chunk
         del self.error_tail[:-4096]
 
+    def _note_waiting(self, cpu: float, runnable: bool) -> float:
+        """Count the time since the last sample as waiting when the submission was blocked through it:
+        no process of its runnable now, no CPU time used and nothing sent to the grader since.  A
+        starved process is runnable (state R) and is not counted; a sleeping or blocked one is in
+        state S, D or T (one blocked writing a long answer the grader is still reading has sent
+        something).  An interval counts for at most two sample periods, so a grader that was itself
+        starved of CPU between samples counts no more than it watched.  Returns the case's waiting."""
+        now = time.monotonic()
+        if self._sampled is not None:
+            at, before, received = self._sampled
+            if not runnable and cpu <= before and self.batch_bytes == received:
+                self.waited += min(now - at, 2 * WAIT_SAMPLE)
+        self._sampled = (now, cpu, self.batch_bytes)
+        return self.waited
+
     def cpu_seconds(self) -> float:
-        """CPU time (user + system) the sandboxed interpreter has used so far.
+        """CPU time (user + system) the sandboxed interpreter has used so far."""
+        return self._sample()[0]
+
+    def _sample(self) -> tuple[float, bool]:
+        """(CPU time used so far, whether any of its processes is runnable).
 
         Its /proc stat files stay open, so each reading is one pread."""
         if self._cpu_files is None:
@@ -216,14 +251,15 @@ class Child:
                     self._cpu_files.append(os.open(f"/proc/{pid}/stat", os.O_RDONLY | os.O_CLOEXEC))
                 except OSError:
                     continue
-        total = 0
+        total, runnable = 0, False
         for descriptor in self._cpu_files:
             try:
                 fields = os.pread(descriptor, 1024, 0).rpartition(b")")[2].split()
                 total += int(fields[11]) + int(fields[12])
+                runnable = runnable or fields[0] == b"R"
             except (OSError, ValueError, IndexError):
                 continue
-        return total / _TICKS
+        return total / _TICKS, runnable
 
     def how_it_ended(self, importing: bool = False) -> str:
         """Say why the process stopped, once its result pipe has closed."""

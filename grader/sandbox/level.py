@@ -7,7 +7,11 @@
 * ``files``: ``process`` plus Landlock (reads limited to the Python standard
   library, system libraries and the scratch folder; no /proc, no terminal) and,
   where the grader is root, a uid of the sandbox's own.  Needs no namespaces,
-  so it is what a container (Gradescope's Docker) reaches.
+  so it is what a container (Gradescope's Docker) reaches.  Where Landlock is
+  refused (container engines before it was allowed), a root grader reaches it
+  with the uid alone, once file permissions close the kit, its cache and other
+  submissions to that uid (``grader.sandbox.user``); a grader that is not root
+  cannot.
 * ``bubblewrap``: ``process`` plus a private file-system view, network and
   process namespace.
 
@@ -66,7 +70,8 @@ class Choice:
     level: Level
     bwrap: str | None              # the bwrap binary, at the bubblewrap level
     uid_drop: bool                 # whether each sandbox runs under a uid of its own (files level)
-    notes: tuple[str, ...]         # why higher levels (or the uid) are not in use
+    notes: tuple[str, ...]         # why higher levels (or the uid, or Landlock) are not in use
+    landlock: bool = True          # whether Landlock applies (files level); else the uid alone hides files
 
 
 def minimum_from(default: "str | Level | None", otherwise: Level = Level.PROCESS) -> Level:
@@ -93,8 +98,9 @@ def expected() -> Choice | None:
     return _reached(Level.BUBBLEWRAP, [])
 
 
-def choose(minimum: "str | Level | None" = None) -> Choice:
-    """The highest level available (or exactly the one HOG_SANDBOX names), at least the minimum."""
+def choose(minimum: "str | Level | None" = None, protect: "tuple | list" = ()) -> Choice:
+    """The highest level available (or exactly the one HOG_SANDBOX names), at least the minimum.
+    ``protect``: what the submission must not read besides the kit (without Landlock, it must be closed)."""
     least = minimum_from(minimum)
     wanted = _wanted()
     exact = None if wanted is None else parse(wanted, "HOG_SANDBOX")
@@ -105,9 +111,14 @@ def choose(minimum: "str | Level | None" = None) -> Choice:
     for candidate in (Level.BUBBLEWRAP, Level.FILES):
         if exact is not None and candidate is not exact:
             continue
-        problem = namespaces.unavailable() if candidate is Level.BUBBLEWRAP else landlock_unavailable()
+        if candidate is Level.BUBBLEWRAP:
+            problem = namespaces.unavailable()
+            found = None if problem else _reached(candidate, notes)
+        else:
+            found = _files(notes, protect)
+            problem = found if isinstance(found, str) else None
         if problem is None:
-            chosen = _reached(candidate, notes)
+            chosen = found
             break
         if exact is not None:
             raise SandboxUnavailable(f"HOG_SANDBOX={wanted} asks for the {exact.label} level, but {problem}")
@@ -129,6 +140,21 @@ def _reached(candidate: Level, notes: list[str]) -> Choice:
     return Choice(Level.FILES, None, why_not is None, tuple(notes + ([why_not] if why_not else [])))
 
 
+def _files(notes: list[str], protect) -> "Choice | str":
+    """The files level with Landlock (and the uid where it can be had), else with the uid alone where
+    file permissions close what matters to it; else why the level cannot be reached."""
+    no_landlock = landlock_unavailable()
+    if no_landlock is None:
+        return _reached(Level.FILES, notes)
+    no_uid = user.unavailable(namespaces.interpreter())
+    if no_uid is not None:
+        return f"{no_landlock}, and {no_uid}"
+    opened = user.open_to_others(protect)
+    if opened is not None:
+        return f"{no_landlock}, and a uid of the sandbox's own would not hide the kit: {opened}"
+    return Choice(Level.FILES, None, True, tuple(notes + [no_landlock]), landlock=False)
+
+
 def landlock_unavailable() -> str | None:
     """None if this kernel offers Landlock to an unprivileged process, else why not."""
     if sys.platform != "linux":
@@ -137,8 +163,7 @@ def landlock_unavailable() -> str | None:
     libc.syscall.restype = ctypes.c_long
     abi = libc.syscall(ctypes.c_long(444), None, ctypes.c_size_t(0), ctypes.c_uint32(1))
     if abi < 1:
-        return f"the kernel offers no Landlock (errno {ctypes.get_errno()}), so files cannot be hidden " \
-               "without namespaces"
+        return f"the kernel offers no Landlock (errno {ctypes.get_errno()})"
     return None
 
 
@@ -159,13 +184,30 @@ def readable_paths(scratch: str) -> list[str]:
     return paths
 
 
-def describe(choice: Choice, slot_uid: int | None) -> str:
-    """The first part of SandboxReport.isolation."""
+def layers(choice: Choice, slot_uid: int | None, filtered: bool) -> tuple[str, ...]:
+    """The layers that held, by name: "namespaces (bubblewrap)", "Landlock", "own uid N", "seccomp"."""
+    held = ["namespaces (bubblewrap)"] if choice.level is Level.BUBBLEWRAP else []
+    if choice.level is Level.FILES and choice.landlock:
+        held.append("Landlock")
+    if choice.level is Level.FILES and slot_uid is not None:
+        held.append(f"own uid {slot_uid}")
+    return tuple(held + (["seccomp"] if filtered else []))
+
+
+def describe(choice: Choice, slot_uid: int | None, filtered: bool = True) -> str:
+    """The first part of SandboxReport.isolation, naming the layers that held."""
+    named = ", ".join(layers(choice, slot_uid, filtered))
     if choice.level is Level.BUBBLEWRAP:
-        return "bubblewrap"
-    if choice.level is Level.FILES:
+        return "bubblewrap"     # the report's word for it since the first release (SandboxReport.layers lists them)
+    if choice.level is Level.FILES and choice.landlock:
         who = f"its own uid {slot_uid}" if slot_uid is not None else \
             f"the grader's uid ({'; '.join(choice.notes[-1:]) or 'no uid switch'})"
-        return ("files (Landlock: only the Python standard library, system libraries and the submission's "
-                f"folder readable; no namespaces; ran as {who})")
+        return (f"files (layers: {named}; Landlock: only the Python standard library, system libraries and "
+                f"the submission's folder readable; no namespaces; ran as {who})")
+    if choice.level is Level.FILES:
+        processes = "hidden (hidepid)" if user.proc_hidden() else \
+            "showing their command lines and status only (environment, descriptors, folders, memory closed to it)"
+        return (f"files (layers: {named}; no Landlock: {choice.notes[-1]}; ran as its own uid {slot_uid}, to "
+                "which file permissions close the kit, its cache, other sandboxes' folders and a batch's other "
+                f"submissions; other processes in /proc {processes}; no namespaces)")
     return f"process limits only (file isolation off: {'; '.join(choice.notes) or 'not asked for'})"

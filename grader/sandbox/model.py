@@ -13,17 +13,33 @@ from grader.errors import GraderFault
 
 @dataclass(frozen=True)
 class Limits:
-    case_seconds: float = 5.0        # CPU seconds of the submission per case (a wall-clock backstop applies too)
-    total_seconds: float = 120.0     # wall time for the whole batch, start-up excluded
+    """What one submission's batch may use.
+
+    A case may compute for ``case_seconds`` of CPU time and wait (asleep, or blocked on a pipe, a lock,
+    ``select``) for ``wait_seconds`` while not computing; both are the submission's own time, which a
+    busy machine does not change.  A process that is runnable but starved of CPU is neither: only the
+    wall-clock ``backstop`` stops it.  The batch's own time, ``total_seconds``, is shared equally by
+    the groups of cases (the questions), so one question can never spend another's share; the whole
+    batch has a wall-clock backstop too (``batch_backstop``, start-up excluded)."""
+
+    case_seconds: float = 5.0        # CPU seconds of the submission per case
+    total_seconds: float = 120.0     # the submission's own time (CPU + waiting) for the batch, shared by groups
     memory_bytes: int = 1 << 30      # RLIMIT_AS
     cpu_seconds: int = 60            # RLIMIT_CPU for the whole process
     file_bytes: int = 1 << 20        # RLIMIT_FSIZE
     processes: int = 64              # RLIMIT_NPROC where it applies
     wall_seconds: float | None = None  # wall-clock backstop per case (default: 10 x case_seconds + 5)
+    wait_seconds: float = 1.0        # time a case may wait without computing (asleep or blocked)
 
     @property
     def backstop(self) -> float:
         return self.wall_seconds if self.wall_seconds is not None else self.case_seconds * 10 + 5
+
+    @property
+    def batch_backstop(self) -> float:
+        """Wall-clock time for the whole batch (start-up excluded): for a machine so starved that its
+        own-time budget cannot be spent."""
+        return self.total_seconds * 5
 
 
 class StepKind(str, enum.Enum):
@@ -60,6 +76,7 @@ class SandboxReport:
     isolation: str            # the sentence a report shows
     stdout_during_import: str
     level: str = "none"       # the level reached, by name: "process", "files", "bubblewrap" (or "none": not run)
+    layers: tuple[str, ...] = ()  # the layers that held: "namespaces (bubblewrap)", "Landlock", "own uid N", "seccomp"
 
 
 class SandboxUnavailable(GraderFault):

@@ -14,8 +14,13 @@ failed", never a zero); start-up time is not counted against the submission.
 
 Time: each case (and the import) may use ``Limits.case_seconds`` of CPU time
 of the submission's process, measured by the grader from the end of the case
-before it, so a busy machine does not change a verdict; a generous wall-clock
-backstop (``Limits.backstop``) stops a case that sleeps.
+before it, and wait without computing (asleep, blocked) ``Limits.wait_seconds``,
+told from the process's state and CPU time (``Child.next``): a runnable process
+starved by a busy machine is not waiting, so load does not change a verdict; a
+wall-clock backstop (``Limits.backstop``) stops a case too starved to run.  The
+batch's own time (``Limits.total_seconds``) is shared equally by the groups
+(questions): a group out of its share, or whose case timed out, has its other
+cases skipped; every other group still runs (in a fresh process).
 
 The grader reads the stream strictly, in the order it sent the cases.  While
 it reads case k, it accepts only step messages for case k with the next step
@@ -73,11 +78,15 @@ class Batch:
         self.config = {"dir": inside, "setup": setup, "names": names,
                        "mode": "bwrap" if choice.level is Level.BUBBLEWRAP else choice.level.label,
                        "parent": os.getpid(), "filter": SECCOMP,
-                       "landlock": level.readable_paths(inside) if choice.level is Level.FILES else None,
+                       "landlock": level.readable_paths(inside) if choice.level is Level.FILES and choice.landlock
+                       else None,
                        "limits": {"memory_bytes": limits.memory_bytes, "cpu_seconds": limits.cpu_seconds,
                                   "file_bytes": limits.file_bytes, "processes": limits.processes}}
         self.total_deadline = 0.0
         self.read_bytes = 0              # what every process of this batch sent so far (bounded per batch)
+        # The batch's own time, shared equally by the groups; what each group has spent.
+        self.share = limits.total_seconds / max(1, len(set(groups or [""])))
+        self.spent: collections.Counter[str] = collections.Counter()
 
     # -- starting --
     def start(self) -> Child:
@@ -125,7 +134,7 @@ class Batch:
     def run(self) -> SandboxReport:
         results: list[CaseRun | None] = [None] * len(self.cases)
         imported: tuple | None = None
-        self.total_deadline = time.monotonic() + self.limits.total_seconds
+        self.total_deadline = time.monotonic() + self.limits.batch_backstop
         index = 0
         while imported is None or index < len(self.cases):
             if time.monotonic() >= self.total_deadline:
@@ -152,10 +161,11 @@ class Batch:
         for number, run in enumerate(results):
             if run is None:
                 results[number] = failed(f"not run: the whole batch ran longer than "
-                                         f"{seconds_text(self.limits.total_seconds)}", kind=StepKind.TIMEOUT)
+                                         f"{seconds_text(self.limits.batch_backstop)} (wall clock)",
+                                         kind=StepKind.TIMEOUT)
         import_error, import_stdout = imported or (None, "")
         return SandboxReport(results, import_error, self._isolation_text(), import_stdout,
-                             self.choice.level.label)
+                             self.choice.level.label, level.layers(self.choice, self.uid, not self.unfiltered))
 
     def _cases(self, child: Child, index: int, results: list) -> tuple[int, bool]:
         """Run cases from ``index`` in this process: (the next index, whether a fresh process is needed)."""
@@ -175,7 +185,9 @@ class Batch:
             current = sent[0]
             if time.monotonic() >= self.total_deadline:
                 return current, False
-            run, keep, earlier = self._case(child, current, began, cpu_start)
+            group = self._group(current)
+            run, keep, earlier = self._case(child, current, began, cpu_start, self.share - self.spent[group])
+            self.spent[group] += max(child.cpu_seconds() - cpu_start, 0.0) + child.waited
             for number in earlier:
                 results[number] = failed(channel.tampered("a message about this case came after it had "
                                                           "ended"), seconds=results[number].seconds,
@@ -190,14 +202,14 @@ class Batch:
                 self.on_result(current, run)
             sent.popleft()
             if self.groups and run.steps and run.steps[-1].kind is StepKind.TIMEOUT:
-                self.timed_out.add(self.groups[current])
+                self.timed_out.add(group)
             if not keep:
                 return current + 1, True
             began, cpu_start = time.monotonic(), child.cpu_seconds()
 
     def _isolation_text(self) -> str:
         """What isolated the submission, as the report says it."""
-        text = level.describe(self.choice, self.uid)
+        text = level.describe(self.choice, self.uid, not self.unfiltered)
         if self.unfiltered:
             why = "; ".join(self.unfiltered)
             if self.choice.level is not Level.PROCESS:
@@ -209,11 +221,21 @@ class Batch:
         return (f"{text[:-1]}; the system call filter refused every change to files, "
                 "but the submission could read the grader's files)")
 
-    def _timeout(self, detail: str, began: float, what: str) -> str:
+    def _group(self, index: int) -> str:
+        return self.groups[index] if self.groups else ""
+
+    def _timeout(self, detail: str, began: float, what: str, share_bound: bool = False) -> str:
         if time.monotonic() >= self.total_deadline and detail == "wall":
-            return f"Timeout: the whole batch ran longer than {seconds_text(self.limits.total_seconds)}"
+            return (f"Timeout: the whole batch ran longer than {seconds_text(self.limits.batch_backstop)} "
+                    "(wall clock)")
+        if share_bound and detail in ("cpu", "wait"):
+            return (f"Timeout: {what} used up what was left of its question's share of the time "
+                    f"({seconds_text(round(self.share, 2))} of the submission's own time)")
         if detail == "cpu":
             return f"Timeout: {what} used more than {seconds_text(self.limits.case_seconds)} of CPU time"
+        if detail == "wait":
+            return (f"Timeout: {what} waited more than {seconds_text(self.limits.wait_seconds)} without "
+                    "computing (asleep or blocked)")
         return f"Timeout: {what} ran longer than {seconds_text(self._backstop())} (wall clock)"
 
     def _backstop(self) -> float:
@@ -222,7 +244,8 @@ class Batch:
     def _import(self, child: Child) -> tuple[bool, str, str | None, str | None, StepKind]:
         began = time.monotonic()
         deadline = min(began + self._backstop(), self.total_deadline)
-        event = child.next(deadline, child.cpu_seconds() + self.limits.case_seconds)
+        child.start_case()
+        event = child.next(deadline, child.cpu_seconds() + self.limits.case_seconds, self.limits.wait_seconds)
         if event.kind == "timeout":
             return False, "", self._timeout(event.detail, began, "importing the submission"), None, \
                 StepKind.TIMEOUT
@@ -242,8 +265,10 @@ class Batch:
             return True, message[2], None, None, StepKind.OK
         return False, message[2], cap(message[3]), message[4] and cap(message[4], 100), StepKind.ERROR
 
-    def _case(self, child: Child, index: int, began: float, cpu_start: float) -> tuple[CaseRun, bool, list[int]]:
-        """Read the results of case ``index`` (already sent), timed from ``began`` and ``cpu_start``.
+    def _case(self, child: Child, index: int, began: float, cpu_start: float,
+              left: float) -> tuple[CaseRun, bool, list[int]]:
+        """Read the results of case ``index`` (already sent), timed from ``began`` and ``cpu_start``,
+        with ``left`` seconds of its group's share of the batch's own time.
 
         Returns its result, whether the process may run the next case, and the
         earlier cases (run by this process) that a late message showed to be
@@ -251,14 +276,17 @@ class Batch:
         """
         steps = self.cases[index]
         deadline = min(began + self._backstop(), self.total_deadline)
-        cpu_limit = cpu_start + self.limits.case_seconds
-        child.case_bytes = 0
+        left = max(left, 0.0)       # of the group's share: the case may use no more
+        cpu_limit = cpu_start + min(self.limits.case_seconds, left)
+        wait_limit = min(self.limits.wait_seconds, left)
+        child.start_case()
         done: list[StepResult] = []
         while True:
-            event = child.next(deadline, cpu_limit)
+            event = child.next(deadline, cpu_limit, wait_limit)
             elapsed = time.monotonic() - began
             if event.kind == "timeout":
-                why = self._timeout(event.detail, began, "the case")
+                bound = left < (self.limits.case_seconds if event.detail == "cpu" else self.limits.wait_seconds)
+                why = self._timeout(event.detail, began, "the case", bound)
                 return failed(why, None, elapsed, done, StepKind.TIMEOUT), False, []
             if event.kind == "ended":
                 return failed(child.how_it_ended(), None, elapsed, done, StepKind.CRASH), False, []
@@ -304,7 +332,7 @@ def run_cases(submission: Path, cases: Sequence[Sequence[str]], *,
               names: Sequence[str] | None = None, groups: Sequence[str] | None = None,
               minimum: "str | Level | None" = None,
               on_result: "Callable[[int, CaseRun], object] | None" = None,
-              early: Early | None = None) -> SandboxReport:
+              early: Early | None = None, protect: Sequence[Path] = ()) -> SandboxReport:
     """Run each case (a list of steps typed at the >>> prompt) against a submission.
 
     ``submission`` is a hog.py file or a folder holding one (then the student's
@@ -330,6 +358,8 @@ def run_cases(submission: Path, cases: Sequence[Sequence[str]], *,
 
     ``early``: a sandbox started before the cases were known (``grader.sandbox.early``), used
     when it is for this submission at an accepted level and reaches "ready".
+
+    ``protect``: folders it must not read besides the kit's (a batch's), checked without Landlock.
     """
     checked, setup_steps, name_list = scratch_folder.check_arguments(cases, setup, support_files, limits, names)
     if groups is not None and (len(groups) != len(checked) or not all(type(g) is str for g in groups)):
@@ -344,16 +374,20 @@ def run_cases(submission: Path, cases: Sequence[Sequence[str]], *,
             pass   # bwrap cannot start here after all: the level is chosen as always, below
         finally:
             started.discard()
-    choice = level.choose(minimum)
+    choice = level.choose(minimum, tuple(protect))
     try:
         hog, others = scratch_folder.submission_files(Path(submission))
     except scratch_folder.Unusable as problem:
         return scratch_folder.not_run(checked, str(problem))
     slot = user.acquire() if choice.uid_drop else None
+    if slot is None and not choice.landlock:
+        raise SandboxUnavailable(f"the files level without Landlock needs a uid of the sandbox's own, and all "
+                                 f"{user.SLOTS} are taken ({user.SLOT_FOLDER}); grade fewer at a time")
     folder = Path(tempfile.mkdtemp(prefix="hog-sandbox-"))
     try:
         try:
-            scratch_folder.prepare(folder, hog, others, support_files)
+            # A folder for another uid stays closed (mkdtemp's 0700) until it is handed over.
+            scratch_folder.prepare(folder, hog, others, support_files, opened=slot is None)
         except scratch_folder.Unusable as problem:
             return scratch_folder.not_run(checked, str(problem))
         if slot is not None:

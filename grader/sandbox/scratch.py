@@ -51,7 +51,10 @@ def not_run(cases: list[list[str]], problem: str) -> SandboxReport:
     return SandboxReport([failed(note, kind=StepKind.ERROR) for _ in cases], cap(problem), NOT_RUN, "")
 
 
-def prepare(scratch: Path, hog: Path, others: list[Path], support_files: Mapping[str, str]) -> None:
+def prepare(scratch: Path, hog: Path, others: list[Path], support_files: Mapping[str, str],
+            opened: bool = True) -> None:
+    """Copy the submission's files and the support files into ``scratch``; ``opened``: readable by
+    every user (else the folder keeps its owner-only mode until ``user.hand_over``)."""
     for path in others:
         if path.name not in support_files:
             _copy_regular(path, scratch / path.name)
@@ -60,7 +63,8 @@ def prepare(scratch: Path, hog: Path, others: list[Path], support_files: Mapping
         (scratch / name).write_text(text, encoding="utf-8")
     for path in scratch.iterdir():
         path.chmod(0o644)
-    scratch.chmod(0o755)
+    if opened:
+        scratch.chmod(0o755)
 
 
 def _copy_regular(source: Path, target: Path) -> None:
@@ -117,7 +121,7 @@ def check_arguments(cases, setup, support_files, limits, names) -> tuple[list[li
             raise TypeError(f"support file {name!r} must be given as text")
         if not _NAME.fullmatch(name) or name.startswith(".") or name == "hog.py":
             raise ValueError(f"support file name {name!r} must be a plain file name other than hog.py")
-    for field in ("case_seconds", "total_seconds", "backstop"):
+    for field in ("case_seconds", "total_seconds", "backstop", "wait_seconds"):
         value = getattr(limits, field)
         if not (isinstance(value, (int, float)) and math.isfinite(value) and value > 0):
             raise ValueError(f"Limits.{field} must be a positive number of seconds")

@@ -1,6 +1,6 @@
 """Run a command as a container runs it by default: no namespaces can be made.
 
-Usage: python tests/tools/nouserns.py COMMAND [ARGS...]
+Usage: python tests/tools/nouserns.py [--no-landlock] COMMAND [ARGS...]
 
 Installs a seccomp filter like Docker's default profile for a container
 without CAP_SYS_ADMIN: unshare and setns fail with EPERM, clone with any
@@ -8,6 +8,11 @@ namespace flag fails with EPERM, clone3 fails with ENOSYS (so the C library
 falls back to clone).  Then runs the command, whose children inherit the
 filter.  Pair it with ``setpriv --bounding-set -sys_admin --inh-caps -sys_admin``
 to take the capability away as well.  x86_64 and aarch64.
+
+``--no-landlock`` also refuses the Landlock system calls (landlock_create_ruleset,
+landlock_add_rule, landlock_restrict_self: EPERM), as the default profiles of
+container engines released before Landlock was allowed do (Docker before 23.0,
+containerd before 1.6).
 """
 
 import ctypes
@@ -23,7 +28,11 @@ NAMESPACES = 0x00020000 | 0x02000000 | 0x04000000 | 0x08000000 | 0x10000000 | 0x
 NUMBERS = {"x86_64": (0xC000003E, 272, 308, 435, 56), "aarch64": (0xC00000B7, 97, 268, 435, 220)}
 
 
-def program(arch: int, unshare: int, setns: int, clone3: int, clone: int) -> bytes:
+LANDLOCK = (444, 445, 446)   # the same numbers on both machines
+JUMP = 0x05
+
+
+def program(arch: int, unshare: int, setns: int, clone3: int, clone: int, no_landlock: bool = False) -> bytes:
     steps = [
         (LOAD, 0, 0, 4),            # 0: architecture
         (JEQ, 1, 0, arch),          # 1: ours -> 3
@@ -40,16 +49,24 @@ def program(arch: int, unshare: int, setns: int, clone3: int, clone: int) -> byt
         (RET, 0, 0, ERRNO | 1),     # 12: EPERM
         (RET, 0, 0, ERRNO | 38),    # 13: ENOSYS
     ]
+    if no_landlock:
+        # After the number is loaded (step 3): each Landlock call -> EPERM, the rest on to step 4.
+        # Jumps are relative, so the steps after the insertion keep theirs.
+        refuse = [(JEQ, 3, 0, LANDLOCK[0]), (JEQ, 2, 0, LANDLOCK[1]), (JEQ, 1, 0, LANDLOCK[2]),
+                  (JUMP, 0, 0, 1), (RET, 0, 0, ERRNO | 1)]
+        steps = steps[:4] + refuse + steps[4:]
     return b"".join(struct.pack("=HBBI", *step) for step in steps)
 
 
 def main(argv: list[str]) -> None:
+    no_landlock = bool(argv) and argv[0] == "--no-landlock"
+    argv = argv[1:] if no_landlock else argv
     if not argv:
         sys.exit(__doc__)
     numbers = NUMBERS.get(os.uname().machine)
     if numbers is None:
         sys.exit(f"nouserns: no filter known for {os.uname().machine}")
-    code = ctypes.create_string_buffer(program(*numbers))
+    code = ctypes.create_string_buffer(program(*numbers, no_landlock=no_landlock))
 
     class Program(ctypes.Structure):
         _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]

@@ -42,3 +42,16 @@ wheel="$(ls "$KIT"/*.whl)"
 # student's grading; each grading then draws its own cases from a fresh seed.
 HOG_COURSE="$COURSE" "$VENV/bin/python" -c \
   'from grader.cases import hidden_cases; from grader.spec import all_variants; [hidden_cases(v) for v in all_variants()]'
+
+# >>> Close the kit to every user but root.
+# Where the container engine refuses Landlock (Docker before 23.0), the sandbox
+# keeps a submission from the kit's files by running it as a uid of its own, and
+# grading checks before each submission that file permissions close to that uid
+# the kit, its virtual environment (which holds a copy of the kit) and its cache
+# (the hidden cases and their signing key). The sandbox runs the interpreter the
+# environment was made from (under /usr), which stays readable.
+chmod -R go-rwx "$ROOT/source"
+if [ -d "$VENV" ]; then chmod -R go-rwx "$VENV"; fi
+cache="${HOG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hog-kit}"
+if [ -d "$cache" ]; then chmod -R go-rwx "$cache"; fi
+# <<< Close the kit.
