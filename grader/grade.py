@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader import cases as case_source
-from grader import project, tabulate, unlocking
+from grader import construct_check, project, tabulate, unlocking
 from grader.errors import GraderFault, UsageError
 from grader.sandbox import CaseRun, Limits, StepKind, cap, run_cases
 from grader.sandbox.level import NAMES as LEVEL_NAMES
@@ -186,29 +186,28 @@ def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
         else:
             results.append(QuestionResult(question, _score(question, verdicts[question.number]),
                                           verdicts[question.number]))
-    results = [_constructs_checked(Path(submission), result) for result in results]
+    results = [_constructs_checked(Path(submission), result, limits) for result in results]
     return GradeResult(variant, str(submission), results, report.isolation, time.perf_counter() - started,
                        import_error=report.import_error, isolation_level=report.level,
                        unlocks=unlocking.status(Path(submission), variant, questions),
                        seed=seed if hidden else None)
 
 
-def _constructs_checked(submission: Path, result: QuestionResult) -> QuestionResult:
+def _constructs_checked(submission: Path, result: QuestionResult, limits: Limits) -> QuestionResult:
     """A question whose function uses a construct the spec forbids earns nothing, whatever its cases
-    say. The source is read here, outside the sandbox, and never run for this check."""
+    say. The source is parsed outside the sandbox, never run, within the sandbox's limits
+    (``grader.construct_check``); a hog.py too large to check earns nothing for the question either."""
     question = result.question
     if not question.forbidden:
         return result
     hog = submission / "hog.py" if submission.is_dir() else submission
-    try:
-        source = hog.read_text(encoding="utf-8") if not hog.is_symlink() else ""
-    except (OSError, UnicodeDecodeError):
-        return result
-    found = constructs.violations(source, question.function, question.forbidden)
-    if not found:
+    checked = construct_check.check(hog, question.function, question.forbidden, limits)
+    if checked.problem is not None:
+        return QuestionResult(question, 0.0, result.verdicts, checked.problem)
+    if not checked.found:
         return result
     return QuestionResult(question, 0.0, result.verdicts,
-                          constructs.explain(question.function, question.forbidden, found))
+                          constructs.explain(question.function, question.forbidden, list(checked.found)))
 
 
 def _below_minimum(reached: str, minimum: str | None) -> None:
