@@ -5,7 +5,8 @@ queue and a semaphore set (mode 0666, keys of its own) and sends a datagram to a
 socket the test binds on the host: the system call filter refuses each with EPERM,
 the submission still grades full, no IPC object is left (``/proc/sysvipc``) and the
 socket receives nothing; alone and two at a time in ``grade-batch --jobs 2``, at
-``process``, ``files`` (also in the container simulation) and ``bubblewrap``.
+``process``, ``files`` (also in the container simulation) and ``bubblewrap``. Nor does it change
+another process of its uid: its nice value and CPU affinity are its own to change, no one else's.
 """
 
 from __future__ import annotations
@@ -168,3 +169,52 @@ def test_two_at_a_time_in_a_container_batch_nothing_passes_between_them(tmp_path
         assert result["isolation_level"] == "files" and not result.get("grader_failed")
         assert result["score"] == result["max_score"], result
     assert_nothing_left(keys, before, server)
+
+
+
+RENICE = '''
+import os
+
+NEIGHBOUR = None
+
+
+def renice():
+    tried = []
+    for name, call in [("neighbour", lambda: os.setpriority(os.PRIO_PROCESS, NEIGHBOUR, 19)),
+                       ("affinity", lambda: os.sched_setaffinity(NEIGHBOUR, {0})),
+                       ("itself", lambda: os.nice(1))]:
+        try:
+            call()
+            tried.append(name + " changed")
+        except OSError as error:
+            tried.append(name + " " + type(error).__name__)
+    return tried
+'''
+
+
+@pytest.fixture
+def neighbour():
+    """Another process of the grader's uid, with no more capabilities than a sandbox (as root, the
+    kernel itself refuses a process without capabilities to change one that has them)."""
+    command = ["sleep", "60"]
+    if os.geteuid() == 0:
+        setpriv = shutil.which("setpriv")
+        if setpriv is None:
+            pytest.skip("needs setpriv to start a process without capabilities")
+        command = [setpriv, "--bounding-set", "-all", "--inh-caps", "-all", *command]
+    process = subprocess.Popen(command)
+    yield process.pid
+    process.kill()
+    process.wait()
+
+
+@pytest.mark.parametrize("name", ["process", "files"])
+def test_a_submission_changes_its_own_priority_only_never_another_processs(tmp_path, monkeypatch, neighbour, name):
+    use_level(monkeypatch, name)
+    (tmp_path / "hog.py").write_text(RENICE.replace("NEIGHBOUR = None", f"NEIGHBOUR = {neighbour}"))
+    nice, affinity = os.getpriority(os.PRIO_PROCESS, neighbour), os.sched_getaffinity(neighbour)
+    report = run_cases(tmp_path, [["renice()"]], limits=FAST, minimum=name)
+    assert report.level == name
+    assert eval(report.cases[0].steps[0].output) == [
+        "neighbour PermissionError", "affinity PermissionError", "itself changed"]
+    assert (os.getpriority(os.PRIO_PROCESS, neighbour), os.sched_getaffinity(neighbour)) == (nice, affinity)

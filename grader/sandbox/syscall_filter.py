@@ -20,7 +20,12 @@ listen, accept, connect, a sendto that names an address, and sendmsg/sendmmsg,
 whose address sits behind a pointer).  A pair of connected sockets
 (socketpair) and send() on it still work.  So do file locks and signal owners
 on descriptors: fcntl F_SETLK, F_SETLKW, F_OFD_SETLK(W), F_SETLEASE, F_SETOWN
-(another process's SIGIO) and F_SETOWN_EX are refused, as is flock.
+(another process's SIGIO) and F_SETOWN_EX are refused, as is flock.  What a
+process may change of another process of its uid (its nice value, I/O
+priority, CPU affinity, scheduling, memory placement) it may change only of
+itself: setpriority and ioprio_set on itself (not its whole uid), the sched_set*
+calls on pid 0, and no migrate_pages, move_pages, process_madvise or
+process_mrelease.
 
 The filter needs a known machine type (x86_64, aarch64) and a kernel that
 accepts it; ``install_filter`` returns None once it is in place, else why not.
@@ -37,6 +42,9 @@ def syscall_tables():
             "arch": 0xC000003E, "x32": True, "capset": 126,
             "kill": 62, "tgkill": 234, "prlimit64": 302, "socket": 41, "prctl": 157,
             "open": 2, "openat": 257, "ioctl": 16, "sendto": 44, "fcntl": 72,
+            "setpriority": 141, "ioprio_set": 251,
+            # sched_setaffinity, sched_setscheduler, sched_setparam, sched_setattr
+            "self_only": [203, 144, 142, 314],
             "deny": [
                 # processes, programs, tracing, other processes' memory and signals
                 57, 58, 56, 435, 59, 322, 101, 310, 311, 200, 424, 438, 129, 297, 312,
@@ -64,12 +72,16 @@ def syscall_tables():
                 # mq_timedsend, mq_timedreceive, mq_notify, mq_getsetattr; flock
                 29, 30, 31, 67, 64, 65, 66, 220, 68, 69, 70, 71, 50, 43, 288, 46, 307,
                 242, 243, 244, 245, 73,
+                # other processes' memory placement and advice: migrate_pages,
+                # move_pages, process_madvise, process_mrelease
+                256, 279, 440, 448,
             ],
         },
         "aarch64": {
             "arch": 0xC00000B7, "x32": False, "capset": 91,
             "kill": 129, "tgkill": 131, "prlimit64": 261, "socket": 198, "prctl": 167,
             "open": None, "openat": 56, "ioctl": 29, "sendto": 206, "fcntl": 25,
+            "setpriority": 140, "ioprio_set": 30, "self_only": [122, 119, 118, 274],
             "deny": [
                 220, 435, 221, 281, 117, 270, 271, 130, 424, 438, 138, 240, 272,
                 97, 268, 40, 39, 41, 51, 280, 241, 282, 425, 426, 427, 219, 217, 218,
@@ -85,6 +97,7 @@ def syscall_tables():
                 # the same objects shared by key or name, in the order above
                 194, 196, 195, 197, 190, 193, 191, 192, 186, 189, 188, 187, 201, 202, 242, 211, 269,
                 182, 183, 184, 185, 32,
+                238, 239, 440, 448,
             ],
         },
     }
@@ -160,6 +173,10 @@ def filter_program(table, pid):
     op(JEQ, table["ioctl"], "ioctl", None)
     op(JEQ, table["sendto"], "sendto", None)
     op(JEQ, table["fcntl"], "fcntl", None)
+    op(JEQ, table["setpriority"], "setpriority", None)
+    op(JEQ, table["ioprio_set"], "ioprio_set", None)
+    for number in table["self_only"]:
+        op(JEQ, number, "pid_zero", None)
     op(RET, allow)
     program.append("openat")
     op(LOAD, ARG[2])                              # openat(dirfd, path, flags, mode)
@@ -189,6 +206,19 @@ def filter_program(table, pid):
     op(LOAD, ARG[4])                              # sendto(fd, buffer, length, flags, address, size)
     op(JEQ, 0, None, "deny")                      # an address (either half of the pointer): refused
     op(LOAD, ARG[4] + 4)
+    op(JEQ, 0, "allow", "deny")
+    program.append("setpriority")
+    op(LOAD, ARG[0])                              # setpriority(which, who, value): PRIO_PROCESS, itself
+    op(JEQ, 0, None, "deny")                      # (PRIO_USER 0 would be every process of its uid)
+    op(LOAD, ARG[1])
+    op(JEQ, 0, "allow", "deny")
+    program.append("ioprio_set")
+    op(LOAD, ARG[0])                              # ioprio_set(which, who, priority): IOPRIO_WHO_PROCESS, itself
+    op(JEQ, 1, None, "deny")
+    op(LOAD, ARG[1])
+    op(JEQ, 0, "allow", "deny")
+    program.append("pid_zero")
+    op(LOAD, ARG[0])                              # the sched_set* calls: on itself only
     op(JEQ, 0, "allow", "deny")
     program.append("fcntl")
     op(LOAD, ARG[1])                              # fcntl(fd, command, ...)
