@@ -3,7 +3,7 @@
 The construct check (nju24, nju21 ``picky_piggy``) reads no hog.py over 1 MiB and parses the rest in an
 interpreter of its own under the sandbox's memory and CPU limits; a hog.py it cannot check earns nothing for
 the question, with why, never a "grader failed". The progress file and the variant's title line are read
-with bounds too.
+with bounds too, and a batch digests a submission in pieces.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from grader import construct_check, unlocking
+from grader import construct_check, submissions, unlocking
 from grader.commands.grading import declared_variant
 from grader.errors import UsageError
 from grader.grade import grade
@@ -124,3 +124,12 @@ def test_a_28_mb_hog_py_graded_as_nju24_is_a_clear_verdict_not_a_grader_fault(tm
     assert result.grader_error is None
     piggy = next(q for q in result.questions if q.question.forbidden)
     assert piggy.score == 0 and "earns nothing: hog.py is" in piggy.message
+
+
+def test_a_batchs_digest_of_a_folder_holding_a_fifo_does_not_wait(tmp_path):
+    shutil.copy(REFERENCE, tmp_path / "hog.py")
+    os.mkfifo(tmp_path / "helper.py")
+    first = submissions.digest(tmp_path)
+    assert first == submissions.digest(tmp_path)
+    (tmp_path / "hog.py").write_text(REFERENCE.read_text() + "\n# changed\n")
+    assert submissions.digest(tmp_path) != first
