@@ -1,7 +1,8 @@
 """Appended to a correct hog.py: at import, makes objects that would outlive the sandbox or reach
 the host: System V shared memory, a message queue and a semaphore set (mode 0666, a key of its own),
-and a datagram to a unix socket by path, by sendto and by sendmsg.  ``KEY`` and ``SOCKET`` are set by
-the test.  ``left_behind()`` says what each attempt gave."""
+a POSIX message queue, a key in the user's key ring, and a datagram to a unix socket by path, by
+sendto and by sendmsg.  ``KEY`` and ``SOCKET`` are set by the test.  ``left_behind()`` says what
+each attempt gave."""
 
 KEY = None
 SOCKET = None
@@ -28,6 +29,10 @@ def _leave_behind():
     attempt("msg", lambda: libc.msgget(KEY + 1, create))
     attempt("sem", lambda: libc.semget(KEY + 2, 4, create))
     attempt("shm private", lambda: libc.shmget(0, 1 << 20, create))
+    attempt("mq", lambda: libc.mq_open(b"/hog-left-behind", 0o100 | 0o2, 0o666, None))  # O_CREAT | O_RDWR
+    add_key = {"x86_64": 248, "aarch64": 217}.get(__import__("os").uname().machine)
+    if add_key is not None:                       # a key in the user's key ring, which outlives the process
+        attempt("key", lambda: libc.syscall(add_key, b"user", b"hog-left-behind", b"x", 1, -4))  # user keyring
     for kind in (socket.SOCK_DGRAM,):
         def sendto():
             with socket.socket(socket.AF_UNIX, kind) as sender:
