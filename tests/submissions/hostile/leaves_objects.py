@@ -62,6 +62,15 @@ def _leave_behind():
             left.send(b"ok")
             return 0 if right.recv(2) == b"ok" else -1
     attempt("socketpair", pair_works)
+
+    def event_loop_works():                       # asyncio wakes its loop through a socketpair
+        import asyncio
+
+        async def seven():
+            await asyncio.sleep(0)
+            return 7
+        return 0 if asyncio.run(seven()) == 7 else -1
+    attempt("asyncio", event_loop_works)
     return tried
 
 
