@@ -9,7 +9,7 @@ student), then parses it in a separate interpreter of its own (``python -I -S``,
 our code only: the submission is read, never run) under the sandbox's memory
 limit (``Limits.memory_bytes`` as RLIMIT_AS) and CPU time (``Limits.case_seconds``),
 started before the sandbox and read after it (``start``, then ``Pending.result``),
-so on two cores it costs the grade no time.
+so the grader waits for it only when it outlasts the sandbox.
 A parse that runs out of either is the submission's: the question earns nothing,
 with why. Only a check that cannot start or answers what it never sends is a
 fault of the kit.
