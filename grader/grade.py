@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader import cases as case_source
-from grader import project, tabulate, unlocking
+from grader import construct_check, project, tabulate, unlocking
 from grader.errors import GraderFault, UsageError
 from grader.sandbox import CaseRun, Limits, StepKind, cap, run_cases
 from grader.sandbox.level import NAMES as LEVEL_NAMES
@@ -169,47 +169,58 @@ def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
     # The tabulation runs first, so that its win rate is worked out while the other cases run.
     tabulation = [tabulate.table_session(variant)] if final else []
     rating = tabulate.Rating(variant, limits) if final else None
-    report = run_cases(Path(submission), tabulation + [[step.source for step in case.steps] for case in graded],
-                       setup=setup_lines(variant), support_files=support_files(Path(submission)), limits=limits,
-                       names=api_names(variant), groups=["tabulation"] * len(tabulation) + [c.question for c in graded],
-                       minimum=minimum,
-                       on_result=(lambda index, run: index == 0 and rating.start(run)) if final else None,
-                       early=early, protect=protect)
-    _below_minimum(report.level, minimum)
-    verdicts: dict[str, list[CaseVerdict]] = {q.number: [] for q in questions}
-    for case, run in zip(graded, report.cases[len(tabulation):]):
-        verdicts[case.question].append(judge(case, run))
-    results = []
-    for question in questions:
-        if question is final:
-            results.append(final_strategy_result(variant, question, report.cases[0], verdicts[question.number],
-                                                 limits, rating))
-        else:
-            results.append(QuestionResult(question, _score(question, verdicts[question.number]),
-                                          verdicts[question.number]))
-    results = [_constructs_checked(Path(submission), result) for result in results]
+    checks = _start_construct_checks(Path(submission), questions, limits)   # they run beside the sandbox
+    try:
+        report = run_cases(Path(submission), tabulation + [[step.source for step in case.steps] for case in graded],
+                           setup=setup_lines(variant), support_files=support_files(Path(submission)), limits=limits,
+                           names=api_names(variant),
+                           groups=["tabulation"] * len(tabulation) + [c.question for c in graded], minimum=minimum,
+                           on_result=(lambda index, run: index == 0 and rating.start(run)) if final else None,
+                           early=early, protect=protect)
+        _below_minimum(report.level, minimum)
+        verdicts: dict[str, list[CaseVerdict]] = {q.number: [] for q in questions}
+        for case, run in zip(graded, report.cases[len(tabulation):]):
+            verdicts[case.question].append(judge(case, run))
+        results = []
+        for question in questions:
+            if question is final:
+                results.append(final_strategy_result(variant, question, report.cases[0], verdicts[question.number],
+                                                     limits, rating))
+            else:
+                results.append(QuestionResult(question, _score(question, verdicts[question.number]),
+                                              verdicts[question.number]))
+        results = [_constructs_checked(result, checks) for result in results]
+    finally:
+        for pending in checks.values():
+            pending.cancel()
     return GradeResult(variant, str(submission), results, report.isolation, time.perf_counter() - started,
                        import_error=report.import_error, isolation_level=report.level,
                        unlocks=unlocking.status(Path(submission), variant, questions),
                        seed=seed if hidden else None)
 
 
-def _constructs_checked(submission: Path, result: QuestionResult) -> QuestionResult:
-    """A question whose function uses a construct the spec forbids earns nothing, whatever its cases
-    say. The source is read here, outside the sandbox, and never run for this check."""
-    question = result.question
-    if not question.forbidden:
-        return result
+def _start_construct_checks(submission: Path, questions: list[Question],
+                            limits: Limits) -> dict[str, construct_check.Pending]:
+    """The construct check of each question that forbids constructs, started: the source is parsed
+    outside the sandbox, never run, within the sandbox's limits (``grader.construct_check``)."""
     hog = submission / "hog.py" if submission.is_dir() else submission
-    try:
-        source = hog.read_text(encoding="utf-8") if not hog.is_symlink() else ""
-    except (OSError, UnicodeDecodeError):
+    return {question.number: construct_check.start(hog, question.function, question.forbidden, limits)
+            for question in questions if question.forbidden}
+
+
+def _constructs_checked(result: QuestionResult, checks: dict[str, construct_check.Pending]) -> QuestionResult:
+    """A question whose function uses a construct the spec forbids earns nothing, whatever its cases
+    say; so does one whose hog.py is too large to check."""
+    question = result.question
+    if question.number not in checks:
         return result
-    found = constructs.violations(source, question.function, question.forbidden)
-    if not found:
+    checked = checks[question.number].result()
+    if checked.problem is not None:
+        return QuestionResult(question, 0.0, result.verdicts, checked.problem)
+    if not checked.found:
         return result
     return QuestionResult(question, 0.0, result.verdicts,
-                          constructs.explain(question.function, question.forbidden, found))
+                          constructs.explain(question.function, question.forbidden, list(checked.found)))
 
 
 def _below_minimum(reached: str, minimum: str | None) -> None:

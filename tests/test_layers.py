@@ -23,7 +23,7 @@ LAYERS = [
     ["grader.strategy"],
     ["grader.engine", "grader.cases", "grader.agreement", "grader.unlocking"],
     ["grader.sandbox"],
-    ["grader.grade", "grader.tabulate"],
+    ["grader.grade", "grader.tabulate", "grader.construct_check"],
     ["grader.report"],
     ["grader.build", "grader.assign", "grader.wheel", "grader.batch", "grader.play", "grader.mint",
      "grader.submissions", "grader.pool", "grader.contest", "grader.similarity", "grader.roster"],

@@ -106,9 +106,11 @@ def grade(*, submission: str, variant: str | None, fmt: str, output: str | None,
 def declared_variant(hog: Path) -> str | None:
     """The variant a student's hog.py was handed out for, from its docstring's title line
     (``The Game of Hog (CS 61A Spring 2019 rules)``, within the first lines), or None."""
-    try:
-        with hog.open(encoding="utf-8", errors="replace") as handle:
-            head = [handle.readline() for _ in range(DECLARATION_LINES)]
+    try:   # a FIFO or device named hog.py is refused, not waited on; one long line is not read whole
+        with os.fdopen(os.open(hog, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC), "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                raise UsageError(f"cannot read {hog}: not a regular file (give the hog.py itself)")
+            head = handle.read(1 << 16).decode("utf-8", "replace").splitlines()[:DECLARATION_LINES]
     except OSError as error:
         raise UsageError(f"cannot read {hog}: {error.strerror}") from None
     return declared_in(head)

@@ -137,7 +137,7 @@ def unavailable() -> str | None:
 def _probe(bwrap: str, python: str) -> str | None:
     folder = tempfile.mkdtemp(prefix="hog-sandbox-probe-")
     try:
-        argv = bwrap_arguments(bwrap, folder, python) + [python, "-S", "-s", "-B", "-c", "import ctypes"]
+        argv = bwrap_arguments(bwrap, folder, python) + [python, "-S", "-s", "-B", "-P", "-c", "import ctypes"]
         result = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True,
                                 timeout=PROBE_SECONDS, env=environment(INSIDE))
     except subprocess.TimeoutExpired:

@@ -80,7 +80,8 @@ def _copy_regular(source: Path, target: Path) -> None:
     with os.fdopen(descriptor, "rb") as handle:
         if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
             raise Unusable(f"{source.name} is not a regular file")
-        target.write_bytes(handle.read())
+        with open(target, "wb") as copy:
+            shutil.copyfileobj(handle, copy, 1 << 20)    # in pieces: a large hog.py never sits in memory
 
 
 def remove(scratch: Path) -> None:

@@ -1,9 +1,9 @@
 """Inside the sandbox (part of the harness text): the system call filter, the same at every level.
 
 It refuses with EPERM: new processes and programs, tracing, signals to other
-processes, network sockets (AF_UNIX only, and no bind or connect), namespaces
-and mounts, memfd_create and memfd_secret (memory that RLIMIT_AS does not
-count), terminal ioctls that change a terminal's settings or push input
+processes, network sockets (AF_UNIX only), namespaces and mounts,
+memfd_create and memfd_secret (memory that RLIMIT_AS does not count), terminal
+ioctls that change a terminal's settings or push input
 (TCSETS*, TIOCSTI), and every change to the file system: open/openat asking
 for O_WRONLY, O_RDWR, O_CREAT, O_TRUNC or O_APPEND, creat, unlink, rename,
 mkdir, rmdir, link, symlink, mknod, truncate, fallocate, chmod, chown, utime
@@ -11,6 +11,21 @@ and the xattr setters, in all their forms.  openat2 (whose flags sit behind a
 pointer the filter cannot read) fails with ENOSYS, so Python and the C library
 fall back to openat.  Reading files, and write() on descriptors already open
 (the result pipe, stdout on /dev/null), still work.
+
+Nothing the sandbox makes may outlive it or be shared with another process,
+so it also refuses every object named by a key, a path or a name: System V
+shared memory, message queues and semaphores (all their calls), POSIX message
+queues, the kernel's key rings, and a unix socket addressed by name (bind,
+listen, accept, connect, a sendto that names an address, and sendmsg/sendmmsg,
+whose address sits behind a pointer).  A pair of connected sockets
+(socketpair) and send() on it still work.  So do file locks and signal owners
+on descriptors: fcntl F_SETLK, F_SETLKW, F_OFD_SETLK(W), F_SETLEASE, F_SETOWN
+(another process's SIGIO) and F_SETOWN_EX are refused, as is flock.  What a
+process may change of another process of its uid (its nice value, I/O
+priority, CPU affinity, scheduling, memory placement) it may change only of
+itself: setpriority and ioprio_set on itself (not its whole uid), the sched_set*
+calls on pid 0, and no migrate_pages, move_pages, process_madvise or
+process_mrelease.
 
 The filter needs a known machine type (x86_64, aarch64) and a kernel that
 accepts it; ``install_filter`` returns None once it is in place, else why not.
@@ -26,7 +41,10 @@ def syscall_tables():
         "x86_64": {
             "arch": 0xC000003E, "x32": True, "capset": 126,
             "kill": 62, "tgkill": 234, "prlimit64": 302, "socket": 41, "prctl": 157,
-            "open": 2, "openat": 257, "ioctl": 16,
+            "open": 2, "openat": 257, "ioctl": 16, "sendto": 44, "fcntl": 72,
+            "setpriority": 141, "ioprio_set": 251,
+            # sched_setaffinity, sched_setscheduler, sched_setparam, sched_setattr
+            "self_only": [203, 144, 142, 314],
             "deny": [
                 # processes, programs, tracing, other processes' memory and signals
                 57, 58, 56, 435, 59, 322, 101, 310, 311, 200, 424, 438, 129, 297, 312,
@@ -48,12 +66,22 @@ def syscall_tables():
                 49, 42, 240, 241,
                 # memfd_create, memfd_secret (memory outside RLIMIT_AS)
                 319, 447,
+                # objects shared by key or name: System V shmget, shmat, shmctl,
+                # shmdt, semget, semop, semctl, semtimedop, msgget, msgsnd,
+                # msgrcv, msgctl; listen, accept, accept4, sendmsg, sendmmsg;
+                # mq_timedsend, mq_timedreceive, mq_notify, mq_getsetattr; flock
+                29, 30, 31, 67, 64, 65, 66, 220, 68, 69, 70, 71, 50, 43, 288, 46, 307,
+                242, 243, 244, 245, 73,
+                # other processes' memory placement and advice: migrate_pages,
+                # move_pages, process_madvise, process_mrelease
+                256, 279, 440, 448,
             ],
         },
         "aarch64": {
             "arch": 0xC00000B7, "x32": False, "capset": 91,
             "kill": 129, "tgkill": 131, "prlimit64": 261, "socket": 198, "prctl": 167,
-            "open": None, "openat": 56, "ioctl": 29,
+            "open": None, "openat": 56, "ioctl": 29, "sendto": 206, "fcntl": 25,
+            "setpriority": 140, "ioprio_set": 30, "self_only": [122, 119, 118, 274],
             "deny": [
                 220, 435, 221, 281, 117, 270, 271, 130, 424, 438, 138, 240, 272,
                 97, 268, 40, 39, 41, 51, 280, 241, 282, 425, 426, 427, 219, 217, 218,
@@ -66,6 +94,10 @@ def syscall_tables():
                 5, 6, 7, 14, 15, 16, 463, 466, 469,
                 200, 203, 180, 181,
                 279, 447,
+                # the same objects shared by key or name, in the order above
+                194, 196, 195, 197, 190, 193, 191, 192, 186, 189, 188, 187, 201, 202, 242, 211, 269,
+                182, 183, 184, 185, 32,
+                238, 239, 440, 448,
             ],
         },
     }
@@ -112,6 +144,9 @@ def filter_program(table, pid):
     writing = 0o1 | 0o2 | 0o100 | 0o1000 | 0o2000
     # TCSETS, TCSETSW, TCSETSF, TIOCSTI, TCSETS2, TCSETSW2, TCSETSF2 (asm-generic ioctls)
     terminal = [0x5402, 0x5403, 0x5404, 0x5412, 0x402C542B, 0x402C542C, 0x402C542D]
+    # F_SETLK, F_SETLKW, F_OFD_SETLK, F_OFD_SETLKW, F_SETLEASE (locks other processes see),
+    # F_SETOWN, F_SETOWN_EX (SIGIO sent to another process)
+    shared_fcntl = [6, 7, 37, 38, 1024, 8, 15]
     program = []
 
     def op(code, k, true=None, false=None):
@@ -136,6 +171,12 @@ def filter_program(table, pid):
     op(JEQ, table["socket"], "socket", None)
     op(JEQ, table["prctl"], "prctl", None)
     op(JEQ, table["ioctl"], "ioctl", None)
+    op(JEQ, table["sendto"], "sendto", None)
+    op(JEQ, table["fcntl"], "fcntl", None)
+    op(JEQ, table["setpriority"], "setpriority", None)
+    op(JEQ, table["ioprio_set"], "ioprio_set", None)
+    for number in table["self_only"]:
+        op(JEQ, number, "pid_zero", None)
     op(RET, allow)
     program.append("openat")
     op(LOAD, ARG[2])                              # openat(dirfd, path, flags, mode)
@@ -160,6 +201,29 @@ def filter_program(table, pid):
     op(LOAD, ARG[1])                              # ioctl(fd, request, ...)
     for request in terminal:
         op(JEQ, request, "deny", None)
+    op(RET, allow)
+    program.append("sendto")
+    op(LOAD, ARG[4])                              # sendto(fd, buffer, length, flags, address, size)
+    op(JEQ, 0, None, "deny")                      # an address (either half of the pointer): refused
+    op(LOAD, ARG[4] + 4)
+    op(JEQ, 0, "allow", "deny")
+    program.append("setpriority")
+    op(LOAD, ARG[0])                              # setpriority(which, who, value): PRIO_PROCESS, itself
+    op(JEQ, 0, None, "deny")                      # (PRIO_USER 0 would be every process of its uid)
+    op(LOAD, ARG[1])
+    op(JEQ, 0, "allow", "deny")
+    program.append("ioprio_set")
+    op(LOAD, ARG[0])                              # ioprio_set(which, who, priority): IOPRIO_WHO_PROCESS, itself
+    op(JEQ, 1, None, "deny")
+    op(LOAD, ARG[1])
+    op(JEQ, 0, "allow", "deny")
+    program.append("pid_zero")
+    op(LOAD, ARG[0])                              # the sched_set* calls: on itself only
+    op(JEQ, 0, "allow", "deny")
+    program.append("fcntl")
+    op(LOAD, ARG[1])                              # fcntl(fd, command, ...)
+    for command in shared_fcntl:
+        op(JEQ, command, "deny", None)
     op(RET, allow)
     program.append("allow")
     op(RET, allow)

@@ -26,11 +26,13 @@ import hashlib
 import json
 import os
 import re
+import stat
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 PROGRESS = ".hog_unlock.json"
+MAX_PROGRESS_BYTES = 256 * 1024   # larger is not a progress file this script wrote: read as none
 ITEM = re.compile(r"^<!-- (?P<kind>locked|concept) (?P<data>\{.*\}) -->$", re.M)
 OK, WRONG = "-- OK! --", "-- Not quite. Try again! --"
 RULE = "-" * 69
@@ -94,9 +96,18 @@ def questions(folder=HERE):
 
 
 def load_progress(folder=HERE):
+    """The answers saved in ``.hog_unlock.json``; none when it is missing, a link, not a regular
+    file, larger than MAX_PROGRESS_BYTES or not JSON (the grader reads a submitted one this way)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
     try:
-        data = json.loads((Path(folder) / PROGRESS).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        with os.fdopen(os.open(Path(folder) / PROGRESS, flags), "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                return {}
+            raw = handle.read(MAX_PROGRESS_BYTES + 1)
+        if len(raw) > MAX_PROGRESS_BYTES:
+            return {}
+        data = json.loads(raw.decode("utf-8"))
+    except (OSError, ValueError, RecursionError):
         return {}
     answers = data.get("answers") if isinstance(data, dict) else None
     return answers if isinstance(answers, dict) else {}

@@ -96,6 +96,11 @@ def violations(source, function, forbidden):
         tree = ast.parse(source)
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return []
+    return violations_in(tree, function, forbidden)
+
+
+def violations_in(tree, function, forbidden):
+    """``violations`` of a module ``tree`` already parsed (the grader parses under its own limits)."""
     found = [node for node in tree.body
              if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == function]
     if not found:
