@@ -19,7 +19,8 @@ memory at ``2 * (goal² + 1) * block² * 8`` bytes (400 MB for blocks of 50); pa
 of blocks are shared by worker processes.
 
 fa19's Feral Hogs depends on the previous dice counts, which this engine does
-not model: ``first_mover_matrix`` falls back to one exact ``win_rate`` per pair there.
+not model: ``first_mover_matrix`` plays its blocks with ``grader.contest.dice_count``
+(imported only then: it compiles its loop with Numba), the same blocks, shared the same way.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ import numpy as np
 from scipy import sparse
 
 from grader.strategy.distributions import MAX_DICE
-from grader.strategy.match import roll_arrays, win_rate
+from grader.strategy.match import roll_arrays
 from grader.strategy.rules import Rules
 
 COUNTS = MAX_DICE + 1
@@ -201,8 +202,18 @@ _JOB: dict = {}   # what forked workers share: the layout and the choices
 
 def _play(pair: tuple[slice, slice | None]):
     rows, columns = pair
-    choices = _JOB["choices"]
-    return pair, block_pair(_JOB["layout"], choices[rows], None if columns is None else choices[columns])
+    choices, layout = _JOB["choices"], _JOB["layout"]
+    player = block_pair if isinstance(layout, _Layout) else type(layout).block_pair
+    return pair, player(layout, choices[rows], None if columns is None else choices[columns])
+
+
+def layout_for(rules: Rules):
+    """The index tables of ``rules`` for the engine that plays them: fa19's dice-count bonus needs
+    the previous dice counts (``grader.contest.dice_count``, imported here for start-up time)."""
+    if rules.dice_count_bonus:
+        from grader.contest import dice_count
+        return dice_count.Layout(rules)
+    return _Layout(rules)
 
 
 def first_mover_matrix(rules: Rules, choices: np.ndarray, *, block: int = BLOCK, jobs: int = 1) -> np.ndarray:
@@ -214,9 +225,7 @@ def first_mover_matrix(rules: Rules, choices: np.ndarray, *, block: int = BLOCK,
     """
     choices = np.asarray(choices, dtype=np.intp)
     count = choices.shape[0]
-    if rules.dice_count_bonus:
-        return _pair_by_pair(rules, choices, jobs)
-    _JOB.update(layout=_Layout(rules), choices=choices)
+    _JOB.update(layout=layout_for(rules), choices=choices)
     first = np.zeros((count, count))
     pairs = sorted(blocks(count, block), key=lambda pair: pair[1] is None)   # the bigger pairs first
     try:
@@ -234,33 +243,6 @@ def first_mover_matrix(rules: Rules, choices: np.ndarray, *, block: int = BLOCK,
             first[rows, rows] = ahead
         else:
             first[rows, columns], first[columns, rows] = ahead, behind
-    return first
-
-
-def _row(i: int) -> tuple[int, list[tuple[float, float]]]:
-    """Strategy ``i`` against every later one: (as first, as second) each."""
-    rules, tables = _JOB["rules"], _JOB["tables"]
-    rates = [win_rate(rules, tables[i], tables[j]) for j in range(i, len(tables))]
-    return i, [(rate.as_first, rate.as_second) for rate in rates]
-
-
-def _pair_by_pair(rules: Rules, choices: np.ndarray, jobs: int) -> np.ndarray:
-    """One exact ``win_rate`` per unordered pair (fa19: the state holds previous dice counts)."""
-    count = choices.shape[0]
-    first = np.zeros((count, count))
-    _JOB.update(rules=rules, tables=[choice.tolist() for choice in choices])
-    try:
-        if jobs > 1 and count > 1:
-            with multiprocessing.get_context("fork").Pool(jobs) as pool:
-                rows = list(pool.imap_unordered(_row, range(count)))
-        else:
-            rows = [_row(i) for i in range(count)]
-    finally:
-        _JOB.clear()
-    for i, rates in rows:
-        for j, (as_first, as_second) in enumerate(rates, start=i):
-            first[i, j] = as_first
-            first[j, i] = 1.0 - as_second
     return first
 
 
