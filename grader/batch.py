@@ -29,6 +29,7 @@ from typing import Callable, TextIO
 
 from grader import cases as case_source
 from grader import pool
+from grader.cluster import Cluster
 from grader.errors import UsageError
 from grader.files import write_atomically
 from grader.grade import GradeResult, QuestionResult, grade_safely
@@ -222,10 +223,10 @@ def _make_out(out: Path) -> None:
 
 def grade_batch(folder: Path, variant: Variant, out: Path, *, jobs: int, isolation: str = "files",
                 seed: int | None = None, grade: Callable[..., tuple[dict, bool]] | None = None,
-                progress: TextIO = sys.stderr) -> BatchSummary:
-    """Grade each submission in worker processes; ``grade(variant_id, submission, isolation=, seed=)``
-    gives (results.json dict, grader fault?), grade_one by default. SIGINT and SIGTERM stop it,
-    keeping what is written.
+                progress: TextIO = sys.stderr, cluster: Cluster | None = None) -> BatchSummary:
+    """Grade each submission in worker processes (or on ``cluster``'s workers, in chunks);
+    ``grade(variant_id, submission, isolation=, seed=)`` gives (results.json dict, grader fault?),
+    grade_one by default. SIGINT and SIGTERM stop it, keeping what is written.
 
     Raises UsageError, before grading anything, when two submissions would share a result file.
     """
@@ -248,7 +249,7 @@ def grade_batch(folder: Path, variant: Variant, out: Path, *, jobs: int, isolati
             counts["kept"] = len(found) - len(todo)
             bar = Progress(len(todo), progress)
             try:
-                _run(variant, out, todo, sources, jobs, isolation, seed, grade, signals, bar, counts)
+                _run(variant, out, todo, sources, jobs, isolation, seed, grade, signals, bar, counts, cluster)
             except _OutBroken as broken:
                 errors.append(str(broken))
             finally:
@@ -281,7 +282,8 @@ def _cannot_write(path: Path, error: OSError) -> str:
 
 
 def _run(variant: Variant, out: Path, todo: list[Path], sources: dict, jobs: int, isolation: str,
-         seed: int, grade: Callable, signals: pool.Signals, bar: Progress, counts: dict) -> None:
+         seed: int, grade: Callable, signals: pool.Signals, bar: Progress, counts: dict,
+         cluster: Cluster | None = None) -> None:
     try:
         case_source.grading_cases(variant, seed)  # computed once here; the forked workers inherit them
     except Exception:
@@ -310,7 +312,10 @@ def _run(variant: Variant, out: Path, todo: list[Path], sources: dict, jobs: int
         write(Path(task), _worker_failed(variant, Path(task), why, seed), True)
 
     work = functools.partial(_grade_task, grade or grade_one, variant.id, isolation=isolation, seed=seed)
-    pool.run_all([str(s) for s in todo], work, jobs=max(1, jobs), signals=signals, done=done, lost=lost)
+    if cluster is not None:
+        cluster.run_all([str(s) for s in todo], work, signals=signals, done=done, lost=lost)
+    else:
+        pool.run_all([str(s) for s in todo], work, jobs=max(1, jobs), signals=signals, done=done, lost=lost)
 
 
 def _grade_task(grade: Callable, variant_id: str, task: str, **options) -> tuple[dict, bool]:

@@ -7,6 +7,7 @@ from typing import TextIO
 
 import grader.batch
 from grader import pool
+from grader.cluster import connect
 from grader.commands.grading import GRADER_FAULT, _check_seed, class_folder, isolation_level
 from grader.errors import GraderFault, UsageError
 from grader.report import classroom
@@ -14,14 +15,17 @@ from grader.spec import load_variant
 
 
 def grade_batch(*, folder: str, variant: str, jobs: int, out_dir: str, out: TextIO,
-                isolation: str | None = None, seed: int | None = None, report: bool = False) -> int:
+                isolation: str | None = None, seed: int | None = None, report: bool = False,
+                scheduler: str | None = None, workers: int | None = None) -> int:
     """``hog grade-batch``: every submission of a folder, results written as they come; exit 1 if the
     kit failed on any or OUT could not be written, 128 + the signal if SIGINT or SIGTERM stopped it;
-    with ``report``, then the class report."""
+    with ``report``, then the class report. ``scheduler`` or ``workers``: graded on a Dask cluster."""
     spec = load_variant(variant)
     source = class_folder(folder, jobs)
     level, seed = isolation_level(isolation), _check_seed(seed)
-    summary = grader.batch.grade_batch(source, spec, Path(out_dir), jobs=jobs, isolation=level, seed=seed)
+    with connect(scheduler=scheduler, workers=workers) as cluster:
+        summary = grader.batch.grade_batch(source, spec, Path(out_dir), jobs=jobs, isolation=level, seed=seed,
+                                           cluster=cluster)
     for skipped in summary.not_submissions:
         out.write(f"skipped {skipped.name}: {skipped.why}\n")
     listed = f", {len(summary.not_submissions)} not submissions (in {grader.batch.SKIPPED})" \

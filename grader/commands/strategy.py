@@ -7,6 +7,7 @@ from typing import TextIO
 
 from grader import engine
 from grader import play as playing
+from grader.cluster import connect
 from grader.commands.grading import class_folder, isolation_level
 from grader.contest.tournament import run_contest
 from grader.errors import UsageError
@@ -34,9 +35,10 @@ def play(*, variant: str, vs: str, goal: int | None, port: int, browser: bool, o
 
 
 def contest(*, folder: str, variant: str, out_dir: str, jobs: int, results: str | None, out: TextIO,
-            isolation: str | None = None) -> int:
+            isolation: str | None = None, scheduler: str | None = None, workers: int | None = None) -> int:
     """``hog contest``: every final_strategy of a folder against every other, exactly; each strategy is
-    tabulated under at least the isolation grading requires."""
+    tabulated under at least the isolation grading requires. ``scheduler`` or ``workers``: the blocks
+    of pairs are played on a Dask cluster."""
     level = isolation_level(isolation)
     spec = load_variant(variant)
     source = class_folder(folder, jobs)
@@ -44,8 +46,9 @@ def contest(*, folder: str, variant: str, out_dir: str, jobs: int, results: str 
         raise UsageError(f"--results {results} is not a folder (give the OUTDIR of an earlier grade-batch)")
     if not any(q.role == "final_strategy" for q in spec.questions):
         raise UsageError(f"{spec.id} has no final_strategy question: there is nothing to play")
-    played = run_contest(source, spec, Path(out_dir), jobs=jobs, results=Path(results) if results else None,
-                         minimum=level)
+    with connect(scheduler=scheduler, workers=workers) as cluster:
+        played = run_contest(source, spec, Path(out_dir), jobs=jobs, results=Path(results) if results else None,
+                             minimum=level, cluster=cluster)
     count = len(played.standings)
     out.write(f"{len(played.entrants)} submissions: {count} played {count * (count - 1) // 2} matchups "
               f"in {played.play_seconds:.1f} s, {len(played.disqualified)} disqualified, "

@@ -25,6 +25,7 @@ not model: ``first_mover_matrix`` plays its blocks with ``grader.contest.dice_co
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 
 import numpy as np
@@ -216,12 +217,28 @@ def layout_for(rules: Rules):
     return _Layout(rules)
 
 
-def first_mover_matrix(rules: Rules, choices: np.ndarray, *, block: int = BLOCK, jobs: int = 1) -> np.ndarray:
+def play_block(pair: tuple[slice, slice | None], rules: Rules, choices: np.ndarray):
+    """One pair of blocks, on a cluster's worker: ``(pair, block_pair(...))``."""
+    _JOB.update(layout=_layout_of(rules), choices=choices)
+    try:
+        return _play(pair)
+    finally:
+        _JOB.clear()
+
+
+@functools.lru_cache(maxsize=4)
+def _layout_of(rules: Rules):
+    return layout_for(rules)
+
+
+def first_mover_matrix(rules: Rules, choices: np.ndarray, *, block: int = BLOCK, jobs: int = 1,
+                       cluster=None) -> np.ndarray:
     """``first[i, j]``: the exact share of wins of strategy ``i`` moving first from 0-0
     against strategy ``j`` (a never-ending game counts half), for every ordered pair.
 
     ``choices[i, a, b]`` is strategy ``i``'s dice count at score ``a`` against ``b``;
-    ``jobs`` worker processes share the pairs of blocks.
+    ``jobs`` worker processes share the pairs of blocks, or ``cluster``'s workers
+    (a ``grader.cluster.Cluster``) do.
     """
     choices = np.asarray(choices, dtype=np.intp)
     count = choices.shape[0]
@@ -229,7 +246,9 @@ def first_mover_matrix(rules: Rules, choices: np.ndarray, *, block: int = BLOCK,
     first = np.zeros((count, count))
     pairs = sorted(blocks(count, block), key=lambda pair: pair[1] is None)   # the bigger pairs first
     try:
-        if jobs > 1 and len(pairs) > 1:
+        if cluster is not None:
+            played = cluster.map(play_block, pairs, rules, choices)
+        elif jobs > 1 and len(pairs) > 1:
             context = multiprocessing.get_context("fork")
             with context.Pool(min(jobs, len(pairs))) as pool:
                 played = list(pool.imap_unordered(_play, pairs))
