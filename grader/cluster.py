@@ -138,7 +138,7 @@ class Cluster:
     def map(self, function: Callable, items: list, *shared) -> list:
         """``[function(item, *shared) for item in items]`` on the workers, ``shared`` sent once to each;
         stopped (pending work cancelled, a local cluster closed) if this is interrupted."""
-        scattered = [self.client.scatter(value, broadcast=True) for value in shared]
+        scattered = [self.client.scatter(value, broadcast=True, hash=False) for value in shared]
         futures = [self.client.submit(_apply, function, item, *scattered, pure=False) for item in items]
         try:
             return self.client.gather(futures)
