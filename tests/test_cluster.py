@@ -8,13 +8,15 @@ import json
 import os
 import shutil
 import signal
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
 
 import pytest
 
-from grader import batch, cluster, project
+from grader import batch, cluster, pool, project
 from grader.contest.tournament import run_contest
 from grader.errors import UsageError
 from grader.report import classroom
@@ -42,6 +44,19 @@ def mixed_submissions(folder: Path) -> Path:
 
 def count(folder: Path) -> int:
     return len(list(folder.iterdir()))
+
+
+def living(pids: list[int]) -> list[int]:
+    """The processes of ``pids`` that still run (a zombie does not)."""
+    alive = []
+    for pid in pids:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if state not in (b"Z", b"X"):
+            alive.append(pid)
+    return alive
 
 
 def without_timings(value):
@@ -178,3 +193,37 @@ def test_chunks_cover_every_task_once_in_order():
     chunks = Two(client=None).chunks(tasks)
     assert [task for chunk in chunks for task in chunk] == tasks
     assert max(map(len, chunks)) <= cluster.MAX_CHUNK and len(chunks) >= 2 * cluster.CHUNKS_PER_WORKER
+
+
+@pytest.mark.slow
+def test_sigint_stops_a_batch_on_a_local_cluster_with_its_workers_and_a_rerun_grades_the_rest(tmp_path):
+    subs = tmp_path / "in"
+    subs.mkdir()
+    for number in range(12):
+        shutil.copy(project.SOLUTION / "fa18" / "hog.py", subs / f"s{number:02d}.py")
+    scratch, out = tmp_path / "tmp", tmp_path / "out"
+    scratch.mkdir()
+    run = subprocess.Popen([sys.executable, "-m", "grader.cli", "grade-batch", str(subs), "--variant", "fa18",
+                            "--workers", "2", "--out", str(out)], cwd=project.ROOT, text=True,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "TMPDIR": str(scratch)})
+    deadline = time.monotonic() + 300
+    while not list(out.glob("*.json")) and time.monotonic() < deadline and run.poll() is None:
+        time.sleep(0.05)
+    started = pool._descendants(run.pid)
+    run.send_signal(signal.SIGINT)
+    stopping = time.monotonic()
+    stdout, stderr = run.communicate(timeout=120)
+    assert run.returncode == 130, stderr
+    assert time.monotonic() - stopping < 15
+    assert "Traceback" not in stderr
+    assert "Stopped by SIGINT: the results written are kept" in stdout
+    kept = sorted(path.stem for path in out.glob("*.json"))
+    assert 1 <= len(kept) < 12
+    assert all(json.loads((out / f"{name}.json").read_text())["score"] == load_variant("fa18").points
+               for name in kept)
+    assert started and living(started) == []          # the workers, their nannies and their sandboxes
+    again = subprocess.run([sys.executable, "-m", "grader.cli", "grade-batch", str(subs), "--variant", "fa18",
+                            "--out", str(out)], cwd=project.ROOT, text=True, capture_output=True, timeout=600,
+                           env={**os.environ, "TMPDIR": str(scratch)})
+    assert f"graded {12 - len(kept)}, skipped {len(kept)} already graded, 0 grader faults" in again.stdout
+    assert not list(scratch.glob("hog-sandbox-of-*"))

@@ -26,7 +26,7 @@ LAYERS = [
     ["grader.grade", "grader.tabulate"],
     ["grader.report"],
     ["grader.build", "grader.assign", "grader.batch", "grader.play", "grader.mint", "grader.submissions",
-     "grader.pool", "grader.contest"],
+     "grader.pool", "grader.cluster", "grader.contest"],
     ["grader.commands"],
     ["grader.cli"],
 ]

@@ -26,6 +26,7 @@ not model: ``first_mover_matrix`` plays its blocks with ``grader.contest.dice_co
 from __future__ import annotations
 
 import functools
+import math
 import multiprocessing
 
 import numpy as np
@@ -244,6 +245,9 @@ def first_mover_matrix(rules: Rules, choices: np.ndarray, *, block: int = BLOCK,
     count = choices.shape[0]
     _JOB.update(layout=layout_for(rules), choices=choices)
     first = np.zeros((count, count))
+    if cluster is not None:   # at least about three pairs of blocks per worker, or one slow block sets the pace
+        parts = math.ceil(math.sqrt(6 * cluster.workers))
+        block = max(1, min(block, -(-count // parts)))
     pairs = sorted(blocks(count, block), key=lambda pair: pair[1] is None)   # the bigger pairs first
     try:
         if cluster is not None:
