@@ -20,7 +20,7 @@ with in-run baselines.
    per-matchup costs.
 5. ``hog report`` on REPORTS synthetic results written by this script.
 
-    python benchmarks/contest.py [--count 200] [--variant sp19] [--batch 24] [--reports 200] [--no-cluster]
+    python benchmarks/contest.py [--count 200] [--variant sp19] [--batch 60] [--reports 200] [--no-cluster]
 """
 
 from __future__ import annotations
@@ -248,7 +248,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=200)
     parser.add_argument("--variant", default="sp19")
-    parser.add_argument("--batch", type=int, default=24)
+    parser.add_argument("--batch", type=int, default=60)
     parser.add_argument("--no-cluster", action="store_true", help="leave out the Dask runs")
     parser.add_argument("--reports", type=int, default=200)
     args = parser.parse_args()

@@ -245,8 +245,8 @@ def first_mover_matrix(rules: Rules, choices: np.ndarray, *, block: int = BLOCK,
     count = choices.shape[0]
     _JOB.update(layout=layout_for(rules), choices=choices)
     first = np.zeros((count, count))
-    if cluster is not None:   # at least about three pairs of blocks per worker, or one slow block sets the pace
-        parts = math.ceil(math.sqrt(6 * cluster.workers))
+    if cluster is not None:   # about six pairs of blocks per worker, or one slow block sets the pace
+        parts = math.ceil(math.sqrt(12 * cluster.workers))
         block = max(1, min(block, -(-count // parts)))
     pairs = sorted(blocks(count, block), key=lambda pair: pair[1] is None)   # the bigger pairs first
     try:
