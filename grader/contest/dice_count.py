@@ -80,7 +80,7 @@ class Layout:
         # goal * goal (the mover won) or goal * goal + 1 (a swap made the other player win).
         b, x = np.indices(swaps.shape)
         inside = np.where(swaps, np.minimum(x, goal - 1) * goal + b, b * goal + np.minimum(x, goal - 1))
-        self.target = np.where(x < goal, inside, goal * goal + swaps).astype(np.int64)
+        self.target = np.where(x < goal, inside, goal * goal + swaps).astype(np.int32)
         self.parity = bool(rules.parity_bonus)
         a, b = np.indices((goal, goal))
         order = np.argsort(-(a + b).ravel(), kind="stable")
@@ -186,5 +186,5 @@ def block_first(rows, columns, same, order_a, order_b, run_points, run_entries, 
 
 def _flat(tables: np.ndarray) -> np.ndarray:
     """Each table as one row indexed by ``a * goal + b``, with a count of 0 for the two endings."""
-    flat = np.asarray(tables, dtype=np.int64).reshape(len(tables), -1)
+    flat = np.asarray(tables, dtype=np.int8).reshape(len(tables), -1)
     return np.ascontiguousarray(np.pad(flat, ((0, 0), (0, ENDINGS))))
