@@ -195,6 +195,17 @@ def feral(count: int, use_cluster: bool) -> dict:
           f"largest difference from win_rate {worst:.1e}")
     print(f"  the same tables as sp19 pairs: {replay:.1f} s; fa19 / sp19 = {seconds / replay:.2f} "
           f"(target at most {REPLAY_TARGET:g}: {'met' if seconds / replay <= REPLAY_TARGET else 'MISSED'})")
+    # The issue's replay: 60 entrants' cached tables, 1,770 pairs, one process each, fa19 and sp19 taken in
+    # turn twice (the best of each), so a burst of load on the shared machine does not decide the ratio.
+    some = tables[:60]
+    fa19_best = sp19_best = float("inf")
+    for _ in range(2):
+        fa19_best = min(fa19_best, timed(lambda: engine.first_mover_matrix(fa19, some))[0])
+        sp19_best = min(sp19_best, timed(lambda: engine.first_mover_matrix(sp19, some))[0])
+    ratio = fa19_best / sp19_best
+    print(f"  replay of 60 entrants' tables (1,770 pairs, 1 process, best of 2 taken in turn): fa19 {fa19_best:.2f} s, "
+          f"sp19 {sp19_best:.2f} s, fa19 / sp19 = {ratio:.2f} "
+          f"(target at most {REPLAY_TARGET:g}: {'met' if ratio <= REPLAY_TARGET else 'MISSED'})")
     figures = {"fa19": seconds / pairs, "sp19": replay / pairs}
     if use_cluster:
         started = time.perf_counter()
