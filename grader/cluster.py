@@ -120,11 +120,13 @@ class Cluster:
                     if future.status == "finished":
                         for task, (kind, value) in zip(chunk, future.result()):
                             (done if kind == "done" else lost)(task, value)
-                    elif future.status != "cancelled":
+                    elif future.status == "error":
                         why = f"the cluster could not run it: {type(future.exception()).__name__}: " \
                               f"{future.exception()}"
                         for task in chunk:
                             lost(task, why)
+                    elif future.status != "cancelled":   # its result died with a worker: Dask runs it again
+                        waiting.add(future)
             finished = signals.received is None
         finally:
             if not finished:
