@@ -143,6 +143,8 @@ class Cluster:
         scattered = [self.client.scatter(value, broadcast=True, hash=False) for value in shared]
         futures = [self.client.submit(_apply, function, item, *scattered, pure=False) for item in items]
         try:
+            while not all(future.done() for future in futures):   # a signal lands here, not inside Dask
+                time.sleep(POLL_SECONDS)
             return self.client.gather(futures)
         except BaseException:
             with contextlib.suppress(Exception):

@@ -229,3 +229,26 @@ def test_sigint_stops_a_batch_on_a_local_cluster_with_its_workers_and_a_rerun_gr
                            env={**os.environ, "TMPDIR": str(scratch)})
     assert f"graded {12 - len(kept)}, skipped {len(kept)} already graded, 0 grader faults" in again.stdout
     assert not list(scratch.glob("hog-sandbox-of-*"))
+
+
+@pytest.mark.slow
+def test_sigterm_stops_a_contest_on_a_local_cluster_with_its_workers_and_no_traceback(tmp_path):
+    subs = tmp_path / "in"
+    subs.mkdir()
+    source = (project.SOLUTION / "fa19" / "hog.py").read_text()
+    for number in range(200):   # 200 tables to tabulate: the signal comes while the workers are busy
+        (subs / f"s{number:03d}.py").write_text(f"{source}\n# {number}\n")
+    run = subprocess.Popen([sys.executable, "-m", "grader.cli", "contest", str(subs), "--variant", "fa19",
+                            "--workers", "2", "--out", str(tmp_path / "out")], cwd=project.ROOT, text=True,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while len(pool._descendants(run.pid)) < 4 and time.monotonic() < deadline:   # the cluster is up
+        time.sleep(0.1)
+    time.sleep(2)
+    started = pool._descendants(run.pid)
+    run.send_signal(signal.SIGTERM)
+    stdout, stderr = run.communicate(timeout=60)
+    assert run.returncode == 143, stderr
+    assert "Stopped by SIGTERM." in stderr and "Traceback" not in stderr
+    assert not (tmp_path / "out" / "leaderboard.csv").exists()
+    assert started and living(started) == []

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import TextIO
 
-from grader import engine
+from grader import engine, pool
 from grader import play as playing
 from grader.cluster import connect
 from grader.commands.grading import class_folder, isolation_level
@@ -46,7 +47,9 @@ def contest(*, folder: str, variant: str, out_dir: str, jobs: int, results: str 
         raise UsageError(f"--results {results} is not a folder (give the OUTDIR of an earlier grade-batch)")
     if not any(q.role == "final_strategy" for q in spec.questions):
         raise UsageError(f"{spec.id} has no final_strategy question: there is nothing to play")
-    with connect(scheduler=scheduler, workers=workers) as cluster:
+    # On a cluster, SIGTERM stops the command as SIGINT does, so the cluster's tasks are cancelled.
+    stopping = pool.stopping_on_signals() if scheduler or workers else contextlib.nullcontext()
+    with stopping, connect(scheduler=scheduler, workers=workers) as cluster:
         played = run_contest(source, spec, Path(out_dir), jobs=jobs, results=Path(results) if results else None,
                              minimum=level, cluster=cluster)
     count = len(played.standings)
