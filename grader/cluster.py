@@ -118,7 +118,12 @@ class Cluster:
                 for future in ready:
                     chunk = futures[future]
                     if future.status == "finished":
-                        for task, (kind, value) in zip(chunk, future.result()):
+                        try:
+                            replies = future.result()
+                        except Exception:   # its result died with a worker as it was fetched: run again
+                            waiting.add(future)
+                            continue
+                        for task, (kind, value) in zip(chunk, replies):
                             (done if kind == "done" else lost)(task, value)
                     elif future.status == "error":
                         why = f"the cluster could not run it: {type(future.exception()).__name__}: " \
