@@ -29,6 +29,7 @@ from typing import Callable, TextIO
 
 from grader import cases as case_source
 from grader import pool
+from grader.cluster import Cluster
 from grader.errors import UsageError
 from grader.files import write_atomically
 from grader.grade import GradeResult, QuestionResult, grade_safely
@@ -228,8 +229,10 @@ def _make_out(out: Path) -> None:
 def grade_batch(folder: Path, variant: Variant, out: Path, *, jobs: int, isolation: str = "files",
                 seed: int | None = None, grade: Callable[..., tuple[dict, bool]] | None = None,
                 progress: TextIO | None = None,
-                choose: Callable[[str], tuple[Variant | None, str]] | None = None) -> BatchSummary:
-    """Grade each submission in worker processes; ``grade(variant, submission, isolation=, seed=)``
+                choose: Callable[[str], tuple[Variant | None, str]] | None = None,
+                cluster: Cluster | None = None) -> BatchSummary:
+    """Grade each submission in worker processes (or on ``cluster``'s workers, in chunks);
+    ``grade(variant, submission, isolation=, seed=)``
     gives (results.json dict, grader fault?), grade_one by default. SIGINT and SIGTERM stop it,
     keeping what is written. ``choose(name)`` (a roster's manifest) gives each submission its own
     variant, or None and why it has none (it is then listed as skipped); ``variant`` otherwise.
@@ -265,7 +268,7 @@ def grade_batch(folder: Path, variant: Variant, out: Path, *, jobs: int, isolati
             counts["kept"] = len(found) - len(todo)
             bar = Progress(len(todo), progress or sys.stderr)   # the stream of now, not of import time
             try:
-                _run(variants, out, todo, sources, jobs, isolation, seed, grade, signals, bar, counts)
+                _run(variants, out, todo, sources, jobs, isolation, seed, grade, signals, bar, counts, cluster)
             except _OutBroken as broken:
                 errors.append(str(broken))
             finally:
@@ -298,7 +301,8 @@ def _cannot_write(path: Path, error: OSError) -> str:
 
 
 def _run(variants: dict[Path, Variant], out: Path, todo: list[Path], sources: dict, jobs: int, isolation: str,
-         seed: int, grade: Callable, signals: pool.Signals, bar: Progress, counts: dict) -> None:
+         seed: int, grade: Callable, signals: pool.Signals, bar: Progress, counts: dict,
+         cluster: Cluster | None = None) -> None:
     for variant in {variants[s].id: variants[s] for s in todo}.values():
         try:
             case_source.grading_cases(variant, seed)  # computed once here; the forked workers inherit them
@@ -329,7 +333,10 @@ def _run(variants: dict[Path, Variant], out: Path, todo: list[Path], sources: di
 
     by_task = {str(s): variants[s] for s in todo}
     work = functools.partial(_grade_task, grade or grade_one, by_task, isolation=isolation, seed=seed)
-    pool.run_all([str(s) for s in todo], work, jobs=max(1, jobs), signals=signals, done=done, lost=lost)
+    if cluster is not None:
+        cluster.run_all([str(s) for s in todo], work, signals=signals, done=done, lost=lost)
+    else:
+        pool.run_all([str(s) for s in todo], work, jobs=max(1, jobs), signals=signals, done=done, lost=lost)
 
 
 def _grade_task(grade: Callable, variants: dict[str, Variant], task: str, **options) -> tuple[dict, bool]:

@@ -53,6 +53,9 @@ class _Unused:
     def add_argument(self, *args, **kwargs) -> None:
         pass
 
+    def add_mutually_exclusive_group(self, **kwargs) -> "_Unused":
+        return self
+
 
 def parser(only: str | None = None) -> argparse.ArgumentParser:
     """The ``hog`` command line; with ``only`` (the verb a command line names), that verb alone:
@@ -133,6 +136,7 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
     batch.add_argument("--isolation", choices=LEVELS, help=ISOLATION_HELP)
     batch.add_argument("--seed", type=int, metavar="N", help=SEED_HELP.replace("a fresh one", "a fresh one per run"))
     batch.add_argument("--report", action="store_true", help="then write the class report (as hog report OUTDIR)")
+    add_cluster_options(batch, "submissions graded in chunks")
 
     report = add_verb("report", help="the class report of a grade-batch: OUTDIR/report.html and report.json")
     report.add_argument("out", metavar="OUTDIR")
@@ -163,6 +167,7 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
     contest.add_argument("--results", metavar="OUTDIR",
                          help="an earlier grade-batch's OUTDIR: reuse the tables it recorded")
     contest.add_argument("--isolation", choices=LEVELS, help=ISOLATION_HELP)
+    add_cluster_options(contest, "blocks of pairs played")
 
     analyze = add_verb("analyze", help="exact win rates and optimal play of a variant")
     analyze.add_argument("variant", metavar="ID", help=variant_id)
@@ -209,6 +214,15 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
     return top
 
 
+def add_cluster_options(verb: argparse.ArgumentParser, what: str) -> None:
+    where = verb.add_mutually_exclusive_group()
+    where.add_argument("--scheduler", metavar="ADDRESS",
+                       help=f"a Dask scheduler (e.g. tcp://10.0.0.5:8786): {what} on its workers "
+                            f"(pip install 'hog-kit[cluster]')")
+    where.add_argument("--workers", type=int, metavar="N",
+                       help=f"start a local Dask cluster of N worker processes: {what} there")
+
+
 # verb → handler: the parsed arguments become the keyword arguments of one function of grader.commands.
 HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "variants": lambda args: _verbs("authoring").variants(out=sys.stdout),
@@ -227,7 +241,8 @@ HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
                                        out=sys.stdout, unlock=args.unlock),
     "grade-batch": lambda args: _verbs("batch").grade_batch(folder=args.folder, variant=args.variant, jobs=args.jobs,
                                                      out_dir=args.out, isolation=args.isolation, seed=args.seed,
-                                                     report=args.report, manifest=args.manifest, out=sys.stdout),
+                                                     report=args.report, manifest=args.manifest, scheduler=args.scheduler,
+                                                     workers=args.workers, out=sys.stdout),
     "report": lambda args: _verbs("batch").class_report(out_dir=args.out, out=sys.stdout),
     "similarity": lambda args: _verbs("batch").similarity(folder=args.folder, out_dir=args.out,
                                                           variant=args.variant, manifest=args.manifest,
@@ -235,7 +250,8 @@ HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
                                                           out=sys.stdout),
     "contest": lambda args: _verbs("strategy").contest(folder=args.folder, variant=args.variant, out_dir=args.out,
                                              jobs=args.jobs, results=args.results, isolation=args.isolation,
-                                             manifest=args.manifest, out=sys.stdout),
+                                             manifest=args.manifest, scheduler=args.scheduler, workers=args.workers,
+                                             out=sys.stdout),
     "analyze": lambda args: _verbs("strategy").analyze(variant=args.variant, as_json=args.json, goal=args.goal,
                                              out=sys.stdout),
     "play": lambda args: _verbs("strategy").play(variant=args.variant, vs=args.vs, goal=args.goal, port=args.port,

@@ -26,7 +26,7 @@ LAYERS = [
     ["grader.grade", "grader.tabulate", "grader.construct_check"],
     ["grader.report"],
     ["grader.build", "grader.assign", "grader.wheel", "grader.batch", "grader.play", "grader.mint",
-     "grader.submissions", "grader.pool", "grader.contest", "grader.similarity", "grader.roster"],
+     "grader.submissions", "grader.pool", "grader.cluster", "grader.contest", "grader.similarity", "grader.roster"],
     ["grader.commands"],
     ["grader.cli"],
 ]

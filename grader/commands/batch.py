@@ -8,6 +8,7 @@ from typing import TextIO
 import grader.batch
 import grader.similarity.batch
 from grader import pool, roster
+from grader.cluster import connect
 from grader.commands.grading import (DECLARATION_LINES, GRADER_FAULT, _check_seed, class_folder, declared_in,
                                      isolation_level)
 from grader.errors import GraderFault, UsageError
@@ -18,11 +19,12 @@ from grader.spec import load_variant
 
 def grade_batch(*, folder: str, variant: str | None, jobs: int, out_dir: str, out: TextIO,
                 isolation: str | None = None, seed: int | None = None, report: bool = False,
-                manifest: str | None = None) -> int:
+                manifest: str | None = None, scheduler: str | None = None, workers: int | None = None) -> int:
     """``hog grade-batch``: every submission of a folder, results written as they come; exit 1 if the
     kit failed on any or OUT could not be written, 128 + the signal if SIGINT or SIGTERM stopped it;
     with ``report``, then the class report. With a roster's ``manifest``, each submission is graded
-    under its student's variant (never its hog.py header's)."""
+    under its student's variant (never its hog.py header's). ``scheduler`` or ``workers``: graded on
+    a Dask cluster."""
     choose, spec = None, None
     if manifest is not None:
         if variant is not None:
@@ -44,8 +46,9 @@ def grade_batch(*, folder: str, variant: str | None, jobs: int, out_dir: str, ou
         spec = load_variant(variant)
     source = class_folder(folder, jobs)
     level, seed = isolation_level(isolation), _check_seed(seed)
-    summary = grader.batch.grade_batch(source, spec, Path(out_dir), jobs=jobs, isolation=level, seed=seed,
-                                       choose=choose)
+    with connect(scheduler=scheduler, workers=workers) as cluster:
+        summary = grader.batch.grade_batch(source, spec, Path(out_dir), jobs=jobs, isolation=level, seed=seed,
+                                           choose=choose, cluster=cluster)
     for skipped in summary.not_submissions:
         out.write(f"skipped {skipped.name}: {skipped.why}\n")
     listed = f", {len(summary.not_submissions)} not submissions (in {grader.batch.SKIPPED})" \

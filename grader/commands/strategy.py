@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import tempfile
 from pathlib import Path
 from typing import TextIO
 
-from grader import engine, roster
+from grader import engine, pool, roster
 from grader import play as playing
+from grader.cluster import connect
 from grader.commands.grading import class_folder, isolation_level
 from grader.contest.tournament import run_contest
 from grader.errors import UsageError
@@ -37,16 +39,17 @@ def play(*, variant: str, vs: str, goal: int | None, port: int, browser: bool, o
 
 
 def contest(*, folder: str, variant: str | None, out_dir: str, jobs: int, results: str | None, out: TextIO,
-            isolation: str | None = None, manifest: str | None = None) -> int:
+            isolation: str | None = None, manifest: str | None = None, scheduler: str | None = None,
+            workers: int | None = None) -> int:
     """``hog contest``: every final_strategy of a folder against every other, exactly; each strategy is
     tabulated under at least the isolation grading requires. With a roster's ``manifest`` and no
-    ``variant``, each variant's entrants play among themselves, under their own rules, in OUT/<variant>/."""
+    ``variant``, each variant's entrants play among themselves, under their own rules, in OUT/<variant>/. ``scheduler`` or ``workers``: the blocks of pairs are played on a Dask cluster."""
     level = isolation_level(isolation)
     source = class_folder(folder, jobs)
     if results is not None and not Path(results).is_dir():
         raise UsageError(f"--results {results} is not a folder (give the OUTDIR of an earlier grade-batch)")
     if variant is not None:
-        return _contest(source, load_variant(variant), Path(out_dir), jobs, results, level, out)
+        return _contest(source, load_variant(variant), Path(out_dir), jobs, results, level, out, scheduler, workers)
     if manifest is None:
         raise UsageError("hog contest needs --variant ID, or --manifest M from hog assign --roster")
     listed = roster.read_manifest(Path(manifest))
@@ -66,15 +69,19 @@ def contest(*, folder: str, variant: str | None, out_dir: str, jobs: int, result
                     shutil.copytree(entry, Path(scratch) / entry.name, symlinks=True)
                 else:
                     shutil.copy2(entry, Path(scratch) / entry.name, follow_symlinks=False)
-            _contest(Path(scratch), spec, Path(out_dir) / variant_id, jobs, results, level, out)
+            _contest(Path(scratch), spec, Path(out_dir) / variant_id, jobs, results, level, out, scheduler, workers)
     return 0
 
 
-def _contest(source: Path, spec, out_dir: Path, jobs: int, results: str | None, level: str, out: TextIO) -> int:
+def _contest(source: Path, spec, out_dir: Path, jobs: int, results: str | None, level: str, out: TextIO,
+             scheduler: str | None = None, workers: int | None = None) -> int:
     if not any(q.role == "final_strategy" for q in spec.questions):
         raise UsageError(f"{spec.id} has no final_strategy question: there is nothing to play")
-    played = run_contest(source, spec, out_dir, jobs=jobs, results=Path(results) if results else None,
-                         minimum=level)
+    # On a cluster, SIGTERM stops the command as SIGINT does, so the cluster's tasks are cancelled.
+    stopping = pool.stopping_on_signals() if scheduler or workers else contextlib.nullcontext()
+    with stopping, connect(scheduler=scheduler, workers=workers) as cluster:
+        played = run_contest(source, spec, out_dir, jobs=jobs, results=Path(results) if results else None,
+                             minimum=level, cluster=cluster)
     count = len(played.standings)
     out.write(f"{len(played.entrants)} submissions: {count} played {count * (count - 1) // 2} matchups "
               f"in {played.play_seconds:.1f} s, {len(played.disqualified)} disqualified, "

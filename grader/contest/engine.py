@@ -19,18 +19,21 @@ memory at ``2 * (goal² + 1) * block² * 8`` bytes (400 MB for blocks of 50); pa
 of blocks are shared by worker processes.
 
 fa19's Feral Hogs depends on the previous dice counts, which this engine does
-not model: ``first_mover_matrix`` falls back to one exact ``win_rate`` per pair there.
+not model: ``first_mover_matrix`` plays its blocks with ``grader.contest.dice_count``
+(imported only then: it compiles its loop with Numba), the same blocks, shared the same way.
 """
 
 from __future__ import annotations
 
+import functools
+import math
 import multiprocessing
 
 import numpy as np
 from scipy import sparse
 
 from grader.strategy.distributions import MAX_DICE
-from grader.strategy.match import roll_arrays, win_rate
+from grader.strategy.match import roll_arrays
 from grader.strategy.rules import Rules
 
 COUNTS = MAX_DICE + 1
@@ -201,26 +204,55 @@ _JOB: dict = {}   # what forked workers share: the layout and the choices
 
 def _play(pair: tuple[slice, slice | None]):
     rows, columns = pair
-    choices = _JOB["choices"]
-    return pair, block_pair(_JOB["layout"], choices[rows], None if columns is None else choices[columns])
+    choices, layout = _JOB["choices"], _JOB["layout"]
+    player = block_pair if isinstance(layout, _Layout) else type(layout).block_pair
+    return pair, player(layout, choices[rows], None if columns is None else choices[columns])
 
 
-def first_mover_matrix(rules: Rules, choices: np.ndarray, *, block: int = BLOCK, jobs: int = 1) -> np.ndarray:
+def layout_for(rules: Rules):
+    """The index tables of ``rules`` for the engine that plays them: fa19's dice-count bonus needs
+    the previous dice counts (``grader.contest.dice_count``, imported here for start-up time)."""
+    if rules.dice_count_bonus:
+        from grader.contest import dice_count
+        return dice_count.Layout(rules)
+    return _Layout(rules)
+
+
+def play_block(pair: tuple[slice, slice | None], rules: Rules, choices: np.ndarray):
+    """One pair of blocks, on a cluster's worker: ``(pair, block_pair(...))``."""
+    _JOB.update(layout=_layout_of(rules), choices=choices)
+    try:
+        return _play(pair)
+    finally:
+        _JOB.clear()
+
+
+@functools.lru_cache(maxsize=4)
+def _layout_of(rules: Rules):
+    return layout_for(rules)
+
+
+def first_mover_matrix(rules: Rules, choices: np.ndarray, *, block: int = BLOCK, jobs: int = 1,
+                       cluster=None) -> np.ndarray:
     """``first[i, j]``: the exact share of wins of strategy ``i`` moving first from 0-0
     against strategy ``j`` (a never-ending game counts half), for every ordered pair.
 
     ``choices[i, a, b]`` is strategy ``i``'s dice count at score ``a`` against ``b``;
-    ``jobs`` worker processes share the pairs of blocks.
+    ``jobs`` worker processes share the pairs of blocks, or ``cluster``'s workers
+    (a ``grader.cluster.Cluster``) do.
     """
     choices = np.asarray(choices, dtype=np.intp)
     count = choices.shape[0]
-    if rules.dice_count_bonus:
-        return _pair_by_pair(rules, choices, jobs)
-    _JOB.update(layout=_Layout(rules), choices=choices)
+    _JOB.update(layout=layout_for(rules), choices=choices)
     first = np.zeros((count, count))
+    if cluster is not None:   # about six pairs of blocks per worker, or one slow block sets the pace
+        parts = math.ceil(math.sqrt(12 * cluster.workers))
+        block = max(1, min(block, -(-count // parts)))
     pairs = sorted(blocks(count, block), key=lambda pair: pair[1] is None)   # the bigger pairs first
     try:
-        if jobs > 1 and len(pairs) > 1:
+        if cluster is not None:
+            played = cluster.map(play_block, pairs, rules, choices)
+        elif jobs > 1 and len(pairs) > 1:
             context = multiprocessing.get_context("fork")
             with context.Pool(min(jobs, len(pairs))) as pool:
                 played = list(pool.imap_unordered(_play, pairs))
@@ -234,33 +266,6 @@ def first_mover_matrix(rules: Rules, choices: np.ndarray, *, block: int = BLOCK,
             first[rows, rows] = ahead
         else:
             first[rows, columns], first[columns, rows] = ahead, behind
-    return first
-
-
-def _row(i: int) -> tuple[int, list[tuple[float, float]]]:
-    """Strategy ``i`` against every later one: (as first, as second) each."""
-    rules, tables = _JOB["rules"], _JOB["tables"]
-    rates = [win_rate(rules, tables[i], tables[j]) for j in range(i, len(tables))]
-    return i, [(rate.as_first, rate.as_second) for rate in rates]
-
-
-def _pair_by_pair(rules: Rules, choices: np.ndarray, jobs: int) -> np.ndarray:
-    """One exact ``win_rate`` per unordered pair (fa19: the state holds previous dice counts)."""
-    count = choices.shape[0]
-    first = np.zeros((count, count))
-    _JOB.update(rules=rules, tables=[choice.tolist() for choice in choices])
-    try:
-        if jobs > 1 and count > 1:
-            with multiprocessing.get_context("fork").Pool(jobs) as pool:
-                rows = list(pool.imap_unordered(_row, range(count)))
-        else:
-            rows = [_row(i) for i in range(count)]
-    finally:
-        _JOB.clear()
-    for i, rates in rows:
-        for j, (as_first, as_second) in enumerate(rates, start=i):
-            first[i, j] = as_first
-            first[j, i] = 1.0 - as_second
     return first
 
 

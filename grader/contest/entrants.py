@@ -72,6 +72,10 @@ def _tabulated(variant_id: str, minimum: str, submission: Path) -> tuple[list | 
     return tabulate(submission, load_variant(variant_id), minimum=minimum)
 
 
+def _tabulated_there(submission: Path, variant_id: str, minimum: str) -> tuple[list | None, str | None]:
+    return _tabulated(variant_id, minimum, submission)
+
+
 def _cached(path: Path, variant: Variant) -> dict | None:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -100,7 +104,7 @@ def _from_batch(results: Path, submission: Path, variant: Variant, digest: str) 
 
 
 def gather(found: list[Path], variant: Variant, out: Path, *, jobs: int = 2,
-           results: Path | None = None, minimum: str = "files") -> tuple[list[Entrant], int]:
+           results: Path | None = None, minimum: str = "files", cluster=None) -> tuple[list[Entrant], int]:
     """Every submission's entrant, tabulating only the unknown ones; and how many were tabulated."""
     final_question(variant)
     cache = out / CACHE
@@ -114,7 +118,10 @@ def gather(found: list[Path], variant: Variant, out: Path, *, jobs: int = 2,
         elif results is not None and (table := _from_batch(results, submission, variant, digest)) is not None:
             known[submission] = (table, None)
     todo = [submission for submission in found if submission not in known]
-    if todo:
+    if todo and cluster is not None:
+        for submission, (table, reason) in zip(todo, cluster.map(_tabulated_there, todo, variant.id, minimum)):
+            known[submission] = (table, reason)
+    elif todo:
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(max_workers=max(1, jobs), mp_context=context) as pool:
             tabulated = pool.map(_tabulated, [variant.id] * len(todo), [minimum] * len(todo), todo)

@@ -39,13 +39,15 @@ class Contest:
         return [(e.name, e.reason or "") for e in self.entrants if e.table is None]
 
 
-def play(variant: Variant, entrants: list[Entrant], *, jobs: int = 1) -> tuple[list[Standing], np.ndarray, float]:
+def play(variant: Variant, entrants: list[Entrant], *, jobs: int = 1,
+         cluster=None) -> tuple[list[Standing], np.ndarray, float]:
     """Standings and the matrix of exact win rates of the entrants that have a table."""
     playing = [e for e in entrants if e.table is not None]
     started = time.perf_counter()
     if playing:
         choices = np.array([e.table for e in playing], dtype=np.intp)
-        rates = engine.win_rates(engine.first_mover_matrix(rules_for(variant.id, variant.goal), choices, jobs=jobs))
+        rates = engine.win_rates(engine.first_mover_matrix(rules_for(variant.id, variant.goal), choices, jobs=jobs,
+                                                                cluster=cluster))
     else:
         rates = np.zeros((0, 0))
     seconds = time.perf_counter() - started
@@ -61,8 +63,9 @@ def page(contest: Contest) -> str:
 
 
 def run_contest(folder: Path, variant: Variant, out: Path, *, jobs: int = 2,
-                results: Path | None = None, minimum: str = "files") -> Contest:
-    """Tabulate (or reuse), play every pair, write ``leaderboard.csv`` and ``contest.html``."""
+                results: Path | None = None, minimum: str = "files", cluster=None) -> Contest:
+    """Tabulate (or reuse), play every pair, write ``leaderboard.csv`` and ``contest.html``; with
+    ``cluster`` (a ``grader.cluster.Cluster``), the tabulation and the blocks of pairs run on its workers."""
     # Folders and .py files play; a .zip is graded by grade-batch but does not enter the contest.
     found = [entry for entry in scan(folder, out=out)[0] if entry.suffix.lower() != ".zip"]
     clashing = clashes(found)
@@ -71,8 +74,8 @@ def run_contest(folder: Path, variant: Variant, out: Path, *, jobs: int = 2,
                            for group in clashing)
         raise UsageError(f"in {folder}, {listed}: rename one of each; no contest was played")
     out.mkdir(parents=True, exist_ok=True)
-    entrants, tabulated = gather(found, variant, out, jobs=jobs, results=results, minimum=minimum)
-    table, rates, seconds = play(variant, entrants, jobs=jobs)
+    entrants, tabulated = gather(found, variant, out, jobs=jobs, results=results, minimum=minimum, cluster=cluster)
+    table, rates, seconds = play(variant, entrants, jobs=jobs, cluster=cluster)
     contest = Contest(variant, entrants, table, rates, tabulated, seconds)
     write_atomically(out / "leaderboard.csv", leaderboard_csv(contest.standings, contest.disqualified))
     write_atomically(out / "contest.html", page(contest))

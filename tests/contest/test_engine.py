@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from grader.contest import engine
 from grader.strategy.match import win_rate
@@ -45,10 +46,29 @@ def test_worker_processes_give_the_same_matrix():
     assert np.array_equal(alone, shared)
 
 
-def test_feral_hogs_is_played_pair_by_pair_with_the_same_figures():
-    rules = rules_for("fa19", 30)
-    tables = random_tables(4, 3, 30)
-    assert_matches_win_rate(rules, tables, engine.first_mover_matrix(rules, tables))
+FA19_GOAL = 16
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2 ** 32 - 1), counts=st.lists(st.integers(0, 10), min_size=1, max_size=11, unique=True),
+       block=st.integers(1, 4))
+def test_feral_hogs_blocks_give_the_single_pair_win_rate(seed, counts, block):
+    """fa19's state holds the previous dice counts: tables that use few counts or every one,
+    counts two apart (the bonus) or not, blocks of any size."""
+    rules = rules_for("fa19", FA19_GOAL)
+    rng = np.random.default_rng(seed)
+    tables = rng.choice(counts, size=(4, FA19_GOAL, FA19_GOAL))
+    tables[0] = rng.integers(0, 11, size=(FA19_GOAL, FA19_GOAL))
+    assert_matches_win_rate(rules, tables, engine.first_mover_matrix(rules, tables, block=block))
+
+
+@pytest.mark.slow
+def test_feral_hogs_on_the_full_game_gives_the_single_pair_win_rate():
+    rules = rules_for("fa19", 100)
+    tables = random_tables(4, 3, 100)
+    tables[1] = np.where(np.add.outer(np.arange(100), -np.arange(100)) < 0, 6, 4)   # 4 ahead, 6 behind: the bonus
+    first = engine.first_mover_matrix(rules, tables, block=2, jobs=2)
+    assert_matches_win_rate(rules, tables, first)
 
 
 def test_win_rates_average_both_seats_and_sum_to_one_across_a_pair():
