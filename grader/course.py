@@ -9,15 +9,14 @@ course leaves out keeps the variant's own points (its spec's). Errors name the f
 
 from __future__ import annotations
 
-import dataclasses
 import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader import project
-from grader.errors import SpecError
-from grader.spec_model import Threshold, Variant
+from grader.errors import SpecError, UsageError
+from grader.spec_model import Threshold, Variant, with_points
 
 KEYS = ("name", "variants", "isolation", "points", "thresholds")
 
@@ -159,7 +158,6 @@ def apply(variant: Variant, course: Course | None) -> Variant:
     if not points and not thresholds:
         return variant
     shown = project.display(course.path)
-    changed = {}
     for table, given in (("points", points), ("thresholds", thresholds)):
         for key in given:
             try:
@@ -172,18 +170,17 @@ def apply(variant: Variant, course: Course | None) -> Variant:
                 raise ConfigError(shown, course.lines.get(f"thresholds.{variant.id}.{key}"),
                                   f"{question.key} ({question.function}) is not graded by win rate",
                                   "give thresholds to the final strategy question only")
-            changed.setdefault(question.key, {})[table] = given[key]
-    questions = []
-    for question in variant.questions:
-        update = changed.get(question.key, {})
-        new = dataclasses.replace(question, **update)
-        if any(threshold.points > new.points for threshold in new.thresholds):
-            table = "thresholds" if "thresholds" in update else "points"
-            raise ConfigError(shown, course.lines.get(f"{table}.{variant.id}.{question.key}"),
-                              f"{question.key} is worth {new.points:g} points but a threshold gives more",
-                              f"set [thresholds.{variant.id}] {question.key} within its points too")
-        questions.append(new)
-    return dataclasses.replace(variant, questions=tuple(questions))
+    # The replacement itself is the spec's (one place: ``with_points``); the checks above name the line.
+    given = next(iter(thresholds.values()), None)
+    try:
+        return with_points(variant, points, source=shown,
+                           thresholds=None if given is None else [(t.win_rate, t.points) for t in given])
+    except UsageError as error:
+        key = next((q.key for q in variant.questions if q.role == "final_strategy"), "")
+        table = "thresholds" if thresholds else "points"
+        raise ConfigError(shown, course.lines.get(f"{table}.{variant.id}.{key}"),
+                          str(error).removeprefix(f"{shown}: "),
+                          f"set [thresholds.{variant.id}] {key} within its points too") from None
 
 
 def config_text(name: str, variants: list[Variant], isolation: str = "files") -> str:
