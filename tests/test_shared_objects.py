@@ -25,25 +25,12 @@ import pytest
 from grader import grade
 from grader.sandbox import Limits, level, namespaces, run_cases
 from grader.spec import load_variant
+from tests.test_isolation import no_level_settings, use_level  # noqa: F401 (an autouse fixture)
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = Path(__file__).parent / "submissions" / "hostile"
 FAST = Limits(case_seconds=2.0, total_seconds=60.0)
 LEVELS = ["process", "files", "bubblewrap"]
-
-
-@pytest.fixture(autouse=True)
-def no_level_settings(monkeypatch):
-    monkeypatch.delenv("HOG_ISOLATION", raising=False)
-    monkeypatch.delenv("HOG_SANDBOX", raising=False)
-
-
-def use_level(monkeypatch, name: str) -> None:
-    if name == "bubblewrap" and namespaces.unavailable():
-        pytest.skip(namespaces.unavailable())
-    if name == "files" and level.landlock_unavailable():
-        pytest.skip(level.landlock_unavailable())
-    monkeypatch.setenv("HOG_SANDBOX", name)
 
 
 @pytest.fixture
