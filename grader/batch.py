@@ -165,10 +165,12 @@ def write_skipped(out: Path, skipped: list[Skipped]) -> None:
 # ------------------------------------------------------------------ grading one submission
 
 
-def grade_one(variant: Variant, submission: Path, *, isolation: str, seed: int) -> tuple[dict, bool]:
+def grade_one(variant: Variant, submission: Path, *, isolation: str, seed: int,
+              protect: tuple[Path, ...] = ()) -> tuple[dict, bool]:
     """One submission's results.json, and whether the kit itself failed on it (runs in a forked worker,
-    which inherits the Variant as given: a course's points included)."""
-    others = (submission.parent,)   # the class's other submissions: out of the sandbox's reach too
+    which inherits the Variant as given: a course's points included). ``protect``: more folders out of
+    the sandbox's reach (the batch's OUTDIR: others' results, and the hidden cases its instructor files name)."""
+    others = (submission.parent, *protect)   # the class's other submissions: out of the sandbox's reach too
     if submission.is_file() and submission.suffix.lower() == ".zip":
         folder = Path(tempfile.mkdtemp(prefix="hog-zip-"))
         try:
@@ -221,7 +223,8 @@ def _make_out(out: Path) -> None:
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {out} is not a folder (give a new or existing folder for the results)")
     try:
-        out.mkdir(parents=True, exist_ok=True)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.mkdir(mode=0o700, exist_ok=True)   # others' results and instructor files: for the instructor alone
     except OSError as error:
         raise _OutBroken(f"cannot create {out}: {error.strerror}") from None
 
@@ -332,7 +335,8 @@ def _run(variants: dict[Path, Variant], out: Path, todo: list[Path], sources: di
         write(Path(task), _worker_failed(variants[Path(task)], Path(task), why, seed), True)
 
     by_task = {str(s): variants[s] for s in todo}
-    work = functools.partial(_grade_task, grade or grade_one, by_task, isolation=isolation, seed=seed)
+    work = functools.partial(_grade_task, grade or grade_one, by_task, isolation=isolation, seed=seed,
+                             protect=(out,))
     if cluster is not None:
         cluster.run_all([str(s) for s in todo], work, signals=signals, done=done, lost=lost)
     else:

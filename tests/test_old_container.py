@@ -240,7 +240,7 @@ def test_in_an_older_container_as_root_files_holds_by_a_uid_of_its_own(place):
     assert done.returncode == 0, done.stderr[-3000:]
     found = json.loads(done.stdout.splitlines()[-1])
     score, best, reached, isolation, fault = found["reference"]
-    assert (score, best, reached, fault) == (26, 26, "files", None), isolation
+    assert (score, best, reached, fault) == (23, 23, "files", None), isolation
     assert isolation.startswith("files (layers: own uid 19") and ", seccomp; no Landlock: the kernel offers " \
         "no Landlock (errno 1); ran as its own uid" in isolation
     score, best, reached, isolation, fault = found["hunter"]
@@ -282,7 +282,7 @@ def test_in_an_older_container_a_grader_that_is_not_root_cannot_reach_files_and_
 @pytest.mark.parametrize("engine", ["older", "current", "bubblewrap"])
 def test_in_a_container_the_gradescope_bundle_grades_the_reference_full_and_a_hunter_zero(place, engine):
     """The bundle as Gradescope unpacks it, closed by setup.sh's own lines; run_autograder at its
-    default isolation (files): the reference 26/26, the hunter 0, results.json naming the layers:
+    default isolation (files): the reference 23/23, the hunter 0, results.json naming the layers:
     the uid alone in an engine older than Landlock, Landlock and the uid in a current one; where
     bubblewrap can start (no container), bubblewrap as before."""
     if engine == "current" and level.landlock_unavailable():
@@ -322,7 +322,7 @@ def test_in_a_container_the_gradescope_bundle_grades_the_reference_full_and_a_hu
                                   AUTOGRADER_ROOT=str(root), HOG_KIT_PYTHON=CONTAINER_PYTHON)
         assert done.returncode == 0, done.stderr[-3000:]
         graded[name] = json.loads((root / "results" / "results.json").read_text())
-    for name, score in (("reference", 26), ("hunter", 0)):
+    for name, score in (("reference", 23), ("hunter", 0)):
         result = graded[name]
         assert result["score"] == score, result["isolation"]
         if engine == "bubblewrap":
@@ -350,7 +350,7 @@ def test_files_without_landlock_names_the_first_place_open_to_other_users_and_th
         (batch / name).mkdir(parents=True)
         (batch / name / "hog.py").write_text("def play(): pass\n")
     monkeypatch.setattr(project, "PACKAGE", kit / "grader")
-    monkeypatch.setattr(project, "ROOT", kit)
+    monkeypatch.setattr(project, "here", lambda: project.Place(kit, checkout=True))
     monkeypatch.setattr(project, "CACHE", cache)
     monkeypatch.setenv("HOME", str(place / "home"))
     (place / "home").mkdir(mode=0o700)
@@ -362,7 +362,7 @@ def test_files_without_landlock_names_the_first_place_open_to_other_users_and_th
     kit.chmod(0o700)
     assert user.open_to_others() is None               # a closed folder closes all below it
     assert user.open_to_others((batch,)) == (
-        f"the folder of the other submissions ({batch}) can be read by other users ({batch / 'ada' / 'hog.py'} "
+        f"a folder of the batch (the other submissions, their results) ({batch}) can be read by other users ({batch / 'ada' / 'hog.py'} "
         f"is open to them); close it with `chmod -R go-rwx {batch}`, as the Gradescope bundle's setup.sh does")
     batch.chmod(0o700)
     assert user.open_to_others((batch,)) is None
@@ -396,11 +396,11 @@ def test_in_an_older_container_a_class_folder_open_to_other_users_is_graded_only
     for name in ("ada", "bob"):
         result = json.loads((out / f"{name}.json").read_text())
         assert result["score"] == 0 and result["grader_failed"] is True
-        assert f"the folder of the other submissions ({batch}) can be read by other users" in result["output"]
+        assert f"a folder of the batch (the other submissions, their results) ({batch}) can be read by other users" in result["output"]
         assert f"chmod -R go-rwx {batch}" in result["output"]
     batch.chmod(0o700)
     done = _old_container(place, ["python", "-c", script, str(kit), str(batch), str(out)])
     assert done.returncode == 0, done.stderr[-2000:]
     for name in ("ada", "bob"):
         result = json.loads((out / f"{name}.json").read_text())
-        assert result["score"] == 26 and not result.get("grader_failed") and result["isolation_level"] == "files"
+        assert result["score"] == 23 and not result.get("grader_failed") and result["isolation_level"] == "files"

@@ -112,11 +112,12 @@ LOOK_ENTRIES = 400
 def protected(others: "tuple[Path, ...] | list[Path]" = ()) -> list[tuple[str, Path]]:
     """What a sandbox running as another uid must not read, each with what it is: the kit's places,
     and what the caller names (``others``: a batch's folder of submissions)."""
-    home = Path.home()
-    return [("the kit's package", project.PACKAGE), ("the kit's folder", project.ROOT),
-            ("the kit's cache (HOG_CACHE)", project.CACHE)] \
+    home, root = Path.home(), project.here().root   # root: the course folder or the kit's checkout, if any
+    return [("the kit's package", project.PACKAGE)] \
+        + ([("the course's folder (its solutions, specs and releases)", root)] if root is not None else []) \
+        + [("the kit's cache (HOG_CACHE)", project.CACHE)] \
         + ([("the grader's home folder (its keys, its configuration)", home)] if home != Path("/") else []) \
-        + [("the folder of the other submissions", Path(path)) for path in others]
+        + [("a folder of the batch (the other submissions, their results)", Path(path)) for path in others]
 
 
 def open_to_others(others: "tuple[Path, ...] | list[Path]" = ()) -> str | None:
