@@ -301,7 +301,10 @@ def _verb(argv: list[str]) -> str | None:
 def _choose_place(args: argparse.Namespace) -> None:
     """The course this run is for; a grading verb passes over a course config inside what it grades."""
     graded = getattr(args, GRADED[args.verb]) if args.verb in GRADED else None
-    place = project.use(args.course, graded=Path(graded) if graded else None)
+    graded = Path(graded) if graded else None
+    if graded is not None and graded.name == "hog.py":
+        graded = graded.parent   # a student's hog.py: its folder is the submission, config and all
+    place = project.use(args.course, graded=graded)
     for ignored in place.ignored:
         print(f"Note: ignored {ignored}: a course config inside what is graded is never read (using "
               f"{project.display(place.config) if place.config else 'the built-in defaults'})", file=sys.stderr)

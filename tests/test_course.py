@@ -209,14 +209,15 @@ def test_the_course_isolation_is_the_grading_minimum_unless_flag_or_environment_
     assert isolation_level(None) == "files"
 
 
-def grade_inside(submission: Path, *args, env=None):
-    return subprocess.run([sys.executable, "-m", "grader.cli", "grade", ".", "--variant", "sp19", *args],
+def grade_inside(submission: Path, *args, env=None, target: str = "."):
+    return subprocess.run([sys.executable, "-m", "grader.cli", "grade", target, "--variant", "sp19", *args],
                           cwd=submission, capture_output=True, text=True, timeout=600,
                           env={**os.environ, **(env or {})})
 
 
 @pytest.mark.slow
-def test_grading_never_reads_a_config_from_inside_the_submission(tmp_path):
+@pytest.mark.parametrize("target", [".", "hog.py"], ids=["the folder", "its hog.py"])
+def test_grading_never_reads_a_config_from_inside_the_submission(tmp_path, target):
     folder = init(tmp_path, "--variant", "sp19")
     edit(folder / "hog-course.toml", "q01 = 2", "q01 = 7")
     submission = folder / "submissions" / "mallory"
@@ -226,7 +227,7 @@ def test_grading_never_reads_a_config_from_inside_the_submission(tmp_path):
                                                 .replace('isolation = "files"', 'isolation = "process"')
                                                 .replace("q01 = 7", "q01 = 100"))
     env = {"HOG_ISOLATION": "", "HOG_COURSE": ""}
-    done = grade_inside(submission, "--format", "json", env=env)
+    done = grade_inside(submission, "--format", "json", env=env, target=target)
     assert done.returncode == 0, done.stderr
     results = json.loads(done.stdout)
     assert results["score"] == 0
@@ -234,7 +235,7 @@ def test_grading_never_reads_a_config_from_inside_the_submission(tmp_path):
     assert f"Note: ignored {submission / 'hog-course.toml'}: a course config inside what is graded is never " \
            f"read (using hog-course.toml" in done.stderr.replace(str(submission.resolve()), str(submission))
     # The course's minimum (files) holds: forcing the process level is refused, as the copy would allow it.
-    forced = grade_inside(submission, env={**env, "HOG_SANDBOX": "process"})
+    forced = grade_inside(submission, env={**env, "HOG_SANDBOX": "process"}, target=target)
     assert forced.returncode == 2 and "files" in forced.stderr
 
 
