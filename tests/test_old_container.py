@@ -278,11 +278,45 @@ def test_in_an_older_container_a_grader_that_is_not_root_cannot_reach_files_and_
             "the submission a uid of its own") in done.stdout + done.stderr
 
 
+# The kit as setup.sh leaves it installed, run with the venv's interpreter and -P -s as run_autograder
+# runs it: where its ``grader`` comes from (never this checkout, which the container hides).
+WHERE_FROM = "import grader, sys; print(grader.__file__); print(sys._base_executable)"
+
+
+def _install_bundle(place: Path, root: Path, container: bool) -> str:
+    """setup.sh's installation: a virtual environment ``$ROOT/hog-venv`` made by the interpreter the
+    sandbox will run (the container's, under /mnt/python, which the sandbox's uid may execute; on this
+    machine for bubblewrap, the interpreter this checkout's environment was made from), and the bundle's
+    wheel installed into it. The kit's requirements come from that interpreter (--system-site-packages,
+    --no-deps --no-index: the test installs nothing from an index). Returns the venv's python."""
+    venv, wheel = root / "hog-venv", next((root / "source" / "kit").glob("hog_kit-*-py3-none-any.whl"))
+    python = str(venv / "bin" / "python")
+    steps = [["-m", "venv", "--system-site-packages", "--without-pip", str(venv)],
+             ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-cache-dir", "--no-deps",
+              "--no-index", str(wheel)],
+             ["-P", "-s", "-c", WHERE_FROM]]
+    base = CONTAINER_PYTHON if container else namespaces.interpreter()
+    for number, arguments in enumerate(steps):
+        command = [base if number == 0 else python, *arguments]
+        if container:
+            done = _old_container(place, command)
+        else:
+            done = subprocess.run(command, capture_output=True, text=True, timeout=600,
+                                  env={k: v for k, v in os.environ.items() if not k.startswith(("HOG_", "PYTHON"))})
+        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+    package, made_from = done.stdout.split()
+    assert Path(package).is_relative_to(venv) and not Path(package).is_relative_to(ROOT), package
+    assert made_from == base, made_from        # the interpreter the sandbox runs, readable by its uid
+    return python
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("engine", ["older", "current", "bubblewrap"])
 def test_in_a_container_the_gradescope_bundle_grades_the_reference_full_and_a_hunter_zero(place, engine):
-    """The bundle as Gradescope unpacks it, closed by setup.sh's own lines; run_autograder at its
-    default isolation (files): the reference 23/23, the hunter 0, results.json naming the layers:
+    """The bundle as Gradescope unpacks it, its wheel installed in $ROOT/hog-venv as setup.sh installs it
+    (from the bundle alone: the kit's requirements are the interpreter's), closed by setup.sh's own lines;
+    run_autograder at its default isolation (files), with that venv's python, which imports the installed
+    kit (this checkout is hidden): the reference 23/23, the hunter 0, results.json naming the layers:
     the uid alone in an engine older than Landlock, Landlock and the uid in a current one; where
     bubblewrap can start (no container), bubblewrap as before."""
     if engine == "current" and level.landlock_unavailable():
@@ -290,15 +324,16 @@ def test_in_a_container_the_gradescope_bundle_grades_the_reference_full_and_a_hu
     if engine == "bubblewrap" and namespaces.unavailable():
         pytest.skip(namespaces.unavailable())
     prefix = os.path.realpath(sys.base_prefix)
-    for name in ("jinja2", "yaml", "numpy", "scipy") if engine != "bubblewrap" else ():
+    # Those grading imports (numba serves only the contest code, which grading never imports).
+    for name in ("jinja2", "yaml", "numpy", "scipy"):
         spec = importlib.util.find_spec(name)
         if spec is None or not os.path.realpath(spec.origin).startswith(prefix):
-            pytest.skip("run_autograder runs the kit with the container's interpreter alone: the kit's "
+            pytest.skip("the bundle's venv is made here from the interpreter alone (no index): the kit's "
                         "requirements must be installed in it")
     root = place / "autograder"
     with zipfile.ZipFile(io.BytesIO(assign.autograder_zip(load_variant("sp19")))) as archive:
         archive.extractall(root / "source")
-    (root / "hog-venv" / "lib").mkdir(parents=True)      # setup.sh made it; pip put a copy of the kit there
+    python = _install_bundle(place, root, container=engine != "bubblewrap")
     setup = (root / "source" / "setup.sh").read_text()
     closing = setup[setup.index("# >>> Close the kit"):setup.index("# <<< Close the kit.")]
     subprocess.run(["bash", "-c", f'set -euo pipefail\nROOT="$1"\nVENV="$2"\n{closing}', "setup",
@@ -315,11 +350,11 @@ def test_in_a_container_the_gradescope_bundle_grades_the_reference_full_and_a_hu
         if engine == "bubblewrap":
             done = subprocess.run(["bash", str(root / "source" / "run_autograder")], capture_output=True, text=True,
                                   timeout=600, env={**{k: v for k, v in os.environ.items() if not k.startswith("HOG_")},
-                                                    "AUTOGRADER_ROOT": str(root), "HOG_KIT_PYTHON": sys.executable,
+                                                    "AUTOGRADER_ROOT": str(root), "HOG_KIT_PYTHON": python,
                                                     "HOG_CACHE": str(place / "cache")})
         else:
             done = _old_container(place, ["bash", str(root / "source" / "run_autograder")], engine == "current",
-                                  AUTOGRADER_ROOT=str(root), HOG_KIT_PYTHON=CONTAINER_PYTHON)
+                                  AUTOGRADER_ROOT=str(root), HOG_KIT_PYTHON=python)
         assert done.returncode == 0, done.stderr[-3000:]
         graded[name] = json.loads((root / "results" / "results.json").read_text())
     for name, score in (("reference", 23), ("hunter", 0)):
