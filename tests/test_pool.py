@@ -27,10 +27,11 @@ def test_a_worker_that_dies_costs_only_its_task_and_is_replaced():
 
 def test_a_signal_stops_every_worker_and_keeps_what_was_done():
     done, lost, workers = {}, {}, []
+    before = set(pool._descendants(os.getpid()))   # not the pool's (e.g. multiprocessing's resource tracker)
 
     def finished(task, value):
         done[task] = value
-        workers.extend(pool._descendants(os.getpid()))
+        workers.extend(set(pool._descendants(os.getpid())) - before)
         os.kill(os.getpid(), signal.SIGTERM)   # as an operator would, once something is graded
     with pool.Signals() as signals:
         pool.run_all(["a", "slow", "slow", "b"], work, jobs=3, signals=signals, done=finished,

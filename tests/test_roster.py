@@ -26,14 +26,14 @@ PICK = KIT / "grader" / "shipped" / "autograder" / "pick_variant.py"
 
 @pytest.fixture
 def root(tmp_path, monkeypatch):
-    """A copy of the project's specs (and what the bundle carries); the kit reads and writes there."""
-    shutil.copytree(KIT / "specs", tmp_path / "specs")
-    shutil.copy(KIT / "pyproject.toml", tmp_path / "pyproject.toml")
-    for name, attr in (("specs", "SPECS"), ("solution", "SOLUTION"), ("skeleton", "SKELETON"), ("docs", "DOCS"),
-                       ("rosters", "ROSTERS")):
-        monkeypatch.setattr(project, attr, tmp_path / name)
-    monkeypatch.setattr(project, "ROOT", tmp_path)
-    return tmp_path
+    """A course folder of its own (``hog init``): the roster's minted specs, manifests and releases go there."""
+    course = tmp_path / "course"
+    assert cli.main(["init", str(course), "--variant", "sp19"]) == 0
+    monkeypatch.setenv("HOG_COURSE", str(course))
+    project.use(str(course))
+    yield course
+    monkeypatch.undo()
+    project.use()
 
 
 def write_roster(path: Path, rows: list[list[str]], header=("Student ID", "Email", "Section")) -> Path:
