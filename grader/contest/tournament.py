@@ -73,7 +73,8 @@ def run_contest(folder: Path, variant: Variant, out: Path, *, jobs: int = 2,
         listed = ", ".join(" and ".join(p.name for p in group) + f" are both {Path(result_name(group[0])).stem}"
                            for group in clashing)
         raise UsageError(f"in {folder}, {listed}: rename one of each; no contest was played")
-    out.mkdir(parents=True, exist_ok=True)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.mkdir(mode=0o700, exist_ok=True)   # the entrants' tables: out of every sandbox's reach
     entrants, tabulated = gather(found, variant, out, jobs=jobs, results=results, minimum=minimum, cluster=cluster)
     table, rates, seconds = play(variant, entrants, jobs=jobs, cluster=cluster)
     contest = Contest(variant, entrants, table, rates, tabulated, seconds)
