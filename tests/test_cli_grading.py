@@ -91,6 +91,19 @@ def test_hog_test_runs_one_question_and_finds_the_variant_itself(tmp_path):
 
 
 @pytest.mark.slow
+def test_hog_test_of_a_problem_in_two_parts_runs_both_and_a_part_alone(tmp_path):
+    folder = tmp_path / "hw"
+    shutil.copytree(project.SKELETON / "fa19", folder)
+    both = hog("test", "-q", "5", cwd=folder)
+    assert both.returncode == 1 and "Question  5a" in both.stdout and "Question  5b" in both.stdout
+    assert "Question   6" not in both.stdout
+    part = hog("test", "-q", "5b", cwd=folder)
+    assert "Question  5b" in part.stdout and "Question  5a" not in part.stdout
+    missing = hog("test", "-q", "13", cwd=folder)
+    assert missing.returncode == 2 and "5a, 5b" in missing.stderr
+
+
+@pytest.mark.slow
 def test_hog_test_asks_for_the_variant_when_it_cannot_tell(tmp_path):
     (tmp_path / "hog.py").write_text("def roll_dice(): pass\n")
     result = hog("test", str(tmp_path))

@@ -147,29 +147,37 @@ def _chosen_variant(submission: Path, variant: str | None, force: bool) -> str:
     return variant
 
 
+def _questions_named(spec, key: str) -> list:
+    """The question ``-q`` names (``3``, ``05``, ``5a``), or every part of a problem (``5``: 5a and 5b)."""
+    try:
+        return [spec.question(key)]
+    except KeyError:
+        wanted = key.lower().removeprefix("q").lstrip("0") or "0"
+        parts = [q for q in spec.questions if q.problem != q.label and q.problem == wanted]
+        if parts:
+            return parts
+        raise UsageError(f"no question {key} in {spec.id} (questions: "
+                         f"{', '.join(q.label for q in spec.questions)})") from None
+
+
 def test(*, path: str, variant: str | None, question: str | None, out: TextIO, unlock: bool = False) -> int:
     """``hog test``: the public cases against a student's hog.py; exit 1 if any fails.
     Locked cases are left out until unlocked; with ``unlock`` (``-u``) the unlock session runs first."""
     submission = _submission(path)
     hog = submission / "hog.py" if submission.is_dir() else submission
     spec = load_variant(variant or detect_variant(hog))
-    questions = None
-    if question:
-        try:
-            questions = [spec.question(question)]
-        except KeyError:
-            raise UsageError(f"no question {question} in {spec.id} (questions: "
-                             f"{', '.join(q.label for q in spec.questions)})") from None
+    questions = _questions_named(spec, question) if question else None
     folder = submission if submission.is_dir() else submission.parent
-    if unlock and unlocking.session(folder, spec, questions[0] if questions else None):
-        return 1
+    for part in questions or [None]:
+        if unlock and unlocking.session(folder, spec, part):
+            return 1
     locked = unlocking.still_locked(folder, spec)
     result, fault = grade_safely(submission, spec, questions=questions, hidden=False, leave_out=frozenset(locked))
     shown = "hog test -q {number}" + ("" if variant is None else f" --variant {spec.id}") + \
             ("" if path == "." else f" {path}")
     out.write(FORMATS["text"](result, rerun=shown, student=True))
     for number in sorted({case.question for case in spec.cases if case.id in locked}):
-        if questions is None or questions[0].number == number:
+        if questions is None or number in {q.number for q in questions}:
             out.write(f"Question {number}: locked cases skipped (unlock them: hog test -q {number} -u)\n")
     if fault:
         return GRADER_FAULT
