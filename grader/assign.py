@@ -23,18 +23,16 @@ import contextlib
 import os
 import shutil
 import tempfile
-import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 
 from grader import build, course, handout, project, rendering, wheel
 from grader.errors import OutputError
-from grader.files import write_atomically
+from grader.files import write_atomically, zip_bytes
 from grader.spec import Variant
 
 SHIPPED = project.SHIPPED / "autograder"
 EXECUTABLE = 0o755
-ZIP_TIME = (1980, 1, 1, 0, 0, 0)   # fixed, so the same kit makes the same zip
 
 
 # ------------------------------------------------------------------ contents
@@ -96,15 +94,7 @@ def autograder_zip(variant: Variant | None, *, manifest: str | None = None,
         entries["manifest.csv"] = (manifest.encode(), 0o644)
         entries["pick_variant.py"] = ((SHIPPED / "pick_variant.py").read_bytes(), 0o644)
     entries.update({name: (data, 0o644) for name, data in {**kit_files(), **course_files(*carried)}.items()})
-    with tempfile.SpooledTemporaryFile() as buffer:
-        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-            for name, (data, mode) in entries.items():
-                info = zipfile.ZipInfo(name, ZIP_TIME)
-                info.external_attr = (0o100000 | mode) << 16
-                info.compress_type = zipfile.ZIP_DEFLATED
-                archive.writestr(info, data)
-        buffer.seek(0)
-        return buffer.read()
+    return zip_bytes(entries)
 
 
 def _workflow_questions(variant: Variant) -> list[dict]:

@@ -275,27 +275,19 @@ def exit_status(error: HogError) -> int:
 GRADED = {"grade": "submission", "grade-batch": "folder", "contest": "folder"}
 
 
-def _course_option(argv: list[str]) -> str | None:
-    """``--course DIR`` given before the verb (the verb list's help names the course's variants)."""
-    for index, word in enumerate(argv):
-        if word in HANDLERS:
-            return None
-        if word == "--course" and index + 1 < len(argv):
-            return argv[index + 1]
-        if word.startswith("--course="):
-            return word.split("=", 1)[1]
-    return None
-
-
-def _verb(argv: list[str]) -> str | None:
-    """The verb a command line names (its first word that is no option nor --course's value), if known."""
-    words = iter(argv)
+def _before_verb(argv: list[str]) -> tuple[str | None, str | None]:
+    """What a command line gives before its verb: ``--course DIR`` (read first: the verb list's help names
+    the course's variants), and the verb itself (its first word that is no option nor --course's value),
+    each None if absent or unknown."""
+    course, words = None, iter(argv)
     for word in words:
         if word == "--course":
-            next(words, None)
+            course = next(words, None)
+        elif word.startswith("--course="):
+            course = word.split("=", 1)[1]
         elif not word.startswith("-"):
-            return word if word in HANDLERS else None
-    return None
+            return course, (word if word in HANDLERS else None)
+    return course, None
 
 
 def _choose_place(args: argparse.Namespace) -> None:
@@ -312,12 +304,13 @@ def _choose_place(args: argparse.Namespace) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    course, verb = _before_verb(argv)
     try:
-        project.use(_course_option(argv))
+        project.use(course)
     except HogError as error:
         print(f"Error: {error}", file=sys.stderr)
         return exit_status(error)
-    args = parser(_verb(argv)).parse_args(argv)
+    args = parser(verb).parse_args(argv)
     try:
         _choose_place(args)
         status = HANDLERS[args.verb](args)

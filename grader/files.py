@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import io
 import os
 import secrets
+import zipfile
 from pathlib import Path
+
+ZIP_TIME = (1980, 1, 1, 0, 0, 0)   # every member's time, fixed: the same files make the same zip
 
 
 def write_atomically(path: Path, data: str | bytes, *, mode: int = 0o666) -> None:
@@ -32,3 +36,16 @@ def write_atomically(path: Path, data: str | bytes, *, mode: int = 0o666) -> Non
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
+
+
+def zip_bytes(entries: dict[str, tuple[bytes, int]]) -> bytes:
+    """A zip of ``entries`` (name → (bytes, permission bits)), deflated, in the order given, with a fixed
+    time: byte for byte the same for the same entries (the Gradescope bundle, the kit's wheel)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, (data, mode) in entries.items():
+            info = zipfile.ZipInfo(name, ZIP_TIME)
+            info.external_attr = (0o100000 | mode) << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, data)
+    return buffer.getvalue()

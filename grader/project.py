@@ -66,11 +66,6 @@ class Place(NamedTuple):   # not a dataclass: `hog --help` need not import datac
     def specs(self) -> Path | None:
         return None if self.root is None else self.root / "specs"
 
-    @property
-    def tables(self) -> Path | None:
-        """Where the optimal tables of the variants minted here go."""
-        return None if self.root is None else self.root / "specs" / "final"
-
     def folder(self, name: str) -> Path:
         """``solution``, ``skeleton`` or ``docs`` of this place; a usage error outside any course."""
         if self.root is None:

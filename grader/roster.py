@@ -155,7 +155,7 @@ def _rules(variant: Variant) -> tuple[str, str, str]:
 def _mint_distinct(variant_id: str, seed: int, like: str, taken: set[tuple[str, str, str]], log: TextIO) -> Variant:
     """Mint ``variant_id`` from seeds derived from ``seed`` until its rules differ from every one taken;
     a spec already minted under that id (an earlier run) is kept."""
-    path = project.SPECS / f"{variant_id}.yaml"
+    path = project.spec_path(variant_id)
     for attempt in range(SEED_TRIES):
         if not path.exists():
             mint.mint(variant_id, seed=seed * 1000 + attempt, like=like, out=log)
@@ -163,7 +163,7 @@ def _mint_distinct(variant_id: str, seed: int, like: str, taken: set[tuple[str, 
         if _rules(variant) not in taken:
             return variant
         path.unlink()
-        (project.SPECS / "final" / f"{variant_id}.txt").unlink(missing_ok=True)
+        project.table_path(variant_id, minted=True).unlink(missing_ok=True)
     raise UsageError(f"no distinct rules for {variant_id} in {SEED_TRIES} draws: the catalogue offers "
                      f"fewer rule sets than the roster needs (use --by section, or add rules to the catalogue)")
 

@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import io
-import zipfile
 from importlib import metadata
 
 from grader import project
 from grader.errors import GraderFault
+from grader.files import zip_bytes
 
-ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 TAG = "py3-none-any"
 
 
@@ -67,11 +65,4 @@ def build() -> bytes:
     files[f"{info}/top_level.txt"] = b"grader\n"
     record = "".join(f"{path},{_digest(data)},{len(data)}\n" for path, data in files.items())
     files[f"{info}/RECORD"] = (record + f"{info}/RECORD,,\n").encode()
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for path, data in files.items():
-            entry = zipfile.ZipInfo(path, ZIP_TIME)
-            entry.external_attr = 0o100644 << 16
-            entry.compress_type = zipfile.ZIP_DEFLATED
-            archive.writestr(entry, data)
-    return buffer.getvalue()
+    return zip_bytes({path: (data, 0o644) for path, data in files.items()})
