@@ -13,6 +13,7 @@ import contextlib
 import io
 import types
 from dataclasses import dataclass
+from string import ascii_lowercase
 
 import yaml
 
@@ -139,10 +140,10 @@ def _questions(draft: Draft) -> list:
     return [q for q in draft.like.questions if q.role != "feral_hogs" or _feral(draft)]
 
 
-def _renumbered(draft: Draft, number: str) -> str:
-    """Without Feral Hogs, fa19's play is one question again: 5a is 5."""
-    split = any(q.number[:2] == number[:2] and q.number != number for q in draft.like.questions)
-    return number[:2] if split and not _feral(draft) else number
+def _renumbered(draft: Draft, question) -> str:
+    """Without Feral Hogs, fa19's play is one question again: 5a is 5 (its problem's number)."""
+    split = any(q.problem == question.problem and q is not question for q in draft.like.questions)
+    return question.number.rstrip(ascii_lowercase) if split and not _feral(draft) else question.number
 
 
 def _borrowed(draft: Draft, source: str) -> str:
@@ -196,7 +197,7 @@ def _rules(draft: Draft) -> list[dict]:
 def _document(draft: Draft, cases: dict[str, list[tuple[list[str], str, list[str] | None]]]) -> dict:
     questions = []
     for question in _questions(draft):
-        entry = {"number": _renumbered(draft, question.number), "role": question.role, "function": question.function,
+        entry = {"number": _renumbered(draft, question), "role": question.role, "function": question.function,
                  "title": question.title}
         if question.task:
             entry["task"] = question.task
