@@ -113,7 +113,9 @@ def protected(others: "tuple[Path, ...] | list[Path]" = ()) -> list[tuple[str, P
     """What a sandbox running as another uid must not read, each with what it is: the kit's places,
     and what the caller names (``others``: a batch's folder of submissions)."""
     home, root = Path.home(), project.here().root   # root: the course folder or the kit's checkout, if any
+    checkout = project.PACKAGE.parent if project.is_checkout(project.PACKAGE.parent) else None   # an editable kit
     return [("the kit's package", project.PACKAGE)] \
+        + ([("the kit's checkout (its solutions)", checkout)] if checkout not in (None, root) else []) \
         + ([("the course's folder (its solutions, specs and releases)", root)] if root is not None else []) \
         + [("the kit's cache (HOG_CACHE)", project.CACHE)] \
         + ([("the grader's home folder (its keys, its configuration)", home)] if home != Path("/") else []) \
