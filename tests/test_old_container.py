@@ -28,6 +28,7 @@ from grader.sandbox import level, namespaces
 from grader.spec import load_variant
 
 ROOT = Path(__file__).resolve().parent.parent
+HOST_FOLDERS = ("/work", "/home", "/srv")   # where checkouts live on a host, never in a grader's image
 HOSTILE = Path(__file__).parent / "submissions" / "hostile"
 
 
@@ -42,8 +43,8 @@ def hunter(tmp_path: Path, cache: Path) -> Path:
 
 # Run as root in a mount namespace of its own (unshare): it makes the machine look like such a
 # container's image, where the only copy of the kit is the one the grader uses, closed to other users
-# as the bundle's setup.sh leaves it. The folder holding this checkout (and so every other checkout,
-# cache and virtual environment beside it) is covered with an empty tmpfs, and so is /tmp (a
+# as the bundle's setup.sh leaves it. The folder holding this checkout and the host's HOST_FOLDERS (so every
+# other checkout, cache and virtual environment of this machine) are covered with empty tmpfs, and so is /tmp (a
 # container has its own, without this machine's other graders' folders); the interpreter and the
 # folders the kit's requirements come from are mounted where other users can reach them (a
 # container's Python lives under /usr). Then it runs argv[1:] with that interpreter.
@@ -63,8 +64,8 @@ for number, site in enumerate(sites):
     os.makedirs(f"/mnt/site{number}")
     mount("--bind", site, f"/mnt/site{number}")
     paths.append(f"/mnt/site{number}")
-if hide:
-    mount("-t", "tmpfs", "-o", "mode=755", "none", hide)
+for folder in filter(None, hide.split(os.pathsep)):
+    mount("-t", "tmpfs", "-o", "mode=755", "none", folder)
 mount("-t", "tmpfs", "-o", "mode=1777", "none", "/tmp")
 os.environ["HOG_TEST_SITES"] = os.pathsep.join(paths)
 os.execv(command[0], command)
@@ -183,8 +184,11 @@ def _old_container(tmp_path: Path, command: list[str], landlock: bool = False, *
     setpriv, unshare = shutil.which("setpriv"), shutil.which("unshare")
     if setpriv is None or unshare is None or os.geteuid() != 0:
         pytest.skip("needs root, setpriv and unshare to simulate an older container engine")
-    top = Path("/", *ROOT.parts[1:2])
-    hide = "" if str(top) in ("/usr", "/tmp", "/") or Path(tmp_path).is_relative_to(top) else str(top)
+    # The folder holding this checkout, and the places other checkouts of this machine live (a
+    # developer's, beside the clone CI tests): none of them is in a container's image.
+    tops = {Path("/", *ROOT.parts[1:2]), *(Path(name) for name in HOST_FOLDERS)}
+    hide = os.pathsep.join(sorted(str(top) for top in tops if top.is_dir() and str(top) not in ("/usr", "/tmp", "/")
+                                  and not Path(tmp_path).is_relative_to(top)))
     prefix = os.path.realpath(sys.base_prefix)
     sites = sorted({os.path.realpath(path) for path in sys.path if path.endswith("-packages")
                     and os.path.isdir(path) and not path.startswith(prefix)})
@@ -439,3 +443,35 @@ def test_in_an_older_container_a_class_folder_open_to_other_users_is_graded_only
     for name in ("ada", "bob"):
         result = json.loads((out / f"{name}.json").read_text())
         assert result["score"] == 23 and not result.get("grader_failed") and result["isolation_level"] == "files"
+
+
+def test_files_without_landlock_protects_an_editable_kits_checkout_when_it_grades_for_a_course_folder(place, monkeypatch):
+    """An instructor who installed the kit with ``pip install -e`` and grades from their course folder:
+    the checkout beside the package holds the reference solutions, so it is protected as well as the
+    course folder."""
+    from grader import project
+    from grader.sandbox import user
+    kit, course, cache = place / "kit", place / "course", place / "cache"
+    (kit / "grader").mkdir(parents=True)
+    (kit / "specs").mkdir()
+    (kit / "pyproject.toml").write_text('[project]\nname = "hog-kit"\n')
+    (kit / "pyproject.toml").chmod(0o600)
+    (kit / "solution" / "sp19").mkdir(parents=True)
+    (kit / "solution" / "sp19" / "hog.py").write_text("def play(): pass\n")
+    course.mkdir()
+    cache.mkdir(mode=0o700)
+    (place / "home").mkdir(mode=0o700)
+    monkeypatch.setattr(project, "PACKAGE", kit / "grader")
+    monkeypatch.setattr(project, "here", lambda: project.Place(course))
+    monkeypatch.setattr(project, "CACHE", cache)
+    monkeypatch.setenv("HOME", str(place / "home"))
+    for path in (kit, kit / "solution", kit / "solution" / "sp19"):
+        path.chmod(0o755)
+    (kit / "grader").chmod(0o700)
+    course.chmod(0o700)
+    assert user.open_to_others() == (
+        f"the kit's checkout (its solutions) ({kit}) can be read by other users "
+        f"({kit / 'solution' / 'sp19' / 'hog.py'} is open to them); close it with `chmod -R go-rwx {kit}`, "
+        f"as the Gradescope bundle's setup.sh does")
+    kit.chmod(0o700)
+    assert user.open_to_others() is None
