@@ -363,22 +363,27 @@ def living(pids: list[int]) -> list[int]:
     return alive
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
-def test_a_signal_stops_the_batch_keeping_what_is_graded_and_killing_every_worker_and_sandbox(tmp_path, signum):
-    subs = tmp_path / "in"
+def started_batch(tmp_path: Path, count: int, *options: str):
+    """``hog grade-batch`` of ``count`` copies of the fa18 reference with ``options``, running until its
+    first result is written: the process, the folders (submissions, TMPDIR, OUTDIR) and its descendants."""
+    subs, scratch, out = tmp_path / "in", tmp_path / "tmp", tmp_path / "out"
     subs.mkdir()
-    for number in range(8):
-        shutil.copy(project.SOLUTION / "fa18" / "hog.py", subs / f"s{number}.py")
-    scratch, out = tmp_path / "tmp", tmp_path / "out"
     scratch.mkdir()
+    for number in range(count):
+        shutil.copy(project.SOLUTION / "fa18" / "hog.py", subs / f"s{number:02d}.py")
     run = subprocess.Popen([sys.executable, "-m", "grader.cli", "grade-batch", str(subs), "--variant", "fa18",
-                            "--jobs", "2", "--out", str(out)], cwd=project.ROOT, text=True,
+                            *options, "--out", str(out)], cwd=project.ROOT, text=True,
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "TMPDIR": str(scratch)})
     deadline = time.monotonic() + 300
     while not list(out.glob("*.json")) and time.monotonic() < deadline and run.poll() is None:
         time.sleep(0.05)
-    started = pool._descendants(run.pid)
+    return run, subs, scratch, out, pool._descendants(run.pid)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_signal_stops_the_batch_keeping_what_is_graded_and_killing_every_worker_and_sandbox(tmp_path, signum):
+    run, subs, scratch, out, started = started_batch(tmp_path, 8, "--jobs", "2")
     run.send_signal(signum)
     stdout, stderr = run.communicate(timeout=120)
     assert run.returncode == 128 + signum, stderr

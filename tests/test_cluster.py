@@ -21,6 +21,7 @@ from grader.contest.tournament import run_contest
 from grader.errors import UsageError
 from grader.report import classroom
 from grader.spec import load_variant
+from tests.test_batch import started_batch
 
 HOSTILE = project.ROOT / "tests" / "submissions" / "hostile"
 MIXED = ["loops", "import_loops", "import_raises", "exits", "forge_results", "read_kit", "fork_bomb",
@@ -208,19 +209,7 @@ def test_chunks_cover_every_task_once_in_order():
 
 @pytest.mark.slow
 def test_sigint_stops_a_batch_on_a_local_cluster_with_its_workers_and_a_rerun_grades_the_rest(tmp_path):
-    subs = tmp_path / "in"
-    subs.mkdir()
-    for number in range(12):
-        shutil.copy(project.SOLUTION / "fa18" / "hog.py", subs / f"s{number:02d}.py")
-    scratch, out = tmp_path / "tmp", tmp_path / "out"
-    scratch.mkdir()
-    run = subprocess.Popen([sys.executable, "-m", "grader.cli", "grade-batch", str(subs), "--variant", "fa18",
-                            "--workers", "2", "--out", str(out)], cwd=project.ROOT, text=True,
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "TMPDIR": str(scratch)})
-    deadline = time.monotonic() + 300
-    while not list(out.glob("*.json")) and time.monotonic() < deadline and run.poll() is None:
-        time.sleep(0.05)
-    started = pool._descendants(run.pid)
+    run, subs, scratch, out, started = started_batch(tmp_path, 12, "--workers", "2")
     run.send_signal(signal.SIGINT)
     stopping = time.monotonic()
     stdout, stderr = run.communicate(timeout=120)

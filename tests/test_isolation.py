@@ -170,6 +170,7 @@ def test_long_texts_made_by_the_submission_are_cut_with_the_count(honest, monkey
 # ---------------------------------------------------------------------------
 
 def hunter(tmp_path: Path, cache: Path) -> Path:
+    """tests/submissions/hostile/steal_kit.py, told where the cache is."""
     folder = tmp_path / "hunter"
     folder.mkdir()
     source = (HOSTILE / "steal_kit.py").read_text().replace("CACHE = None", f"CACHE = {str(cache)!r}")

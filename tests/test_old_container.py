@@ -26,19 +26,11 @@ import pytest
 from grader import assign
 from grader.sandbox import level, namespaces
 from grader.spec import load_variant
+from tests.test_isolation import hunter   # tests/submissions/hostile/steal_kit.py, told where the cache is
 
 ROOT = Path(__file__).resolve().parent.parent
 HOST_FOLDERS = ("/work", "/home", "/srv")   # where checkouts live on a host, never in a grader's image
-HOSTILE = Path(__file__).parent / "submissions" / "hostile"
 
-
-def hunter(tmp_path: Path, cache: Path) -> Path:
-    """tests/submissions/hostile/steal_kit.py, told where the cache is."""
-    folder = tmp_path / "hunter"
-    folder.mkdir()
-    source = (HOSTILE / "steal_kit.py").read_text().replace("CACHE = None", f"CACHE = {str(cache)!r}")
-    (folder / "hog.py").write_text(source)
-    return folder
 
 
 # Run as root in a mount namespace of its own (unshare): it makes the machine look like such a
