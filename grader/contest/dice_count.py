@@ -40,6 +40,14 @@ from grader.strategy.rules import DICE_COUNT_BONUS, DICE_COUNT_DISTANCE, Rules, 
 COUNTS = MAX_DICE + 1
 
 
+# What Numba may assume of the floating point: no NaN, infinity or signed zero ever arises here. Unlike
+# reassociation or fused multiply-adds, these leave every result the same bit for bit on every CPU, so a
+# cluster of unlike machines gives the local run's matrix. The states a turn leads to (``target``) and the
+# tables' dice counts are unsigned: Numba indexes with an unsigned value without first testing it for a
+# negative index, which in the loop below is a fifth of the work.
+FAST = {"nnan", "ninf", "nsz"}
+BONUS = np.uint64(DICE_COUNT_BONUS)
+
 # A turn that ends the game leads to one of two states past the score pairs, whose values are fixed:
 # the other player's chance of winning is 0 there (the mover won) or 1 (the other won after a swap).
 ENDINGS = 2
@@ -63,12 +71,12 @@ class Layout:
             for n in range(COUNTS):
                 k = np.flatnonzero(probs[parity, n])
                 cuts = np.flatnonzero(np.diff(k) != 1) + 1
-                for run in np.split(k, cuts):
+                for run in np.split(k, cuts):   # DICE_COUNT_BONUS zeros before and after each run
                     run_points.append(lo[parity, n] + run[0])
-                    run_entries.append(entry)
+                    run_entries.append(entry + DICE_COUNT_BONUS)
                     run_lengths.append(len(run))
-                    chances.append(probs[parity, n, run])
-                    entry += len(run)
+                    chances.append(np.pad(probs[parity, n, run], DICE_COUNT_BONUS))
+                    entry += len(run) + 2 * DICE_COUNT_BONUS
                 run_starts.append(len(run_points))
         self.chances = np.concatenate(chances)
         self.run_points, self.run_entries, self.run_lengths, self.run_starts = (
@@ -80,7 +88,7 @@ class Layout:
         # goal * goal (the mover won) or goal * goal + 1 (a swap made the other player win).
         b, x = np.indices(swaps.shape)
         inside = np.where(swaps, np.minimum(x, goal - 1) * goal + b, b * goal + np.minimum(x, goal - 1))
-        self.target = np.where(x < goal, inside, goal * goal + swaps).astype(np.int32)
+        self.target = np.where(x < goal, inside, goal * goal + swaps).astype(np.uint32)
         self.parity = bool(rules.parity_bonus)
         a, b = np.indices((goal, goal))
         order = np.argsort(-(a + b).ravel(), kind="stable")
@@ -101,7 +109,7 @@ class Layout:
 
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, fastmath=FAST)
 def play_pair(first, second, values, order_a, order_b, run_points, run_entries, run_lengths, run_starts, chances,
               zero, target, parity, goal):
     """Solve one game (flat tables ``first`` and ``second``, indexed by ``a * goal + b``) into
@@ -126,23 +134,32 @@ def play_pair(first, second, values, order_a, order_b, run_points, run_entries, 
             n = tables[m][here]
             key = n + (COUNTS * (a & 1) if parity else 0)
             both = lucky_possible[m, n]
-            extra = DICE_COUNT_BONUS if both else 0
             plain_sum = 0.0
             lucky_sum = 0.0
             gain[:] = 0.0
             lucky_gain[:] = 0.0
+            after = values[1 - m, n]   # the other player's values once the mover has rolled n: [t, lucky]
+            leads = target[b]
             # One pass over the ends of the turn with and without the bonus: a run of outcomes
             # ends at x0, x0 + 1, ...; with the bonus the same chances move DICE_COUNT_BONUS up.
+            # Positions are unsigned; ``chances`` holds DICE_COUNT_BONUS zeros around each run, so
+            # entry + i - BONUS stays inside the run's padding and past its end the chances are 0.
             for run in range(run_starts[key], run_starts[key + 1]):
-                entry = run_entries[run]
-                length = run_lengths[run]
-                x0 = a + (zero[b] if n == 0 else run_points[run])
-                for i in range(length + extra):
-                    plain_chance = chances[entry + i] if i < length else 0.0
-                    lucky_chance = chances[entry + i - DICE_COUNT_BONUS] if both and i >= DICE_COUNT_BONUS else 0.0
-                    t = target[b, x0 + i]
-                    plain = values[1 - m, n, t, 0]
-                    diff = plain - values[1 - m, n, t, 1]
+                entry = np.uint64(run_entries[run])
+                x0 = np.uint64(a + (zero[b] if n == 0 else run_points[run]))
+                if not both:   # the same pass without the bonus's chances
+                    for i in range(np.uint64(run_lengths[run])):
+                        t = leads[x0 + i]
+                        plain = after[t, 0]
+                        plain_sum += chances[entry + i] * (1.0 - plain)
+                        gain[theirs[t]] += chances[entry + i] * (plain - after[t, 1])
+                    continue
+                for i in range(np.uint64(run_lengths[run] + DICE_COUNT_BONUS)):
+                    plain_chance = chances[entry + i]
+                    lucky_chance = chances[entry + i - BONUS]
+                    t = leads[x0 + i]
+                    plain = after[t, 0]
+                    diff = plain - after[t, 1]
                     q = theirs[t]
                     plain_sum += plain_chance * (1.0 - plain)
                     lucky_sum += lucky_chance * (1.0 - plain)
@@ -164,7 +181,7 @@ def play_pair(first, second, values, order_a, order_b, run_points, run_entries, 
     return values[0, 0, 0, lucky0], values[1, 0, 0, lucky1]
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, fastmath=FAST)
 def block_first(rows, columns, same, order_a, order_b, run_points, run_entries, run_lengths, run_starts, chances,
                 zero, target, parity, goal):
     """``(ahead[i, j], behind[i, j])``: rows[i] first against columns[j], columns[j] first against rows[i]."""
@@ -186,5 +203,5 @@ def block_first(rows, columns, same, order_a, order_b, run_points, run_entries, 
 
 def _flat(tables: np.ndarray) -> np.ndarray:
     """Each table as one row indexed by ``a * goal + b``, with a count of 0 for the two endings."""
-    flat = np.asarray(tables, dtype=np.int8).reshape(len(tables), -1)
+    flat = np.asarray(tables, dtype=np.uint8).reshape(len(tables), -1)
     return np.ascontiguousarray(np.pad(flat, ((0, 0), (0, ENDINGS))))
