@@ -26,7 +26,8 @@ both previous counts 0, as ``grader.strategy.dice_count_match`` counts them.
 
 The loop is compiled with Numba (``block_first``, cached on disk after the first use): one
 compiled call plays every pair of a block of rows against a block of columns. Numba is
-imported only when a fa19 contest is played.
+imported only when a fa19 contest is played, and keeps its compiled loop in the kit's cache
+(``HOG_CACHE/numba``), never beside this file inside the installed package.
 """
 
 from __future__ import annotations
@@ -34,10 +35,14 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from grader import project
 from grader.strategy.distributions import MAX_DICE
 from grader.strategy.rules import DICE_COUNT_BONUS, DICE_COUNT_DISTANCE, Rules, roll_arrays
 
 COUNTS = MAX_DICE + 1
+
+if not numba.config.CACHE_DIR:   # NUMBA_CACHE_DIR, if the user set it; else the kit's cache, not the package
+    numba.config.CACHE_DIR = str(project.CACHE / "numba")
 
 
 # What Numba may assume of the floating point: no NaN, infinity or signed zero ever arises here. Unlike

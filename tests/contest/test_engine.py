@@ -88,3 +88,29 @@ def test_blocks_cover_every_pair_once():
             covered[rows, columns] += 1
             covered[columns, rows] += 1
     assert (covered == 1).all()
+
+
+@pytest.mark.slow   # compiles the loop afresh (a few seconds)
+def test_the_compiled_fa19_loop_is_cached_in_the_kits_cache_never_inside_the_package(tmp_path):
+    """An instructor's fa19 contest leaves nothing inside the installed kit (its folder may be read-only,
+    or shared by other courses): Numba's compiled loop goes to HOG_CACHE/numba."""
+    import os
+    import subprocess
+    import sys
+
+    from grader import project
+
+    def compiled() -> set:
+        return {path for path in project.PACKAGE.rglob("*") if path.suffix in (".nbi", ".nbc")}
+
+    before = compiled()
+    script = ("import numpy as np\nfrom grader.contest import engine\nfrom grader.engine import rules_for\n"
+              "tables = np.random.default_rng(1).integers(0, 11, (3, 100, 100))\n"
+              "print(engine.first_mover_matrix(rules_for('fa19', 100), tables)[0, 1])\n")
+    env = {key: value for key, value in os.environ.items() if key != "NUMBA_CACHE_DIR"}
+    run = subprocess.run([sys.executable, "-c", script], env={**env, "HOG_CACHE": str(tmp_path / "cache")},
+                         cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert 0 < float(run.stdout) < 1
+    assert compiled() == before
+    assert list((tmp_path / "cache" / "numba").rglob("*.nbi"))
