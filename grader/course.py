@@ -56,6 +56,8 @@ def _lines(text: str) -> dict[str, int]:
 def _number(value, shown: str, line: int | None, what: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise ConfigError(shown, line, f"{what} is {value!r}, not a number", "write a number, e.g. 2")
+    if value != value or value in (float("inf"), float("-inf")):
+        raise ConfigError(shown, line, f"{what} is {value}, not a finite number", "write a number, e.g. 2")
     if value < 0:
         raise ConfigError(shown, line, f"{what} is negative ({value:g})", "write 0 or more")
     return float(value)
