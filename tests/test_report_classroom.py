@@ -144,3 +144,22 @@ def test_a_grade_failed_result_is_listed_as_a_grader_fault(tmp_path):
     figures = classroom.figures(tmp_path)
     assert figures["grader_faults"] == [{"submission": "zed", "message": "KeyError: x"}]
     assert classroom.GRADED_FROM == batch.GRADED_FROM and classroom.GRADER_FAILED == batch.GRADER_FAILED
+
+
+def test_unlocking_is_its_own_table_not_rows_of_questions(out):
+    """A result's unlock entries (Gradescope's "Question 1: unlocked", number "1.u") show as how many
+    submissions unlocked each question, never as questions nobody got full points on."""
+    for name, done in (("ada", True), ("bo", False)):
+        result = json.loads((out / f"{name}.json").read_text())
+        result["tests"].append({"name": "Question 1: unlocked", "number": "1.u", "score": 0.0, "max_score": 0.0,
+                                "status": "passed" if done else "failed", "output": "", "visibility": "visible"})
+        (out / f"{name}.json").write_text(json.dumps(result))
+    figures = classroom.figures(out)
+    assert [q["number"] for q in figures["questions"]] == QUESTIONS
+    assert figures["unlocking"] == [{"number": "1", "title": VARIANT.questions[0].title, "graded": 2,
+                                     "unlocked": 1, "share_unlocked": 0.5}]
+    classroom.write(out)
+    page = (out / "report.html").read_text()
+    assert "1.u" not in page
+    unlocking = page.split('<table id="unlocking">', 1)[1].split("</table>", 1)[0]
+    assert re.search(r"<td>1</td><td>Rolling dice</td>\s*<td class=\"number\">1 of 2</td>", unlocking)

@@ -19,6 +19,7 @@ from pathlib import Path
 from grader.errors import UsageError
 from grader.files import write_atomically
 from grader.report import instructor
+from grader.report.gradescope import UNLOCKED
 from grader.report.html import clip, render
 from grader.spec import SpecError, Variant, load_variant
 
@@ -126,7 +127,7 @@ def _questions(graded: list[Graded], variant: Variant | None) -> list[dict]:
     for g in graded:
         for test in g.result["tests"]:
             number = str(test.get("number"))
-            if number not in numbers and test.get("name") != GRADER_FAILED:
+            if number not in numbers and test.get("name") != GRADER_FAILED and not number.endswith(UNLOCKED):
                 numbers.append(number)
     figures = []
     for number in numbers:
@@ -136,6 +137,26 @@ def _questions(graded: list[Graded], variant: Variant | None) -> list[dict]:
                         "full_points": full, "share_full": full / len(tests) if tests else None,
                         "cases": _failing_cases(graded, number)})
     return figures
+
+
+def _unlocking(graded: list[Graded], variant: Variant | None) -> list[dict]:
+    """Per question with locked cases, how many submissions handed in every one of them unlocked
+    (the results' ``N.u`` entries), apart from the questions' full points."""
+    titles = {q.label: q.title for q in variant.questions} if variant else {}
+    numbers: list[str] = []
+    for g in graded:
+        for test in g.result["tests"]:
+            number = str(test.get("number"))
+            if number.endswith(UNLOCKED) and number not in numbers:
+                numbers.append(number)
+    rows = []
+    for number in numbers:
+        tests = [t for g in graded for t in g.result["tests"] if str(t.get("number")) == number]
+        done = sum(1 for t in tests if t.get("status") == "passed")
+        question = number[:-len(UNLOCKED)]
+        rows.append({"number": question, "title": titles.get(question, ""), "graded": len(tests),
+                     "unlocked": done, "share_unlocked": done / len(tests)})
+    return rows
 
 
 def _failing_cases(graded: list[Graded], number: str) -> list[dict]:
@@ -194,6 +215,7 @@ def figures(out: Path, variant: Variant | None = None) -> dict:
         "isolation": dict(Counter((g.private or {}).get("isolation", "unknown") for g in graded)),
         "score": {"max_score": top, **_summary(scores), "histogram": histogram(scores, 0.0, *score_bins(top))},
         "questions": _questions(graded, variant),
+        "unlocking": _unlocking(graded, variant),
         "final_strategy": _final_strategy(graded, variant),
         "time": {**_summary([s for s, _ in seconds]),
                  "histogram": histogram([s for s, _ in seconds], 0.0, max([s for s, _ in seconds], default=1.0)

@@ -15,6 +15,8 @@ from grader import project
 from grader.grade import GradeResult
 from grader.report.failure import RERUN, describe
 
+UNLOCKED = ".u"   # a question's number + this: the entry that says whether its locked cases were unlocked
+
 
 def results(result: GradeResult, *, rerun: str = RERUN) -> dict:
     if result.grader_error:
@@ -41,7 +43,7 @@ def results(result: GradeResult, *, rerun: str = RERUN) -> dict:
                       "output": output, "visibility": "visible"})
     for status in result.unlocks:
         question = status.question
-        tests.append({"name": f"Question {question.label}: unlocked", "number": f"{question.label}.u",
+        tests.append({"name": f"Question {question.label}: unlocked", "number": f"{question.label}{UNLOCKED}",
                       "score": status.score, "max_score": question.unlock.points,
                       "status": "passed" if status.unlocked else "failed",
                       "output": f"{status.done}/{status.total} locked cases and concept questions unlocked"
