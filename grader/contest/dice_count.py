@@ -49,7 +49,7 @@ if not numba.config.CACHE_DIR:   # NUMBA_CACHE_DIR, if the user set it; else the
 # reassociation or fused multiply-adds, these leave every result the same bit for bit on every CPU, so a
 # cluster of unlike machines gives the local run's matrix. The states a turn leads to (``target``) and the
 # tables' dice counts are unsigned: Numba indexes with an unsigned value without first testing it for a
-# negative index, which in the loop below is a fifth of the work.
+# negative index (those tests took about 30% of the loop's time in benchmarks/contest.py's replay).
 FAST = {"nnan", "ninf", "nsz"}
 BONUS = np.uint64(DICE_COUNT_BONUS)
 
@@ -112,8 +112,6 @@ class Layout:
         return ahead, behind.T
 
 
-
-
 @numba.njit(cache=True, nogil=True, fastmath=FAST)
 def play_pair(first, second, values, order_a, order_b, run_points, run_entries, run_lengths, run_starts, chances,
               zero, target, parity, goal):
@@ -152,16 +150,9 @@ def play_pair(first, second, values, order_a, order_b, run_points, run_entries, 
             for run in range(run_starts[key], run_starts[key + 1]):
                 entry = np.uint64(run_entries[run])
                 x0 = np.uint64(a + (zero[b] if n == 0 else run_points[run]))
-                if not both:   # the same pass without the bonus's chances
-                    for i in range(np.uint64(run_lengths[run])):
-                        t = leads[x0 + i]
-                        plain = after[t, 0]
-                        plain_sum += chances[entry + i] * (1.0 - plain)
-                        gain[theirs[t]] += chances[entry + i] * (plain - after[t, 1])
-                    continue
-                for i in range(np.uint64(run_lengths[run] + DICE_COUNT_BONUS)):
+                for i in range(np.uint64(run_lengths[run] + (DICE_COUNT_BONUS if both else 0))):
                     plain_chance = chances[entry + i]
-                    lucky_chance = chances[entry + i - BONUS]
+                    lucky_chance = chances[entry + i - BONUS] if both else 0.0
                     t = leads[x0 + i]
                     plain = after[t, 0]
                     diff = plain - after[t, 1]
