@@ -121,17 +121,23 @@ def _summary(values: list[float]) -> dict:
             "max": max(values)}
 
 
-def _questions(graded: list[Graded], variant: Variant | None) -> list[dict]:
-    titles = {q.label: q.title for q in variant.questions} if variant else {}
-    numbers: list[str] = list(titles)
+def _entries(graded: list[Graded]) -> dict[str, list[dict]]:
+    """Every result's entries (Gradescope's tests) by number, numbers in the order first seen; a grader
+    fault's entry left out (``figures`` lists those apart)."""
+    found: dict[str, list[dict]] = {}
     for g in graded:
         for test in g.result["tests"]:
-            number = str(test.get("number"))
-            if number not in numbers and test.get("name") != GRADER_FAILED and not number.endswith(UNLOCKED):
-                numbers.append(number)
+            if test.get("name") != GRADER_FAILED:
+                found.setdefault(str(test.get("number")), []).append(test)
+    return found
+
+
+def _questions(graded: list[Graded], entries: dict[str, list[dict]], variant: Variant | None) -> list[dict]:
+    titles = {q.label: q.title for q in variant.questions} if variant else {}
+    numbers = list(titles) + [n for n in entries if n not in titles and not n.endswith(UNLOCKED)]
     figures = []
     for number in numbers:
-        tests = [t for g in graded for t in g.result["tests"] if str(t.get("number")) == number]
+        tests = entries.get(number, [])
         full = sum(1 for t in tests if t.get("score", 0) >= t.get("max_score", 0) > 0)
         figures.append({"number": number, "title": titles.get(number, ""), "graded": len(tests),
                         "full_points": full, "share_full": full / len(tests) if tests else None,
@@ -139,23 +145,17 @@ def _questions(graded: list[Graded], variant: Variant | None) -> list[dict]:
     return figures
 
 
-def _unlocking(graded: list[Graded], variant: Variant | None) -> list[dict]:
+def _unlocking(entries: dict[str, list[dict]], variant: Variant | None) -> list[dict]:
     """Per question with locked cases, how many submissions handed in every one of them unlocked
     (the results' ``N.u`` entries), apart from the questions' full points."""
     titles = {q.label: q.title for q in variant.questions} if variant else {}
-    numbers: list[str] = []
-    for g in graded:
-        for test in g.result["tests"]:
-            number = str(test.get("number"))
-            if number.endswith(UNLOCKED) and number not in numbers:
-                numbers.append(number)
     rows = []
-    for number in numbers:
-        tests = [t for g in graded for t in g.result["tests"] if str(t.get("number")) == number]
-        done = sum(1 for t in tests if t.get("status") == "passed")
-        question = number[:-len(UNLOCKED)]
-        rows.append({"number": question, "title": titles.get(question, ""), "graded": len(tests),
-                     "unlocked": done, "share_unlocked": done / len(tests)})
+    for number, tests in entries.items():
+        if number.endswith(UNLOCKED):
+            done = sum(1 for t in tests if t.get("status") == "passed")
+            question = number[:-len(UNLOCKED)]
+            rows.append({"number": question, "title": titles.get(question, ""), "graded": len(tests),
+                         "unlocked": done, "share_unlocked": done / len(tests)})
     return rows
 
 
@@ -209,13 +209,14 @@ def figures(out: Path, variant: Variant | None = None) -> dict:
               for g in graded for t in g.result["tests"] if t.get("name") == GRADER_FAILED]
     imports = [{"submission": g.name, "message": instructor.capped(str(g.private["import_error"]), 300)}
                for g in graded if g.private and g.private.get("import_error")]
+    entries = _entries(graded)
     return {
         "variant": variant.id if variant else None, "title": variant.title if variant else None,
         "submissions": len(graded),
         "isolation": dict(Counter((g.private or {}).get("isolation", "unknown") for g in graded)),
         "score": {"max_score": top, **_summary(scores), "histogram": histogram(scores, 0.0, *score_bins(top))},
-        "questions": _questions(graded, variant),
-        "unlocking": _unlocking(graded, variant),
+        "questions": _questions(graded, entries, variant),
+        "unlocking": _unlocking(entries, variant),
         "final_strategy": _final_strategy(graded, variant),
         "time": {**_summary([s for s, _ in seconds]),
                  "histogram": histogram([s for s, _ in seconds], 0.0, max([s for s, _ in seconds], default=1.0)
