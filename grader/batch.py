@@ -23,12 +23,11 @@ import sys
 import tempfile
 import threading
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 from typing import Callable, TextIO
 
 from grader import cases as case_source
-from grader import pool
+from grader import pool, project
 from grader.cluster import Cluster
 from grader.errors import UsageError
 from grader.files import write_atomically
@@ -62,13 +61,6 @@ class BatchSummary:
 
 class _OutBroken(Exception):
     """A result or the gradebook could not be written to OUT."""
-
-
-def _kit_version() -> str:
-    try:
-        return metadata.version("hog-kit")
-    except metadata.PackageNotFoundError:  # the kit run from a folder (the autograder bundle)
-        return "unknown"
 
 
 def _cases_key(variant: Variant) -> str | None:
@@ -263,9 +255,11 @@ def grade_batch(folder: Path, variant: Variant, out: Path, *, jobs: int, isolati
         except _OutBroken as broken:
             errors.append(str(broken))
         else:
+            keys = {variant.id: _cases_key(variant) for variant in variants.values()}   # once a variant
+            kit = project.version()
             sources = {submission: {"variant": variants[submission].id,
                                     "submission_sha256": submission_digest(submission),
-                                    "cases": _cases_key(variants[submission]), "kit": _kit_version(),
+                                    "cases": keys[variants[submission].id], "kit": kit,
                                     "isolation": isolation} for submission in found}
             todo = [s for s in found if not _finished(_read(out / result_name(s)), sources[s])]
             counts["kept"] = len(found) - len(todo)
