@@ -105,7 +105,7 @@ def similarity(*, folder: str, out_dir: str, out: TextIO, variant: str | None = 
         return declared_in(text.splitlines()[:DECLARATION_LINES]) or variant
 
     target = Path(out_dir)
-    _refuse_result_named(target / grader.similarity.batch.JSON_NAME)
+    classroom.refuse_result_named(target / grader.similarity.batch.JSON_NAME)
     found = grader.similarity.batch.similarity(source, target, variant_of=variant_of, threshold=threshold,
                                                max_share=max_share)
     for skipped in found.skipped:
@@ -114,9 +114,3 @@ def similarity(*, folder: str, out_dir: str, out: TextIO, variant: str | None = 
               f"wrote {found.html_path} and {found.json_path}\n"
               f"{grader.similarity.batch.NOTE}\n")
     return 0
-
-
-def _refuse_result_named(path: Path) -> None:
-    if classroom.is_result(path):
-        raise UsageError(f"{path} is the result of a submission named {path.stem!r}: rename that submission "
-                         f"and grade it again, so the report does not overwrite its result")

@@ -259,12 +259,16 @@ def similarity_section(out: Path) -> dict | None:
             "submissions": data.get("submissions"), "note": str(data.get("note", ""))}
 
 
+def refuse_result_named(path: Path) -> None:
+    """Refuse to write a report at ``path`` where a submission's result (named as it) lies."""
+    if is_result(path):
+        raise UsageError(f"{path} is the result of a submission named {path.stem!r}: rename that submission "
+                         f"and grade it again, so the report does not overwrite its result")
+
+
 def write(out: Path, variant: Variant | None = None) -> tuple[Path, Path]:
     """``OUTDIR/report.json`` and ``OUTDIR/report.html`` (``variant`` as for ``figures``)."""
-    clash = out / "report.json"
-    if is_result(clash):
-        raise UsageError(f"{clash} is the result of a submission named 'report': rename that submission "
-                         f"and grade it again, so the report does not overwrite its result")
+    refuse_result_named(out / "report.json")
     data = figures(out, variant)
     write_atomically(out / "report.json", json.dumps(data, indent=2) + "\n")
     write_atomically(out / "report.html", render("report.html.j2", report=data, folder=clip(out.name)))
