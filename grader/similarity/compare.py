@@ -40,11 +40,18 @@ class Entry:
 class Region:
     a_function: str
     b_function: str
-    a_lines: tuple[int, int]
-    b_lines: tuple[int, int]
-    a_shared: tuple[int, ...]   # the lines of a_lines that shared fingerprints cover
+    a_shared: tuple[int, ...]   # the lines, in order, that shared fingerprints cover
     b_shared: tuple[int, ...]
     fingerprints: int
+
+    @property
+    def a_lines(self) -> tuple[int, int]:
+        """The first and last line of the region in a."""
+        return self.a_shared[0], self.a_shared[-1]
+
+    @property
+    def b_lines(self) -> tuple[int, int]:
+        return self.b_shared[0], self.b_shared[-1]
 
 
 @dataclass(frozen=True)
@@ -116,7 +123,6 @@ def _regions(a: Entry, b: Entry, shared: set[int]) -> tuple[Region, ...]:
     regions = []
     for (unit_a, unit_b), (a_lines, b_lines, count) in spans.items():
         regions.append(Region(a.program.units[unit_a].name, b.program.units[unit_b].name,
-                              (min(a_lines), max(a_lines)), (min(b_lines), max(b_lines)),
                               tuple(sorted(a_lines)), tuple(sorted(b_lines)), count))
     return tuple(sorted(regions, key=lambda r: (-r.fingerprints, r.a_lines)))
 

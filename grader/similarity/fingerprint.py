@@ -47,8 +47,6 @@ class Unreadable(Exception):
 class Unit:
     """A top-level function (nested functions included), or the module's other code."""
     name: str
-    first_line: int
-    last_line: int
 
 
 @dataclass(frozen=True)
@@ -152,14 +150,14 @@ def fingerprint(source: str, name: str) -> Program:
             if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 tokens: list[tuple[str, int]] = []
                 _tokens(statement, statement.lineno, tokens)
-                units.append(Unit(statement.name, statement.lineno, statement.end_lineno or statement.lineno))
+                units.append(Unit(statement.name))
                 streams.append(tokens)
             else:
                 _tokens(statement, statement.lineno, module)
     except RecursionError:
         raise Unreadable(f"{name} nests too deeply to be compared") from None
     if module:
-        units.append(Unit(MODULE, module[0][1], module[-1][1]))
+        units.append(Unit(MODULE))
         streams.append(module)
     places: dict[int, list[tuple[int, int]]] = {}
     for index, tokens in enumerate(streams):
