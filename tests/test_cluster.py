@@ -21,7 +21,7 @@ from grader.contest.tournament import run_contest
 from grader.errors import UsageError
 from grader.report import classroom
 from grader.spec import load_variant
-from tests.test_batch import started_batch
+from tests.test_batch import living, started_batch
 
 HOSTILE = project.ROOT / "tests" / "submissions" / "hostile"
 MIXED = ["loops", "import_loops", "import_raises", "exits", "forge_results", "read_kit", "fork_bomb",
@@ -45,19 +45,6 @@ def mixed_submissions(folder: Path) -> Path:
 
 def count(folder: Path) -> int:
     return len(list(folder.iterdir()))
-
-
-def living(pids: list[int]) -> list[int]:
-    """The processes of ``pids`` that still run (a zombie does not)."""
-    alive = []
-    for pid in pids:
-        try:
-            state = Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()[0]
-        except (OSError, IndexError):
-            continue
-        if state not in (b"Z", b"X"):
-            alive.append(pid)
-    return alive
 
 
 def gone(pids: list[int], seconds: float = 5.0) -> bool:
