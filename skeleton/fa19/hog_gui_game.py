@@ -288,13 +288,12 @@ def problem_of(error: BaseException) -> str:
 # ---------------------------------------------------------------- one request
 
 
-def answer(request: dict, hog=None) -> dict:
-    """The game of ``request`` ({"moves", "faces", "goal", "computer"}) replayed with ``hog`` (default:
-    ``import hog``), or {"ok": False, "problem": ...}; what the student's code prints is dropped."""
+def answer(request: dict) -> dict:
+    """The game of ``request`` ({"moves", "faces", "goal", "computer"}) replayed with the student's
+    ``hog``, or {"ok": False, "problem": ...}; what the student's code prints is dropped."""
     with contextlib.redirect_stdout(io.StringIO()):
         try:
-            if hog is None:
-                import hog
+            import hog
             computer = hog.final_strategy if request["computer"] else None
             return {"ok": True, **run_game(hog, request["moves"], request["faces"], request["goal"], computer)}
         except Exception as error:
@@ -310,10 +309,9 @@ def answer_text(request: str) -> str:
 def main(argv: list[str]) -> int:
     """One request in a fresh process: a JSON request on stdin, a JSON answer on stdout."""
     request = json.loads(sys.stdin.read())
-    answer_to = sys.stdout
     sys.path.insert(0, argv[0])
-    answer_to.write(json.dumps(answer(request)) + "\n")
-    answer_to.flush()
+    sys.stdout.write(json.dumps(answer(request)) + "\n")
+    sys.stdout.flush()
     return 0
 
 
