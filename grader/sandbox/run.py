@@ -187,7 +187,8 @@ class Batch:
                 return current, False
             group = self._group(current)
             run, keep, earlier = self._case(child, current, began, cpu_start, self.share - self.spent[group])
-            self.spent[group] += max(child.cpu_seconds() - cpu_start, 0.0) + child.waited
+            ended = child.cpu_seconds()   # read once: this case's end is the next one's start
+            self.spent[group] += max(ended - cpu_start, 0.0) + child.waited
             for number in earlier:
                 results[number] = failed(channel.tampered("a message about this case came after it had "
                                                           "ended"), seconds=results[number].seconds,
@@ -205,7 +206,7 @@ class Batch:
                 self.timed_out.add(group)
             if not keep:
                 return current + 1, True
-            began, cpu_start = time.monotonic(), child.cpu_seconds()
+            began, cpu_start = time.monotonic(), ended
 
     def _isolation_text(self) -> str:
         """What isolated the submission, as the report says it."""
