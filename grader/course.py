@@ -9,6 +9,7 @@ course leaves out keeps the variant's own points (its spec's). Errors name the f
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -217,4 +218,5 @@ def config_text(name: str, variants: list[Variant], isolation: str = "files") ->
 
 
 def _quoted(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    """``text`` as a TOML basic string: JSON's escapes are TOML's, but for DEL, which TOML wants escaped."""
+    return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")

@@ -60,6 +60,13 @@ def test_init_writes_a_commented_config_with_each_questions_points_and_the_cours
         assert (folder / name).is_dir()
 
 
+@pytest.mark.parametrize("name", ['CS "88" \\ Fall', "CS 88\nFall\t2026", "Cours d'été\x7f\x01"])
+def test_init_writes_any_course_name_so_the_config_reads_it_back(tmp_path, name):
+    """A name with quotes, backslashes, line breaks or other control characters is written escaped."""
+    folder = init(tmp_path, "--variant", "sp19", "--name", name)
+    assert tomllib.loads((folder / "hog-course.toml").read_text())["name"] == name
+
+
 def test_init_refuses_a_folder_that_holds_files_and_an_unknown_variant(tmp_path, capsys):
     (tmp_path / "full").mkdir()
     (tmp_path / "full" / "notes.txt").write_text("mine")
