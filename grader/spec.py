@@ -292,12 +292,13 @@ def load_variant(variant_id: str) -> Variant:
     if clashing is not None:
         raise SpecError(project.display(clashing), 1, f"the course's variant '{variant_id}' takes the id of a "
                         "built-in variant", f"rename it (file and its id:), e.g. {variant_id}x")
-    known = variant_ids()
-    if variant_id not in known:
+    paths = project.variant_paths()
+    if variant_id not in paths:
+        known = sorted(paths)
         close = closest(variant_id, known)
         raise SpecError("specs", None, f"no variant '{variant_id}'",
                         f"did you mean '{close}'?" if close else f"known variants: {', '.join(known)}")
-    return course.apply(load(project.spec_path(variant_id)), course.current())
+    return course.apply(load(paths[variant_id]), course.current())
 
 
 def titles() -> dict[str, str]:

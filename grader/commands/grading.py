@@ -46,8 +46,7 @@ def class_folder(folder: str, jobs: int) -> Path:
 def isolation_level(choice: str | None) -> str:
     """The least isolation a grading run requires: --isolation, else $HOG_ISOLATION, else the course
     config's, else files."""
-    return minimum_from(choice, otherwise=Level.FILES if course.isolation() is None
-                        else NAMES[course.isolation()]).label
+    return minimum_from(choice, otherwise=NAMES.get(course.isolation(), Level.FILES)).label
 
 
 def _check_seed(seed: int | None) -> int:
