@@ -186,7 +186,8 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
                            "reference rules")
     play.add_argument("--isolation", choices=LEVELS,
                       help="the least isolation the submission's code runs under, as grading: process, files or "
-                           "bubblewrap; below it, no move is played (default: $HOG_ISOLATION, else the course config's, else files)")
+                           "bubblewrap; below it, no move is played (default: $HOG_ISOLATION, else the course "
+                           "config's, else files)")
 
     assign = add_verb("assign", help="write the student folder and the autograder bundle of a variant")
     assign.add_argument("variant", metavar="ID", nargs="?", help=variant_id + " (none with --roster)")
