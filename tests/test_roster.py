@@ -81,9 +81,12 @@ def test_a_manifest_row_without_a_variant_is_refused(tmp_path, capsys):
 # ------------------------------------------------------------------ the bundle's choice
 
 
-def pick(tmp_path: Path, users: list[dict], manifest: str) -> tuple[subprocess.CompletedProcess, dict | None]:
+def pick(tmp_path: Path, users: list[dict], manifest: str | bytes | None) -> tuple[subprocess.CompletedProcess,
+                                                                                   dict | None]:
+    """pick_variant.py run as the bundle runs it (None: no manifest.csv at all)."""
     (tmp_path / "meta.json").write_text(json.dumps({"users": users}))
-    (tmp_path / "manifest.csv").write_text(manifest)
+    if manifest is not None:
+        (tmp_path / "manifest.csv").write_bytes(manifest.encode() if isinstance(manifest, str) else manifest)
     results = tmp_path / "results.json"
     results.unlink(missing_ok=True)
     run = subprocess.run([sys.executable, "-I", str(PICK), str(tmp_path / "meta.json"), str(tmp_path / "manifest.csv"),
@@ -108,6 +111,18 @@ def test_an_unknown_submitter_or_a_group_of_two_variants_gets_a_message_and_no_g
     assert "eve@uni.edu is not on this assignment's roster" in results["output"]
     run, results = pick(tmp_path, [{"email": "ann@uni.edu"}, {"email": "bo@uni.edu"}], MANIFEST)
     assert run.returncode == 1 and "different rules (ann@uni.edu: r0_s001, bo@uni.edu: r0_s002)" in results["output"]
+
+
+@pytest.mark.parametrize("manifest, says", [
+    (b"student_id,email,section,variant\n1002,bo@uni.edu,B,r0\xff\n", "could not read its roster, manifest.csv"),
+    (b"student_id,email,section\n1002,bo@uni.edu,B\n", "manifest.csv, gives bo@uni.edu no variant"),
+    (None, "could not read its roster, manifest.csv"),
+])
+def test_a_broken_manifest_in_the_bundle_is_a_visible_grader_fault_not_a_crash(tmp_path, manifest, says):
+    run, results = pick(tmp_path, [{"sid": "1002", "email": "bo@uni.edu"}], manifest)
+    assert run.returncode == 1 and "Traceback" not in run.stderr and run.stdout == ""
+    output = results["output"]
+    assert output.startswith("grader failed: ") and says in output and "Tell your instructor" in output
 
 
 # ------------------------------------------------------------------ end to end

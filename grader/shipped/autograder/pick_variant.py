@@ -28,8 +28,11 @@ def main(metadata_path: str, manifest_path: str, results: str) -> None:
             users = json.load(file).get("users") or []
     except (OSError, ValueError, AttributeError) as error:
         refuse(results, f"The autograder could not read who submitted ({error}).")
-    with open(manifest_path, newline="", encoding="utf-8-sig") as file:
-        rows = list(csv.DictReader(file))
+    try:
+        with open(manifest_path, newline="", encoding="utf-8-sig") as file:
+            rows = list(csv.DictReader(file))
+    except (OSError, UnicodeDecodeError, csv.Error) as error:
+        refuse(results, f"grader failed: the autograder could not read its roster, manifest.csv ({error}).")
     by_id = {row["student_id"].strip(): row for row in rows if row.get("student_id", "").strip()}
     by_email = {row["email"].strip().lower(): row for row in rows if row.get("email", "").strip()}
     if not users:
@@ -43,7 +46,11 @@ def main(metadata_path: str, manifest_path: str, results: str) -> None:
             who = email or sid or user.get("name") or "a submitter"
             refuse(results, f"{who} is not on this assignment's roster, so the autograder does not know "
                             f"which rules apply to them.")
-        variants[email or sid] = row["variant"].strip()
+        variant = (row.get("variant") or "").strip()
+        if not variant:
+            refuse(results, f"grader failed: the autograder's roster, manifest.csv, gives {email or sid} no "
+                            f"variant.")
+        variants[email or sid] = variant
     if len(set(variants.values())) > 1:
         listed = ", ".join(f"{who}: {variant}" for who, variant in sorted(variants.items()))
         refuse(results, f"The members of this group were given different rules ({listed}); each must submit "
