@@ -20,6 +20,7 @@ case).
 from __future__ import annotations
 
 import csv
+import functools
 import io
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,12 +52,23 @@ class Student:
 class Manifest:
     students: tuple[Student, ...]
 
+    @functools.cached_property
+    def _places(self) -> tuple[dict[str, int], dict[str, int]]:
+        """Each student id, and each email without case, to the first place in the roster that has it."""
+        by_id: dict[str, int] = {}
+        by_email: dict[str, int] = {}
+        for place, student in enumerate(self.students):
+            by_id.setdefault(student.student_id, place)
+            if student.email:
+                by_email.setdefault(student.email.lower(), place)
+        return by_id, by_email
+
     def student_for(self, name: str) -> Student | None:
-        """The student a submission named ``name`` belongs to (by id, or by email without case)."""
-        for student in self.students:
-            if name == student.student_id or (student.email and name.lower() == student.email.lower()):
-                return student
-        return None
+        """The student a submission named ``name`` belongs to (by id, or by email without case): the
+        first in the roster that matches either way."""
+        by_id, by_email = self._places
+        places = [place for place in (by_id.get(name), by_email.get(name.lower())) if place is not None]
+        return self.students[min(places)] if places else None
 
     def variant_for(self, name: str) -> str | None:
         student = self.student_for(name)
