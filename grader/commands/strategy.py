@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import shutil
-import tempfile
 from pathlib import Path
 from typing import TextIO
 
@@ -12,7 +10,7 @@ from grader import engine, pool, roster
 from grader import play as playing
 from grader.cluster import connect
 from grader.commands.grading import class_folder, isolation_level
-from grader.contest.tournament import run_contest
+from grader.contest.tournament import Contest, run_contest
 from grader.errors import UsageError
 from grader.spec import load_variant
 from grader.strategy import analysis
@@ -43,45 +41,43 @@ def contest(*, folder: str, variant: str | None, out_dir: str, jobs: int, result
             workers: int | None = None) -> int:
     """``hog contest``: every final_strategy of a folder against every other, exactly; each strategy is
     tabulated under at least the isolation grading requires. With a roster's ``manifest`` and no
-    ``variant``, each variant's entrants play among themselves, under their own rules, in OUT/<variant>/. ``scheduler`` or ``workers``: the blocks of pairs are played on a Dask cluster."""
+    ``variant``, each variant's entrants play among themselves, under their own rules, in OUT/<variant>/.
+    ``scheduler`` or ``workers``: the blocks of pairs are played on a Dask cluster (one for every variant)."""
     level = isolation_level(isolation)
     source = class_folder(folder, jobs)
     if results is not None and not Path(results).is_dir():
         raise UsageError(f"--results {results} is not a folder (give the OUTDIR of an earlier grade-batch)")
+    # What to play: (a heading, the variant, its OUT, its entrants: None for the whole folder).
     if variant is not None:
-        return _contest(source, load_variant(variant), Path(out_dir), jobs, results, level, out, scheduler, workers)
-    if manifest is None:
+        plays = [("", load_variant(variant), Path(out_dir), None)]
+    elif manifest is None:
         raise UsageError("hog contest needs --variant ID, or --manifest M from hog assign --roster")
-    listed = roster.read_manifest(Path(manifest))
-    groups: dict[str, list[Path]] = {}
-    for entry in scan(source, out=Path(out_dir))[0]:
-        chosen = listed.variant_for(Path(result_name(entry)).stem)
-        if chosen is None:
-            out.write(f"skipped {entry.name}: not on the manifest {manifest}\n")
-        else:
-            groups.setdefault(chosen, []).append(entry)
-    for variant_id, entries in sorted(groups.items()):
-        spec = load_variant(variant_id)
-        out.write(f"{variant_id} ({len(entries)} submissions, under its own rules):\n")
-        with tempfile.TemporaryDirectory(prefix="hog-contest-") as scratch:
-            for entry in entries:   # the variant's entrants alone, under their own names
-                if entry.is_dir():
-                    shutil.copytree(entry, Path(scratch) / entry.name, symlinks=True)
-                else:
-                    shutil.copy2(entry, Path(scratch) / entry.name, follow_symlinks=False)
-            _contest(Path(scratch), spec, Path(out_dir) / variant_id, jobs, results, level, out, scheduler, workers)
-    return 0
-
-
-def _contest(source: Path, spec, out_dir: Path, jobs: int, results: str | None, level: str, out: TextIO,
-             scheduler: str | None = None, workers: int | None = None) -> int:
-    if not any(q.role == "final_strategy" for q in spec.questions):
-        raise UsageError(f"{spec.id} has no final_strategy question: there is nothing to play")
+    else:
+        listed = roster.read_manifest(Path(manifest))
+        groups: dict[str, list[Path]] = {}
+        for entry in scan(source, out=Path(out_dir))[0]:
+            chosen = listed.variant_for(Path(result_name(entry)).stem)
+            if chosen is None:
+                out.write(f"skipped {entry.name}: not on the manifest {manifest}\n")
+            else:
+                groups.setdefault(chosen, []).append(entry)
+        plays = [(f"{variant_id} ({len(entries)} submissions, under its own rules):\n", load_variant(variant_id),
+                  Path(out_dir) / variant_id, entries) for variant_id, entries in sorted(groups.items())]
+    for _, spec, _, _ in plays:
+        if not any(q.role == "final_strategy" for q in spec.questions):
+            raise UsageError(f"{spec.id} has no final_strategy question: there is nothing to play")
     # On a cluster, SIGTERM stops the command as SIGINT does, so the cluster's tasks are cancelled.
     stopping = pool.stopping_on_signals() if scheduler or workers else contextlib.nullcontext()
     with stopping, connect(scheduler=scheduler, workers=workers) as cluster:
-        played = run_contest(source, spec, out_dir, jobs=jobs, results=Path(results) if results else None,
-                             minimum=level, cluster=cluster)
+        for heading, spec, target, entrants in plays:
+            out.write(heading)
+            played = run_contest(source, spec, target, jobs=jobs, results=Path(results) if results else None,
+                                 minimum=level, cluster=cluster, only=entrants)
+            _summary(played, target, out)
+    return 0
+
+
+def _summary(played: Contest, out_dir: Path, out: TextIO) -> None:
     count = len(played.standings)
     out.write(f"{len(played.entrants)} submissions: {count} played {count * (count - 1) // 2} matchups "
               f"in {played.play_seconds:.1f} s, {len(played.disqualified)} disqualified, "
@@ -91,4 +87,3 @@ def _contest(source: Path, spec, out_dir: Path, jobs: int, results: str | None, 
     for row in played.standings[:3] if count > 1 else []:
         out.write(f"  {row.rank}. {row.name}: {row.wins} won, average win rate {row.average:.6f}\n")
     out.write(f"wrote {out_dir / 'leaderboard.csv'} and {out_dir / 'contest.html'}\n")
-    return 0

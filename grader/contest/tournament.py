@@ -63,11 +63,15 @@ def page(contest: Contest) -> str:
 
 
 def run_contest(folder: Path, variant: Variant, out: Path, *, jobs: int = 2,
-                results: Path | None = None, minimum: str = "files", cluster=None) -> Contest:
+                results: Path | None = None, minimum: str = "files", cluster=None,
+                only: "list[Path] | None" = None) -> Contest:
     """Tabulate (or reuse), play every pair, write ``leaderboard.csv`` and ``contest.html``; with
-    ``cluster`` (a ``grader.cluster.Cluster``), the tabulation and the blocks of pairs run on its workers."""
+    ``cluster`` (a ``grader.cluster.Cluster``), the tabulation and the blocks of pairs run on its workers.
+    ``only``: the submissions of ``folder`` that enter (a roster's variant's), else all of them."""
     # Folders and .py files play; a .zip is graded by grade-batch but does not enter the contest.
-    found = [entry for entry in scan(folder, out=out)[0] if entry.suffix.lower() != ".zip"]
+    entering = None if only is None else set(only)
+    found = [entry for entry in scan(folder, out=out)[0] if entry.suffix.lower() != ".zip"
+             and (entering is None or entry in entering)]
     clashing = clashes(found)
     if clashing:
         listed = ", ".join(" and ".join(p.name for p in group) + f" are both {Path(result_name(group[0])).stem}"
