@@ -176,11 +176,22 @@ class Variant:
 
     def question(self, key: str) -> Question:
         """Find a question by ``05``, ``5``, ``q05`` or ``q5``; raise KeyError."""
-        wanted = key.lower().removeprefix("q").lstrip("0") or "0"
+        wanted = _label(key)
         for question in self.questions:
             if question.label.lower() == wanted:
                 return question
         raise KeyError(key)
+
+    def questions_named(self, key: str) -> tuple[Question, ...]:
+        """The question ``key`` names (as ``question``), or every part of the problem it names (``5``:
+        5a and 5b); raise KeyError."""
+        try:
+            return (self.question(key),)
+        except KeyError:
+            parts = tuple(q for q in self.questions if q.problem != q.label and q.problem == _label(key))
+            if parts:
+                return parts
+            raise
 
     @property
     def points(self) -> float:
@@ -193,6 +204,11 @@ class Variant:
 
 
 # ---------------------------------------------------------- points of a course
+
+
+def _label(key: str) -> str:
+    """What ``05``, ``5``, ``q05`` and ``Q5`` name: a question's label (or a problem's), lower case."""
+    return key.lower().removeprefix("q").lstrip("0") or "0"
 
 
 def with_points(variant: Variant, points: Mapping[str, float], *,

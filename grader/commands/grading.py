@@ -149,12 +149,8 @@ def _chosen_variant(submission: Path, variant: str | None, force: bool) -> str:
 def _questions_named(spec, key: str) -> list:
     """The question ``-q`` names (``3``, ``05``, ``5a``), or every part of a problem (``5``: 5a and 5b)."""
     try:
-        return [spec.question(key)]
+        return list(spec.questions_named(key))
     except KeyError:
-        wanted = key.lower().removeprefix("q").lstrip("0") or "0"
-        parts = [q for q in spec.questions if q.problem != q.label and q.problem == wanted]
-        if parts:
-            return parts
         raise UsageError(f"no question {key} in {spec.id} (questions: "
                          f"{', '.join(q.label for q in spec.questions)})") from None
 
