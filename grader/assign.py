@@ -64,7 +64,7 @@ def course_files(*variants: Variant) -> dict[str, bytes]:
     text = config.path.read_bytes() if config else course.config_text(title, list(variants)).encode()
     files = {f"course/{project.CONFIG_NAME}": text}
     # The course's own variants (the wheel holds the built-in ones): its config may name any of them.
-    own = sorted(place.specs.glob("*.yaml")) if config and place.specs.is_dir() else []
+    own = place.own_specs() if config else []
     for variant in variants:
         if variant.compose is not None and project.spec_path(variant.id) not in own:
             own.append(project.spec_path(variant.id))   # minted in the checkout

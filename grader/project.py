@@ -66,6 +66,11 @@ class Place(NamedTuple):   # not a dataclass: `hog --help` need not import datac
     def specs(self) -> Path | None:
         return None if self.root is None else self.root / "specs"
 
+    def own_specs(self) -> list[Path]:
+        """The specs of the course's own variants (minted, or written by the course), in name order;
+        none in the checkout (its specs/ are the built-in ones) or outside a course."""
+        return [] if self.specs is None or self.checkout else sorted(self.specs.glob("*.yaml"))
+
     def folder(self, name: str) -> Path:
         """``solution``, ``skeleton`` or ``docs`` of this place; a usage error outside any course."""
         if self.root is None:
@@ -133,9 +138,8 @@ def variant_paths() -> dict[str, Path]:
     if place.checkout:
         return {path.stem: path for path in sorted(place.specs.glob("*.yaml"))}
     found = {path.stem: path for path in sorted(BUILTIN_SPECS.glob("*.yaml"))}
-    if place.specs is not None:
-        for path in sorted(place.specs.glob("*.yaml")):
-            found.setdefault(path.stem, path)
+    for path in place.own_specs():
+        found.setdefault(path.stem, path)
     return found
 
 

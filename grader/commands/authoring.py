@@ -54,8 +54,7 @@ def _course_variant_ids() -> list[str]:
     place, config = project.here(), course.current()
     if place.checkout or config is None:
         return []
-    own = sorted(path.stem for path in place.specs.glob("*.yaml")) if place.specs.is_dir() else []
-    return list(dict.fromkeys([*config.variants, *own]))
+    return list(dict.fromkeys([*config.variants, *(path.stem for path in place.own_specs())]))
 
 
 def build(*, check: bool, variants: list[str] | None, out: TextIO, solve: bool = False) -> int:
