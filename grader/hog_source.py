@@ -176,8 +176,8 @@ def resolve(marked: str, variant: Variant, *, skeleton: bool) -> str:
             current = None
     if current is not None:
         raise BuildError(f"{variant.id}.py.j2: problem '{current.role}' never ends")
-    marked = {labels[role] for role in seen}   # a question may grade part of another's problem (fa19's 5b)
-    missing = [q for q in variant.questions if q.role not in seen and q.problem not in marked]
+    problems = {labels[role] for role in seen}   # a question may grade part of another's problem (fa19's 5b)
+    missing = [q for q in variant.questions if q.role not in seen and q.problem not in problems]
     if missing:
         names = ", ".join(f"question {q.number} ({q.role})" for q in missing)
         raise BuildError(f"{variant.path}: {names} has no code marked in grader/templates/hog/{variant.id}.py.j2 "

@@ -28,7 +28,7 @@ def _package_files() -> dict[str, bytes]:
                 and relative.parts[0] != "specs":
             files[f"grader/{relative.as_posix()}"] = path.read_bytes()
     for path in sorted(project.BUILTIN_SPECS.glob("*.yaml")):
-        if (project.DATA / "final" / f"{path.stem}.txt").is_file():   # minted in a checkout: not built in
+        if project.table_path(path.stem, minted=False).is_file():   # minted in a checkout: not built in
             files[f"grader/specs/{path.name}"] = path.read_bytes()
     return files
 
@@ -49,14 +49,19 @@ def _digest(data: bytes) -> str:
     return "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
 
 
+def _stem() -> str:
+    """``hog_kit-<version>``: how the wheel's file and its .dist-info folder begin."""
+    return f"{project.DISTRIBUTION.replace('-', '_')}-{project.version()}"
+
+
 def name() -> str:
     """The wheel's file name, as pip expects it."""
-    return f"{project.DISTRIBUTION.replace('-', '_')}-{project.version()}-{TAG}.whl"
+    return f"{_stem()}-{TAG}.whl"
 
 
 def build() -> bytes:
     """The running kit as a wheel (its bytes)."""
-    info = f"{project.DISTRIBUTION.replace('-', '_')}-{project.version()}.dist-info"
+    info = f"{_stem()}.dist-info"
     files = _package_files()
     files[f"{info}/METADATA"] = _metadata()
     files[f"{info}/WHEEL"] = (f"Wheel-Version: 1.0\nGenerator: hog-kit {project.version()}\n"
