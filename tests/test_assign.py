@@ -222,7 +222,6 @@ def fake_autograder(tmp_path, variant_id, hog_folder):
 def run_autograder(root):
     env = {**os.environ, "AUTOGRADER_ROOT": str(root), "HOG_KIT_PYTHON": sys.executable,
            "PYTHONDONTWRITEBYTECODE": "1"}
-    env.pop("HOG_ROOT", None)
     result = subprocess.run([str(root / "source/run_autograder")], env=env, capture_output=True, text=True,
                             timeout=600)
     results = json.loads((root / "results/results.json").read_text())

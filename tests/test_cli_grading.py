@@ -230,7 +230,6 @@ def test_the_gradescope_script_requires_file_isolation_unless_the_bundle_names_a
     shutil.copy(project.SOLUTION / "fa18" / "hog.py", root / "submission" / "hog.py")
     (root / "source" / "isolation").write_text("chroot\n")
     env = {**os.environ, "AUTOGRADER_ROOT": str(root), "HOG_KIT_PYTHON": sys.executable}
-    env.pop("HOG_ROOT", None)
     done = subprocess.run([str(root / "source/run_autograder")], env=env, capture_output=True, text=True,
                           timeout=600)
     results = json.loads((root / "results/results.json").read_text())

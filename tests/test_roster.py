@@ -143,7 +143,6 @@ def unpack_bundle(bundle: Path, into: Path, hog: str, users: list[dict]) -> Path
 def run_autograder(root: Path) -> dict:
     env = {**os.environ, "AUTOGRADER_ROOT": str(root), "HOG_KIT_PYTHON": sys.executable,
            "PYTHONDONTWRITEBYTECODE": "1", "HOG_CACHE": str(root / "cache")}
-    env.pop("HOG_ROOT", None)
     env.pop("PYTHONPATH", None)
     subprocess.run([str(root / "source/run_autograder")], env=env, capture_output=True, text=True, timeout=600)
     return json.loads((root / "results/results.json").read_text())
