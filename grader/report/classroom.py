@@ -214,7 +214,7 @@ def figures(out: Path, variant: Variant | None = None) -> dict:
         "variant": variant.id if variant else None, "title": variant.title if variant else None,
         "submissions": len(graded),
         "isolation": dict(Counter((g.private or {}).get("isolation", "unknown") for g in graded)),
-        "score": {"max_score": top, **_summary(scores), "histogram": histogram(scores, 0.0, *score_bins(top))},
+        "score": _scores(scores, top),
         "questions": _questions(graded, entries, variant),
         "unlocking": _unlocking(entries, variant),
         "final_strategy": _final_strategy(graded, variant),
@@ -240,9 +240,13 @@ def by_variant(graded: list[Graded]) -> list[dict]:
         tops[variant_id] = max(tops.get(variant_id, 0.0), float(g.result.get("max_score") or 0))
     if len(scores) < 2:
         return []
-    return [{"variant": variant_id, "max_score": tops[variant_id] or 1.0, **_summary(values),
-             "histogram": histogram(values, 0.0, *score_bins(tops[variant_id] or 1.0))}
+    return [{"variant": variant_id, **_scores(values, tops[variant_id] or 1.0)}
             for variant_id, values in sorted(scores.items())]
+
+
+def _scores(values: list[float], top: float) -> dict:
+    """A score distribution out of ``top``: its summary and its histogram in whole-point bins."""
+    return {"max_score": top, **_summary(values), "histogram": histogram(values, 0.0, *score_bins(top))}
 
 
 def similarity_section(out: Path) -> dict | None:
