@@ -236,15 +236,14 @@ def grade_batch(folder: Path, variant: Variant, out: Path, *, jobs: int, isolati
     """
     found, not_submissions = scan(folder, out=out)
     _refuse_clashes(folder, found)
-    variants = {submission: variant for submission in found}
-    if choose is not None:
-        for submission in list(found):
-            chosen, why = choose(Path(result_name(submission)).stem)
-            if chosen is None:
-                found.remove(submission)
-                not_submissions.append(Skipped(submission.name, why))
-            else:
-                variants[submission] = chosen
+    variants: dict[Path, Variant] = {}   # each submission graded, under its variant
+    for submission in found:
+        chosen, why = (variant, "") if choose is None else choose(Path(result_name(submission)).stem)
+        if chosen is None:
+            not_submissions.append(Skipped(submission.name, why))
+        else:
+            variants[submission] = chosen
+    found = list(variants)
     seed = case_source.new_seed() if seed is None else seed
     counts = {"graded": 0, "failed": 0, "kept": 0}
     errors: list[str] = []
@@ -255,7 +254,7 @@ def grade_batch(folder: Path, variant: Variant, out: Path, *, jobs: int, isolati
         except _OutBroken as broken:
             errors.append(str(broken))
         else:
-            keys = {variant.id: _cases_key(variant) for variant in variants.values()}   # once a variant
+            keys = {key: _cases_key(each) for key, each in {v.id: v for v in variants.values()}.items()}
             kit = project.version()
             sources = {submission: {"variant": variants[submission].id,
                                     "submission_sha256": submission_digest(submission),
