@@ -94,6 +94,13 @@ def compare(entries: list[Entry], *, skeleton: set[int], shared_functions: dict[
     together: Counter[tuple[int, int]] = Counter()
     for indices in by_hash.values():
         together.update(combinations(indices, 2))
+    restricted: dict[tuple[int, frozenset[str]], set[int]] = {}   # a submission's fingerprints in some functions
+
+    def within(index: int, units: frozenset[str]) -> set[int]:
+        if (index, units) not in restricted:
+            restricted[(index, units)] = _counted(entries[index], ignored, units)
+        return restricted[(index, units)]
+
     pairs = []
     for (i, j), count in together.items():
         a, b = entries[i], entries[j]
@@ -102,7 +109,7 @@ def compare(entries: list[Entry], *, skeleton: set[int], shared_functions: dict[
         if units is None:
             mine, theirs = every[i], every[j]
         else:
-            mine, theirs = _counted(a, ignored, units), _counted(b, ignored, units)
+            mine, theirs = within(i, units), within(j, units)
             count = len(mine & theirs)
         score = count / max(min(len(mine), len(theirs)), MIN_FINGERPRINTS)
         if count and score >= threshold:
