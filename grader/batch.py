@@ -22,6 +22,7 @@ import json
 import sys
 import tempfile
 import threading
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, TextIO
@@ -299,9 +300,13 @@ def _cannot_write(path: Path, error: OSError) -> str:
 def _run(variants: dict[Path, Variant], out: Path, todo: list[Path], sources: dict, jobs: int, isolation: str,
          seed: int, grade: Callable, signals: pool.Signals, bar: Progress, counts: dict,
          cluster: Cluster | None = None) -> None:
-    for variant in {variants[s].id: variants[s] for s in todo}.values():
+    # The cases of a variant that several submissions share are computed once here, and the forked
+    # workers inherit them (as many as the cache keeps); a variant of one submission is left to its worker.
+    shared = Counter(variants[s].id for s in todo)
+    kept = case_source.hidden_cases.cache_info().maxsize
+    for variant in [v for v in {variants[s].id: variants[s] for s in todo}.values() if shared[v.id] > 1][:kept]:
         try:
-            case_source.grading_cases(variant, seed)  # computed once here; the forked workers inherit them
+            case_source.grading_cases(variant, seed)
         except Exception:
             pass  # a fault of the kit: each submission meets it again in grade_safely, which reports it
 
