@@ -119,8 +119,9 @@ def _side(lines: tuple[str, ...], span: tuple[int, int], shared: tuple[int, ...]
             for n in range(first, last + 1)]
 
 
-def _pair_page(pair: Pair, sources: dict[str, tuple[str, ...]]) -> dict:
-    return {**_pair_json(pair),
+def _pair_page(pair: Pair, listed: dict, sources: dict[str, tuple[str, ...]]) -> dict:
+    """The pair as the page shows it: as ``listed`` in the JSON, with its regions' lines side by side."""
+    return {**listed,
             "sides": [{"a": _side(sources[pair.a], r.a_lines, r.a_shared),
                        "b": _side(sources[pair.b], r.b_lines, r.b_shared)} for r in pair.regions]}
 
@@ -150,8 +151,8 @@ def similarity(folder: Path, out: Path, *, variant_of: Callable[[str, str], str 
         out.mkdir(parents=True, exist_ok=True)
         write_atomically(out / JSON_NAME, _json(data))
         sources = {entry.name: entry.lines for entry in entries}
-        page = render("similarity.html.j2", report=data, folder=clip(folder.name), shown=PAGE_PAIRS,
-                      pairs=[_pair_page(pair, sources) for pair in pairs[:PAGE_PAIRS]])
+        shown = [_pair_page(pair, listed, sources) for pair, listed in zip(pairs[:PAGE_PAIRS], data["pairs"])]
+        page = render("similarity.html.j2", report=data, folder=clip(folder.name), shown=PAGE_PAIRS, pairs=shown)
         write_atomically(out / HTML_NAME, page)
     except OSError as error:
         raise UsageError(f"cannot write the similarity report in {out}: {error.strerror} "
