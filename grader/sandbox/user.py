@@ -126,7 +126,8 @@ def open_to_others(others: "tuple[Path, ...] | list[Path]" = ()) -> str | None:
     """None when file permissions close every protected place to other uids, else the first open one
     and how to close it."""
     for what, place in protected(others):
-        opened = _first_open(Path(os.path.realpath(place)), LOOK_DEPTH)
+        real = Path(os.path.realpath(place))
+        opened = _first_open(real, LOOK_DEPTH) if _enterable(real.parent) else None
         if opened is not None:
             return (f"{what} ({place}) can be read by other users ({opened} is open to them); close it with "
                     f"`chmod -R go-rwx {place}`, as the Gradescope bundle's setup.sh does")
@@ -134,10 +135,8 @@ def open_to_others(others: "tuple[Path, ...] | list[Path]" = ()) -> str | None:
 
 
 def _first_open(path: Path, depth: int) -> str | None:
-    """The first file or folder at or below ``path`` that other users can read, or None. A folder
-    on the way that others cannot enter closes everything below it."""
-    if not _enterable(path.parent) or not os.path.lexists(path):
-        return None
+    """The first file or folder at or below ``path`` (whose parent other users can enter) that they
+    can read, or None. A folder on the way that others cannot enter closes everything below it."""
     try:
         info = os.stat(path)
     except OSError:
@@ -154,7 +153,7 @@ def _first_open(path: Path, depth: int) -> str | None:
         return None
     if len(entries) > LOOK_ENTRIES:
         return str(path)            # too many to look through: close the folder itself
-    for entry in entries[:LOOK_ENTRIES]:
+    for entry in entries:
         found = _first_open(Path(entry.path), depth - 1)
         if found is not None:
             return found
