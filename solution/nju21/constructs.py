@@ -82,7 +82,6 @@ def _allowed_strings(function):
                 # Plain literals only: an f-string or str() in a message still counts, as it could
                 # carry the number's digits to an except clause.
                 allowed.update(id(part) for part in ast.walk(message) if isinstance(part, ast.Constant))
-    for node in ast.walk(function):
         if isinstance(node, ast.JoinedStr):                 # an f-string's literal parts: the f-string counts
             allowed.update(id(part) for part in ast.walk(node) if isinstance(part, ast.Constant))
     return allowed
