@@ -157,23 +157,20 @@ class Child:
             if self.ended:
                 return Event("ended", more=bool(self.inbox))
             remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                if self._take_waiting():
-                    continue    # what was written before the limit passed is read first
-                return Event("timeout", detail="wall")
-            if cpu_limit is not None:
+            passed = "wall" if remaining <= 0 else None     # the limit passed, if any
+            if passed is None and cpu_limit is not None:
                 cpu, runnable = self._sample()
                 if cpu >= cpu_limit:
-                    # The sandbox runs ahead of the grader: the end of this case may already be in
-                    # the pipe, and the CPU time past it belong to the next case.
-                    if self._take_waiting():
-                        continue
-                    return Event("timeout", detail="cpu")
-                if wait_limit is not None and self._note_waiting(cpu, runnable) >= wait_limit:
-                    if self._take_waiting():
-                        continue
-                    return Event("timeout", detail="wait")
+                    passed = "cpu"
+                elif wait_limit is not None and self._note_waiting(cpu, runnable) >= wait_limit:
+                    passed = "wait"
                 remaining = min(remaining, WAIT_SAMPLE)
+            if passed is not None:
+                # The sandbox runs ahead of the grader: the end of this case may already be in the
+                # pipe (and the CPU time past it belong to the next case): what was written is read first.
+                if self._take_waiting():
+                    continue
+                return Event("timeout", detail=passed)
             for key, _events in self.selector.select(remaining):
                 if key.fd == self.control:
                     self._flush()
