@@ -111,15 +111,12 @@ def choose(minimum: "str | Level | None" = None, protect: "tuple | list" = ()) -
     for candidate in (Level.BUBBLEWRAP, Level.FILES):
         if exact is not None and candidate is not exact:
             continue
-        if candidate is Level.BUBBLEWRAP:
-            problem = namespaces.unavailable()
-            found = None if problem else _reached(candidate, notes)
-        else:
-            found = _files(notes, protect)
-            problem = found if isinstance(found, str) else None
-        if problem is None:
+        found = (namespaces.unavailable() or _reached(candidate, notes)) if candidate is Level.BUBBLEWRAP \
+            else _files(notes, protect)
+        if not isinstance(found, str):
             chosen = found
             break
+        problem = found    # why the candidate cannot be reached
         if exact is not None:
             raise SandboxUnavailable(f"HOG_SANDBOX={wanted} asks for the {exact.label} level, but {problem}")
         notes.append(problem)
