@@ -42,9 +42,9 @@ def serve():
         server.server_close()
 
 
-def call(port, token, method, path, body=None, host=None, raw=None):
+def call(port, token, method, path, body=None, host=None, raw=None, timeout=30):
     """(status, JSON answer) of one request; ``host`` replaces the Host header, ``raw`` the body."""
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
     headers = {"Host": host or f"127.0.0.1:{port}", "Content-Type": "application/json"}
     connection.request(method, f"/t/{token}/{path}", body=data, headers=headers)
@@ -53,6 +53,11 @@ def call(port, token, method, path, body=None, host=None, raw=None):
     connection.close()
     kind = response.getheader("Content-Type", "")
     return response.status, (json.loads(text) if kind.startswith("application/json") else text.decode())
+
+
+def port_and_token(address: str) -> tuple[int, str]:
+    """The port and the token of the address the game's server prints (http://127.0.0.1:PORT/t/TOKEN/)."""
+    return int(address.split(":")[2].split("/")[0]), address.split("/")[4]
 
 
 def module_from(source, name="hog_under_test"):
@@ -456,7 +461,7 @@ def test_hog_gui_needs_only_the_standard_library(tmp_path):
                                text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         address = process.stdout.readline().split()[3]
-        port, token = int(address.split(":")[2].split("/")[0]), address.split("/")[4]
+        port, token = port_and_token(address)
         game_id = call(port, token, "POST", "api/new", {})[1]["game"]["id"]
         status, answer = call(port, token, "POST", "api/move", {"game": game_id, "player": 0, "dice": 4})
         assert status == 200 and "problem" not in answer and len(answer["game"]["turns"]) == 2

@@ -3,8 +3,6 @@ requires, and the page says so. A hog.py that lists the kit's files and writes o
 has its move played, sees nothing of the kit and writes nothing; a sandbox that cannot start is the
 move's problem on the page, and nothing of the submission runs elsewhere."""
 
-import http.client
-import json
 import signal
 import subprocess
 import sys
@@ -16,6 +14,7 @@ from grader import play, project
 from grader.errors import UsageError
 from grader.sandbox import level, namespaces
 from grader.spec import load_variant
+from tests.test_hog_gui import call, port_and_token
 
 KIT = [str(project.PACKAGE), str(project.SOLUTION), str(project.ROOT)]
 # What a student could append to a working hog.py: look around, write outside, and show the page.
@@ -158,16 +157,6 @@ def test_hog_play_takes_the_minimum_as_grading_does(monkeypatch, tmp_path):
 # ------------------------------------------------------------- the command
 
 
-def request(port, token, method, path, body=None):
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-    connection.request(method, f"/t/{token}/{path}", body=None if body is None else json.dumps(body).encode(),
-                       headers={"Host": f"127.0.0.1:{port}", "Content-Type": "application/json"})
-    response = connection.getresponse()
-    answer = json.loads(response.read())
-    connection.close()
-    return response.status, answer
-
-
 def hog_play(arguments, prefix=()):
     """Start `hog play ... --no-browser`; (process, what it printed before the address, port, token)."""
     hog = str(Path(sys.executable).with_name("hog"))   # the installed command
@@ -177,7 +166,7 @@ def hog_play(arguments, prefix=()):
     for line in process.stdout:
         if line.startswith("Hog is at "):
             address = line.split()[3]
-            return process, said, int(address.split(":")[2].split("/")[0]), address.split("/")[4]
+            return process, said, *port_and_token(address)
         said.append(line)
     process.kill()
     raise AssertionError("".join(said) + process.stderr.read())
@@ -195,8 +184,8 @@ def test_hog_play_submission_plays_the_move_in_the_sandbox_and_says_so(tmp_path)
     process, said, port, token = hog_play(["sp19", "--submission", str(submission), "--vs", "final"])
     try:
         assert said[0].startswith(f"{submission} runs only in the sandbox, at isolation files or above (here: ")
-        game_id = request(port, token, "POST", "api/new", {})[1]["game"]["id"]
-        status, answer = request(port, token, "POST", "api/move", {"game": game_id, "player": 0, "dice": 4})
+        game_id = call(port, token, "POST", "api/new", {}, timeout=60)[1]["game"]["id"]
+        status, answer = call(port, token, "POST", "api/move", {"game": game_id, "player": 0, "dice": 4}, timeout=60)
         assert status == 200 and "problem" not in answer and len(answer["game"]["turns"]) == 2
         seen = seen_note(answer["game"])
         assert "reference.py" not in seen and "hog.py" not in seen and not outside.exists()
@@ -213,8 +202,8 @@ def test_a_sandbox_that_cannot_start_is_a_problem_on_the_page_never_a_fallback(t
                                           prefix=container)
     try:
         assert said[0].startswith(f"{submission} runs only in the sandbox, and it cannot start here: ")
-        game_id = request(port, token, "POST", "api/new", {})[1]["game"]["id"]
-        status, answer = request(port, token, "POST", "api/move", {"game": game_id, "player": 0, "dice": 4})
+        game_id = call(port, token, "POST", "api/new", {}, timeout=60)[1]["game"]["id"]
+        status, answer = call(port, token, "POST", "api/move", {"game": game_id, "player": 0, "dice": 4}, timeout=60)
         assert status == 200 and answer["game"]["turns"] == [] and answer["game"]["next"] == 0
         assert answer["problem"].startswith("The sandbox could not start, so the submission's code did not run "
                                             "(hog play runs it nowhere else): isolation 'bubblewrap' is required")
