@@ -246,18 +246,27 @@ def reach_out():
 """
 
 
-@pytest.mark.slow
-def test_in_a_container_without_namespaces_the_files_level_holds(tmp_path, filled_cache):
+def in_container(command: list[str], *, env: dict | None = None, timeout: float = 600,
+                 **options) -> subprocess.CompletedProcess:
+    """``command`` as in a container that refuses namespaces (tests/tools/nouserns.py, without
+    CAP_SYS_ADMIN); skipped where that cannot be simulated. ``env``: the whole environment (default:
+    this one with the checkout on PYTHONPATH and no HOG_SANDBOX)."""
     setpriv = shutil.which("setpriv")
     if setpriv is None or os.geteuid() != 0 or level.landlock_unavailable():
         pytest.skip("needs root, setpriv and Landlock to simulate a container")
+    if env is None:
+        env = {key: value for key, value in os.environ.items() if key != "HOG_SANDBOX"}
+        env["PYTHONPATH"] = str(ROOT)
+    return subprocess.run([setpriv, "--bounding-set", "-sys_admin", "--inh-caps", "-sys_admin", sys.executable,
+                           str(ROOT / "tests" / "tools" / "nouserns.py"), *command],
+                          capture_output=True, text=True, env=env, timeout=timeout, **options)
+
+
+@pytest.mark.slow
+def test_in_a_container_without_namespaces_the_files_level_holds(tmp_path, filled_cache):
     submission = hunter(tmp_path, filled_cache)
     (submission / "hog.py").write_text((submission / "hog.py").read_text() + REACH_OUT)
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    env.pop("HOG_SANDBOX", None)
-    command = [setpriv, "--bounding-set", "-sys_admin", "--inh-caps", "-sys_admin", sys.executable,
-               str(ROOT / "tests" / "tools" / "nouserns.py"), sys.executable, "-c", CONTAINED, str(submission)]
-    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
+    done = in_container([sys.executable, "-c", CONTAINED, str(submission)], timeout=300)
     assert done.returncode == 0, done.stderr
     reached, outputs = json.loads(done.stdout.splitlines()[-1])
     assert reached == "files"

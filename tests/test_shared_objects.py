@@ -25,7 +25,7 @@ import pytest
 from grader import grade
 from grader.sandbox import Limits, level, namespaces, run_cases
 from grader.spec import load_variant
-from tests.test_isolation import no_level_settings, use_level  # noqa: F401 (an autouse fixture)
+from tests.test_isolation import in_container, no_level_settings, use_level  # noqa: F401 (an autouse fixture)
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = Path(__file__).parent / "submissions" / "hostile"
@@ -113,17 +113,6 @@ from grader.spec import load_variant
 result = grade.grade(sys.argv[1], load_variant("sp19"), minimum="files")
 print(json.dumps([result.isolation_level, result.score, result.max_score, result.grader_error]))
 """
-
-
-def in_container(command: list[str], **kwargs) -> subprocess.CompletedProcess:
-    setpriv = shutil.which("setpriv")
-    if setpriv is None or os.geteuid() != 0 or level.landlock_unavailable():
-        pytest.skip("needs root, setpriv and Landlock to simulate a container")
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    env.pop("HOG_SANDBOX", None)
-    return subprocess.run([setpriv, "--bounding-set", "-sys_admin", "--inh-caps", "-sys_admin", sys.executable,
-                           str(ROOT / "tests" / "tools" / "nouserns.py"), *command],
-                          capture_output=True, text=True, env=env, timeout=600, **kwargs)
 
 
 @pytest.mark.slow
