@@ -139,11 +139,12 @@ def main() -> None:
                 sys.stdout = stdout
 
         default = timed(lambda: command())
-        listed_default = (out / JSON_NAME).read_text().count('"score"')
-        pairs = {(pair["a"], pair["b"]) for pair in json.loads((out / JSON_NAME).read_text())["pairs"]}
+        listed = json.loads((out / JSON_NAME).read_text())["pairs"]
+        listed_default = len(listed)
+        pairs = {(pair["a"], pair["b"]) for pair in listed}
         copies = {(f"student{n - 1:04d}", f"student{n:04d}") for n in range(COPY_EVERY - 1, args.count, COPY_EVERY)}
         worst = timed(lambda: command("--max-share", str(args.count)))
-        listed_worst = (out / JSON_NAME).read_text().count('"score"')
+        listed_worst = len(json.loads((out / JSON_NAME).read_text())["pairs"])
         shutil.rmtree(folder)
         folder.mkdir()
         make_class(args.count, args.seed, folder, noise=False)
