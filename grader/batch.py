@@ -35,7 +35,7 @@ from grader.files import write_atomically
 from grader.grade import GradeResult, QuestionResult, grade_safely
 from grader.report import gradescope, instructor
 from grader.spec import Variant
-from grader.submissions import Skipped, UnusableZip, clashes, extract, result_name, scan
+from grader.submissions import Skipped, UnusableZip, clashes, extract, result_name, scan, submission_name
 from grader.submissions import digest as submission_digest
 
 GRADED_FROM = "graded_from"      # the key of the provenance in each result, beside Gradescope's fields
@@ -239,7 +239,7 @@ def grade_batch(folder: Path, variant: Variant, out: Path, *, jobs: int, isolati
     _refuse_clashes(folder, found)
     variants: dict[Path, Variant] = {}   # each submission graded, under its variant
     for submission in found:
-        chosen, why = (variant, "") if choose is None else choose(Path(result_name(submission)).stem)
+        chosen, why = (variant, "") if choose is None else choose(submission_name(submission))
         if chosen is None:
             not_submissions.append(Skipped(submission.name, why))
         else:

@@ -63,8 +63,13 @@ def _not_a_submission(entry: Path) -> str | None:
     return "not a submission (a submission is a folder, a .py file or a .zip)"
 
 
+def submission_name(submission: Path) -> str:
+    """What a submission is called in results, rosters and contests: a file's stem, a folder's name."""
+    return submission.stem if submission.is_file() else submission.name
+
+
 def result_name(submission: Path) -> str:
-    return (submission.stem if submission.is_file() else submission.name) + ".json"
+    return submission_name(submission) + ".json"
 
 
 def clashes(found: list[Path]) -> list[list[Path]]:

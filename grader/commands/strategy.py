@@ -14,7 +14,7 @@ from grader.contest.tournament import Contest, run_contest
 from grader.errors import UsageError
 from grader.spec import load_variant
 from grader.strategy import analysis
-from grader.submissions import result_name, scan
+from grader.submissions import scan, submission_name
 
 
 def analyze(*, variant: str, as_json: bool, goal: int | None, out: TextIO) -> int:
@@ -56,7 +56,7 @@ def contest(*, folder: str, variant: str | None, out_dir: str, jobs: int, result
         listed = roster.read_manifest(Path(manifest))
         groups: dict[str, list[Path]] = {}
         for entry in scan(source, out=Path(out_dir))[0]:
-            chosen = listed.variant_for(Path(result_name(entry)).stem)
+            chosen = listed.variant_for(submission_name(entry))
             if chosen is None:
                 out.write(f"skipped {entry.name}: not on the manifest {manifest}\n")
             else:

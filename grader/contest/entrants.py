@@ -17,8 +17,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from grader.batch import GRADED_FROM
-from grader.submissions import digest as submission_digest
-from grader.submissions import result_name
+from grader.submissions import digest as submission_digest, result_name, submission_name
 from grader.files import write_atomically
 from grader.grade import api_names, final_strategy_result, setup_lines, support_files
 from grader.report import instructor
@@ -137,5 +136,5 @@ def gather(found: list[Path], variant: Variant, out: Path, *, jobs: int = 2,
         target = cache / f"{variant.id}-{digests[submission]}.json"
         if not target.exists():
             write_atomically(target, json.dumps({"variant": variant.id, "table": table, "reason": reason}) + "\n")
-    entrants = [Entrant(Path(result_name(s)).stem, digests[s], *known[s]) for s in found]
+    entrants = [Entrant(submission_name(s), digests[s], *known[s]) for s in found]
     return entrants, len(todo)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from grader.submissions import clashes, result_name, scan
+from grader.submissions import clashes, scan, submission_name
 from grader.contest import engine
 from grader.contest.entrants import Entrant, gather
 from grader.contest.matrix import matrix_svg, spread
@@ -74,7 +74,7 @@ def run_contest(folder: Path, variant: Variant, out: Path, *, jobs: int = 2,
              and (entering is None or entry in entering)]
     clashing = clashes(found)
     if clashing:
-        listed = ", ".join(" and ".join(p.name for p in group) + f" are both {Path(result_name(group[0])).stem}"
+        listed = ", ".join(" and ".join(p.name for p in group) + f" are both {submission_name(group[0])}"
                            for group in clashing)
         raise UsageError(f"in {folder}, {listed}: rename one of each; no contest was played")
     out.parent.mkdir(parents=True, exist_ok=True)

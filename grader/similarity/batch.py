@@ -21,7 +21,7 @@ from grader.report.html import clip, render
 from grader.similarity.compare import MAX_SHARE, THRESHOLD, Entry, Pair, compare, shared_functions
 from grader.similarity.fingerprint import MAX_SOURCE_BYTES, Program, Unreadable, fingerprint
 from grader.spec import load_variant
-from grader.submissions import Skipped, UnusableZip, extract, result_name, scan
+from grader.submissions import Skipped, UnusableZip, extract, scan, submission_name
 
 JSON_NAME = "similarity.json"
 HTML_NAME = "similarity.html"
@@ -75,7 +75,7 @@ def collect(folder: Path, *, variant_of: Callable[[str, str], str | None],
     found, skipped = scan(folder, out=out)
     entries = []
     for submission in found:
-        name = Path(result_name(submission)).stem
+        name = submission_name(submission)
         try:
             source, why = _hog_source(submission)
         except OSError as error:
