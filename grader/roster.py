@@ -103,12 +103,17 @@ def read_manifest(path: Path) -> Manifest:
     where = {column: header.index(column) for column in MANIFEST_COLUMNS}
     students = []
     for number, row in body:
-        cells = {column: (row[index].strip() if index < len(row) else "") for column, index in where.items()}
+        cells = {column: _cell(row, index) for column, index in where.items()}
         if not cells["student_id"] or not cells["variant"]:
             raise UsageError(f"{path}:{number}: a row without a student_id or a variant (fill it in, or "
                              f"delete the row)")
         students.append(Student(**cells))
     return Manifest(tuple(students))
+
+
+def _cell(row: list[str], index: int | None) -> str:
+    """The cell of a CSV row at ``index``, stripped; empty where the row is short or there is no such column."""
+    return row[index].strip() if index is not None and index < len(row) else ""
 
 
 # ------------------------------------------------------------------ the roster
@@ -134,9 +139,7 @@ def read_roster(path: Path, by: str) -> tuple[Student, ...]:
     section = _column(header, SECTION_COLUMNS, path, "section", needed=by == "section")
     students, first = [], {}
     for number, row in body:
-        def cell(index: int | None) -> str:
-            return row[index].strip() if index is not None and index < len(row) else ""
-        student = Student(cell(sid), cell(email), cell(section), "")
+        student = Student(_cell(row, sid), _cell(row, email), _cell(row, section), "")
         if not student.student_id:
             raise UsageError(f"{path}:{number}: the student id is empty (fill it in, or delete the row)")
         if student.student_id in first:
