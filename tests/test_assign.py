@@ -207,12 +207,18 @@ def test_the_workflow_reports_the_public_cases_question_by_question(tmp_path):
     assert "| Question 1: " in summary and "| failed |" in summary
 
 
+def unpacked(bundle, root: Path) -> Path:
+    """Gradescope's /autograder at ``root``: the bundle (a zip's bytes or path) unpacked in source/,
+    its run_autograder executable."""
+    with zipfile.ZipFile(io.BytesIO(bundle) if isinstance(bundle, bytes) else bundle) as archive:
+        archive.extractall(root / "source")
+    (root / "source" / "run_autograder").chmod(0o755)
+    return root
+
+
 def fake_autograder(tmp_path, variant_id, hog_folder):
     """A copy of Gradescope's /autograder tree: the zip unpacked in source/, a submission."""
-    root = tmp_path / "autograder"
-    with zipfile.ZipFile(io.BytesIO(assign.autograder_zip(load_variant(variant_id)))) as archive:
-        archive.extractall(root / "source")
-    (root / "source/run_autograder").chmod(0o755)
+    root = unpacked(assign.autograder_zip(load_variant(variant_id)), tmp_path / "autograder")
     (root / "submission").mkdir()
     for name in ("hog.py", "dice.py"):
         shutil.copy(hog_folder / name, root / "submission" / name)

@@ -2,13 +2,11 @@
 
 import csv
 import dataclasses
-import io
 import json
 import os
 import shutil
 import subprocess
 import sys
-import zipfile
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -17,6 +15,7 @@ import pytest
 from grader import assign, cases, cli, grade, project
 from grader.errors import GraderFault
 from grader.spec import load_variant
+from tests.test_assign import unpacked
 
 
 def hog(*args, cwd=None):
@@ -220,12 +219,9 @@ def test_a_regrade_with_the_same_seed_reproduces_the_verdict_and_another_seed_dr
 
 @pytest.mark.slow
 def test_the_gradescope_script_requires_file_isolation_unless_the_bundle_names_another_level(tmp_path):
-    root = tmp_path / "autograder"
-    with zipfile.ZipFile(io.BytesIO(assign.autograder_zip(load_variant("fa18")))) as archive:
-        archive.extractall(root / "source")
-        script = archive.read("run_autograder").decode()
+    root = unpacked(assign.autograder_zip(load_variant("fa18")), tmp_path / "autograder")
+    script = (root / "source" / "run_autograder").read_text()
     assert "ISOLATION=files\n" in script and '--isolation "$ISOLATION"' in script
-    (root / "source/run_autograder").chmod(0o755)
     (root / "submission").mkdir(parents=True)
     shutil.copy(project.SOLUTION / "fa18" / "hog.py", root / "submission" / "hog.py")
     (root / "source" / "isolation").write_text("chroot\n")

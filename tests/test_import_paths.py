@@ -19,6 +19,7 @@ import pytest
 
 from grader import assign
 from grader.spec import load_variant
+from tests.test_assign import unpacked
 from tests.test_isolation import in_container
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,10 +31,7 @@ FORGED = MARKING + "import sys\nsys.exit(0)\n"
 
 def autograder(tmp_path: Path, markers: Path) -> Path:
     """Gradescope's /autograder: the bundle unpacked in source/, the submission in submission/."""
-    root = tmp_path / "autograder"
-    with zipfile.ZipFile(io.BytesIO(assign.autograder_zip(load_variant("sp19")))) as archive:
-        archive.extractall(root / "source")
-    (root / "source" / "run_autograder").chmod(0o755)
+    root = unpacked(assign.autograder_zip(load_variant("sp19")), tmp_path / "autograder")
     submission = root / "submission"
     (submission / "grader").mkdir(parents=True)
     (submission / "hog.py").write_text(NO_CODE)

@@ -4,13 +4,11 @@ student under their own rules; ``hog grade-batch --manifest``; rosters that are 
 from __future__ import annotations
 
 import csv
-import io
 import json
 import os
 import shutil
 import subprocess
 import sys
-import zipfile
 from pathlib import Path
 
 import pytest
@@ -19,6 +17,7 @@ from grader import cli, project
 from grader.hog_source import solution_source
 from grader.roster import read_manifest, read_roster
 from grader.spec import load_variant
+from tests.test_assign import unpacked
 
 KIT = Path(__file__).resolve().parent.parent
 PICK = KIT / "grader" / "shipped" / "autograder" / "pick_variant.py"
@@ -129,10 +128,7 @@ def test_a_broken_manifest_in_the_bundle_is_a_visible_grader_fault_not_a_crash(t
 
 
 def unpack_bundle(bundle: Path, into: Path, hog: str, users: list[dict]) -> Path:
-    root = into / "autograder"
-    with zipfile.ZipFile(bundle) as archive:
-        archive.extractall(root / "source")
-    (root / "source/run_autograder").chmod(0o755)
+    root = unpacked(bundle, into / "autograder")
     (root / "submission").mkdir()
     (root / "submission/hog.py").write_text(hog)
     shutil.copy(project.SHIPPED / "dice.py", root / "submission/dice.py")
