@@ -21,9 +21,10 @@ from grader import batch, cli, files, pool, project
 from grader.spec import load_variant
 
 
-def hog(*args, env=None, umask=0o022):
+def hog(*args, env=None, umask=0o022, cwd=None):
+    """``hog ARGS`` in a new process (from the checkout unless ``cwd``), ``env`` added to this one's."""
     return subprocess.run([sys.executable, "-m", "grader.cli", *args], capture_output=True, text=True,
-                          cwd=project.ROOT, timeout=600, env={**os.environ, **(env or {})}, umask=umask)
+                          cwd=cwd or project.ROOT, timeout=600, env={**os.environ, **(env or {})}, umask=umask)
 
 
 def gradebook(out: Path) -> dict[str, dict]:

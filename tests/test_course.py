@@ -3,8 +3,6 @@
 import json
 import os
 import re
-import subprocess
-import sys
 import tomllib
 import zipfile
 from pathlib import Path
@@ -14,6 +12,7 @@ import pytest
 from grader import assign, course, project
 from grader.cli import main
 from grader.spec import load_variant
+from tests.test_batch import hog
 
 
 @pytest.fixture(autouse=True)
@@ -220,12 +219,6 @@ def test_the_course_isolation_is_the_grading_minimum_unless_flag_or_environment_
     assert isolation_level(None) == "files"
 
 
-def grade_inside(submission: Path, *args, env=None, target: str = "."):
-    return subprocess.run([sys.executable, "-m", "grader.cli", "grade", target, "--variant", "sp19", *args],
-                          cwd=submission, capture_output=True, text=True, timeout=600,
-                          env={**os.environ, **(env or {})})
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("target", [".", "hog.py"], ids=["the folder", "its hog.py"])
 def test_grading_never_reads_a_config_from_inside_the_submission(tmp_path, target):
@@ -238,7 +231,7 @@ def test_grading_never_reads_a_config_from_inside_the_submission(tmp_path, targe
                                                 .replace('isolation = "files"', 'isolation = "process"')
                                                 .replace("q01 = 7", "q01 = 100"))
     env = {"HOG_ISOLATION": "", "HOG_COURSE": ""}
-    done = grade_inside(submission, "--format", "json", env=env, target=target)
+    done = hog("grade", target, "--variant", "sp19", "--format", "json", env=env, cwd=submission)
     assert done.returncode == 0, done.stderr
     results = json.loads(done.stdout)
     assert results["score"] == 0
@@ -246,7 +239,7 @@ def test_grading_never_reads_a_config_from_inside_the_submission(tmp_path, targe
     assert f"Note: ignored {submission / 'hog-course.toml'}: a course config inside what is graded is never " \
            f"read (using hog-course.toml" in done.stderr.replace(str(submission.resolve()), str(submission))
     # The course's minimum (files) holds: forcing the process level is refused, as the copy would allow it.
-    forced = grade_inside(submission, env={**env, "HOG_SANDBOX": "process"}, target=target)
+    forced = hog("grade", target, "--variant", "sp19", env={**env, "HOG_SANDBOX": "process"}, cwd=submission)
     assert forced.returncode == 2 and "files" in forced.stderr
 
 
