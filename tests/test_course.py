@@ -1,7 +1,6 @@
 """A course folder: `hog init`, its config (hog-course.toml), the variants and points it sees."""
 
 import json
-import os
 import re
 import tomllib
 import zipfile
