@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from grader import grade
-from grader.sandbox import Limits, level, namespaces, run_cases
+from grader.sandbox import Limits, namespaces, run_cases
 from grader.spec import load_variant
 from tests.test_isolation import in_container, no_level_settings, use_level  # noqa: F401 (an autouse fixture)
 

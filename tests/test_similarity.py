@@ -8,7 +8,6 @@ import json
 import shutil
 from pathlib import Path
 
-import pytest
 
 from grader import cli
 from grader.hog_source import skeleton_source, solution_source
