@@ -38,13 +38,14 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from grader import batch, cluster, project  # noqa: E402
+from grader import project  # noqa: E402
+from grader.classroom import batch, cluster
 from grader.contest import engine  # noqa: E402
 from grader.report import classroom, instructor  # noqa: E402
 from grader.spec import load_variant  # noqa: E402
 from grader.strategy.match import win_rate  # noqa: E402
-from grader.engine import rules_for  # noqa: E402
-from grader.hog_source import final_rows  # noqa: E402
+from grader.reference.engine import rules_for  # noqa: E402
+from grader.reference.hog_source import final_rows  # noqa: E402
 
 CONTEST_TARGET = 60.0   # seconds, 200 strategies, sp19, on the 2-core machine
 FERAL_TARGET = 60.0     # seconds, 200 fa19 entrants with students' tables, on the 2-core machine

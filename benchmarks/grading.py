@@ -19,7 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from grader import cases, grade, project, tabulate
+from grader import cases, project
+from grader.grading import grade, tabulate
 from grader.commands import batch as commands
 from grader.sandbox import run_cases
 from grader.spec import load_variant

@@ -14,7 +14,8 @@ import os
 import statistics
 import time
 
-from grader import grade, project
+from grader import project
+from grader.grading import grade
 from grader.sandbox import SandboxUnavailable
 from grader.spec import load_variant
 

@@ -18,7 +18,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from grader import assign, play, project
+from grader import project
+from grader.classroom import play
+from grader.publishing import assign
 from grader.sandbox import level as levels
 from grader.spec import load_variant
 

@@ -24,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from grader import reference  # noqa: E402
-from grader.engine import exact_match, rules_for, solve, win_rate  # noqa: E402
+from grader.reference.engine import exact_match, rules_for, solve, win_rate  # noqa: E402
 from grader.strategy import always_roll_table  # noqa: E402
 
 VARIANTS = ("sp19", "nju24", "nju21", "fa19", "fa18")

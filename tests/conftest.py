@@ -14,7 +14,7 @@ GOLDENS = Path(__file__).parent / "goldens"
 
 
 # Slow tests of files marked from here rather than in the file (each over ~1 s when measured
-# with --durations under load): tests/test_sandbox.py is being reworked with the sandbox itself.
+# with --durations under load): tests/sandbox/test_sandbox.py is being reworked with the sandbox itself.
 SLOW = {
     "test_sandbox.py": {
         "test_after_a_timeout_the_rest_of_its_group_is_not_run",

@@ -58,7 +58,7 @@ def test_every_verb_of_the_parser_has_a_handler():
 def test_each_kind_of_error_has_its_exit_status():
     from grader import cli
     from grader.errors import GraderFault, OutputError, SpecError, UsageError
-    from grader.hog_source import BuildError
+    from grader.reference.hog_source import BuildError
     assert [cli.exit_status(error) for error in (UsageError("u"), OutputError("o"), SpecError("specs/x.yaml", 3, "w"),
                                                  BuildError("b"), GraderFault("g"))] == [2, 2, 2, 2, 1]
 @pytest.mark.parametrize("kind", ["fifo", "symlink", "folder", "device"])

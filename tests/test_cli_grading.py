@@ -12,10 +12,12 @@ from xml.etree import ElementTree
 
 import pytest
 
-from grader import assign, cases, cli, grade, project
+from grader import cases, cli, project
+from grader.grading import grade
+from grader.publishing import assign
 from grader.errors import GraderFault
 from grader.spec import load_variant
-from tests.test_assign import unpacked
+from tests.publishing.test_assign import unpacked
 
 
 def hog(*args, cwd=None):
@@ -69,7 +71,7 @@ def test_usage_errors_exit_2_with_one_clear_line(args, message):
 def test_a_fault_of_the_grader_exits_1_with_a_visible_zero(monkeypatch, capsys):
     def broken(*args, **kwargs):
         raise RuntimeError("the engine broke")
-    monkeypatch.setattr("grader.grade.grade", broken)
+    monkeypatch.setattr("grader.grading.grade.grade", broken)
     assert cli.main(["grade", str(project.SOLUTION / "sp19"), "--variant", "sp19", "--format", "json"]) == 1
     data = json.loads(capsys.readouterr().out)
     assert data["score"] == 0 and data["tests"][0]["name"] == "grader failed"
@@ -145,7 +147,7 @@ def unreachable(*args, **kwargs):
 
 @pytest.mark.slow
 def test_an_isolation_that_cannot_be_reached_is_a_visible_grader_failure_never_a_score(monkeypatch, capsys):
-    monkeypatch.setattr("grader.grade.run_cases", unreachable)
+    monkeypatch.setattr("grader.grading.grade.run_cases", unreachable)
     status = cli.main(["grade", str(project.SOLUTION / "sp19"), "--variant", "sp19", "--format", "json",
                        "--isolation", "bubblewrap"])
     data = json.loads(capsys.readouterr().out)
@@ -161,7 +163,7 @@ def test_a_sandbox_that_ran_below_the_required_level_is_not_scored(monkeypatch, 
     def below(submission, sessions, **options):   # a run that reports less than was required
         return dataclasses.replace(real(submission, sessions, **options), level="process",
                                    isolation="process limits only (file isolation off: bwrap cannot start)")
-    monkeypatch.setattr("grader.grade.run_cases", below)
+    monkeypatch.setattr("grader.grading.grade.run_cases", below)
     status = cli.main(["grade", str(project.SOLUTION / "fa18"), "--variant", "fa18", "--format", "json",
                        "--isolation", "files"])
     data = json.loads(capsys.readouterr().out)
@@ -180,7 +182,7 @@ def test_grade_batch_requires_its_isolation_and_regrades_the_failures_once_it_is
     shutil.copy(project.SKELETON / "sp19" / "hog.py", subs / "bob.py")
     out = tmp_path / "out"
     with monkeypatch.context() as patched:
-        patched.setattr("grader.grade.run_cases", unreachable)
+        patched.setattr("grader.grading.grade.run_cases", unreachable)
         assert cli.main(["grade-batch", str(subs), "--variant", "sp19", "--out", str(out)]) == 1
     assert "1 grader faults; isolation required: files" in capsys.readouterr().out
     data = json.loads((out / "bob.json").read_text())

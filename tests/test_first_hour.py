@@ -5,9 +5,10 @@ import sys
 
 import pytest
 
-from grader import build, project
+from grader import project
+from grader.publishing import build
 from grader.commands import grading as commands
-from grader.grade import GradeResult, QuestionResult
+from grader.grading.grade import GradeResult, QuestionResult
 from grader.report import text
 from grader.spec import SpecError, load_variant, parse, variant_ids
 

@@ -11,22 +11,20 @@ import pytest
 
 from grader import project
 
-# Lowest first. A module may import its own layer and the ones before it; a
-# package listed here holds its submodules (``grader.strategy.match``).
+# Lowest first, as data flows: spec -> reference -> cases -> sandbox -> grading -> report, then what is
+# built on a grade (publishing, the classroom, contests, minting, similarity), the verbs and the command
+# line. A module may import its own layer and the ones before it; a package listed here holds its
+# submodules (``grader.strategy.match``).
 LAYERS = [
-    ["grader", "grader.project", "grader.errors", "grader.files", "grader.signed_cache", "grader.spec_yaml",
-     "grader.spec_cache",
-     "grader.spec", "grader.spec_model", "grader.course",
-     "grader.spec_unlock", "grader.spec_choices", "grader.shipped", "grader.catalogue"],
-    ["grader.rendering", "grader.hog_source", "grader.handout"],     # template rendering
-    ["grader.reference"],
-    ["grader.strategy"],
-    ["grader.engine", "grader.cases", "grader.agreement", "grader.unlocking"],
-    ["grader.sandbox"],
-    ["grader.grade", "grader.tabulate", "grader.construct_check"],
-    ["grader.report"],
-    ["grader.build", "grader.assign", "grader.wheel", "grader.batch", "grader.play", "grader.mint",
-     "grader.submissions", "grader.pool", "grader.cluster", "grader.contest", "grader.similarity", "grader.roster"],
+    ["grader", "grader.project", "grader.errors", "grader.shipped"],   # where files are; error kinds
+    ["grader.spec", "grader.catalogue"],                             # the variant and the rules it is made of
+    ["grader.strategy"],                                             # exact play of any Rules
+    ["grader.reference"],                                            # the reference hog.py, its rules
+    ["grader.cases"],                                                # public and hidden cases
+    ["grader.sandbox"],                                              # student code, isolated
+    ["grader.grading"],                                              # verdicts and scores
+    ["grader.report"],                                               # what people read
+    ["grader.publishing", "grader.classroom", "grader.contest", "grader.mint", "grader.similarity"],
     ["grader.commands"],
     ["grader.cli"],
 ]
@@ -55,7 +53,7 @@ def imported(tree: ast.AST, module: str) -> list[tuple[str, int]]:
             if node.level:   # a relative import, resolved against the importing package
                 package = module.split(".")[: len(module.split(".")) - node.level]
                 base = ".".join(package + ([base] if base else []))
-            # ``from grader import build`` imports the module grader.build
+            # ``from grader import build`` imports the module grader.publishing.build
             found += [(f"{base}.{alias.name}" if layer_of(f"{base}.{alias.name}") is not None else base,
                        node.lineno) for alias in node.names]
     return [(name, line) for name, line in found if name.startswith("grader")]
@@ -76,3 +74,21 @@ def test_a_module_imports_only_its_own_layer_and_those_below(path):
               for name, line in imported(ast.parse(path.read_text(encoding="utf-8")), module)
               if layer_of(name) is not None and layer_of(name) > own]
     assert upward == []
+
+
+DATA = {"templates", "data", "specs"}   # read, never imported: Jinja templates,
+# optimal tables, the built-in specs a wheel carries (grader/specs/)
+
+
+def test_the_top_of_the_package_lists_the_stages_and_nothing_else():
+    """``ls grader`` reads as the flow: every entry is a layer's package or module, or a data folder."""
+    named = {name.split(".")[1] for layer in LAYERS for name in layer if name != "grader"}
+    entries = {path.name.removesuffix(".py") for path in project.PACKAGE.iterdir()
+               if path.name not in ("__init__.py", "__pycache__") and not path.name.endswith(".egg-info")}
+    assert entries - DATA == named, "a new top-level module or package needs its place in LAYERS"
+
+
+@pytest.mark.parametrize("path", MODULES, ids=[module_name(path) for path in MODULES])
+def test_no_module_is_longer_than_a_sitting_can_read(path):
+    lines = len(path.read_text(encoding="utf-8").splitlines())
+    assert lines <= 400, f"{project.display(path)} has {lines} lines: cut it where its sections are"

@@ -6,12 +6,13 @@ import json
 from pathlib import Path
 from typing import TextIO
 
-import grader.assign
-import grader.build
-import grader.handout
-import grader.roster
+import grader.publishing.assign
+import grader.publishing.build
+import grader.publishing.handout
+import grader.classroom.roster
 from grader import mint as minting
-from grader import course, project
+from grader import project
+from grader.spec import course
 from grader.cases import DEFAULT_SEED, grading_cases
 from grader.errors import UsageError
 from grader.spec import all_variants, load, load_variant
@@ -40,7 +41,7 @@ def init(*, folder: str, variants: list[str] | None, name: str, out: TextIO) -> 
     specs = [load(project.BUILTIN_SPECS / f"{variant_id}.yaml") for variant_id in dict.fromkeys(chosen)]
     target = Path(folder)
     text = course.config_text(name or target.resolve().name, specs)
-    grader.assign.write_folder(target, {project.CONFIG_NAME: text.encode(),
+    grader.publishing.assign.write_folder(target, {project.CONFIG_NAME: text.encode(),
                                         **{f"{sub}/.keep": b"" for sub in COURSE_FOLDERS}})
     out.write(f"wrote {target / project.CONFIG_NAME} (variants {', '.join(s.id for s in specs)}; edit it to "
               f"change points, isolation, thresholds)\n"
@@ -68,9 +69,9 @@ def build(*, check: bool, variants: list[str] | None, out: TextIO, solve: bool =
         if builtin and not project.here().checkout:
             raise UsageError(f"--solve: the optimal tables of {', '.join(builtin)} come with the kit and are not "
                              "rewritten here (give --variant with a variant minted in this course)")
-        for path in grader.build.solve_final_tables(chosen):
+        for path in grader.publishing.build.solve_final_tables(chosen):
             out.write(f"solved {project.display(path)}\n")
-    result = grader.build.build(chosen, check=check)
+    result = grader.publishing.build.build(chosen, check=check)
     if check:
         for path in result.stale:
             out.write(f"stale: {project.display(path)}\n")
@@ -131,19 +132,19 @@ def handout(*, variant: str, fmt: str | None, path: str | None, out: TextIO,
     spec = load_variant(variant)
     if fmt is None:
         fmt = "md" if path and Path(path).suffix.lower() in (".md", ".markdown") else "html"
-    picture = grader.build.optimal_heatmap(spec) if with_strategy else None
+    picture = grader.publishing.build.optimal_heatmap(spec) if with_strategy else None
     if picture is not None and fmt == "md" and path is None:
         raise UsageError("the Markdown handout links to its picture in a file of its own: "
                          "add --out PATH (the picture is written beside it)")
-    text = grader.handout.render(spec, fmt, grader.build.solution_source(spec), picture)
+    text = grader.publishing.handout.render(spec, fmt, grader.publishing.build.solution_source(spec), picture)
     if path is None:
         out.write(text)
         return 0
     written = [Path(path)]
     if picture is not None and fmt == "md":
-        written.append(Path(path).parent / grader.handout.HEATMAP_FILE)
-        grader.assign.write_file(written[-1], picture)
-    grader.assign.write_file(Path(path), text)
+        written.append(Path(path).parent / grader.publishing.handout.HEATMAP_FILE)
+        grader.publishing.assign.write_file(written[-1], picture)
+    grader.publishing.assign.write_file(Path(path), text)
     out.write("".join(f"wrote {project.display(file)}\n" for file in written))
     return 0
 
@@ -151,14 +152,14 @@ def handout(*, variant: str, fmt: str | None, path: str | None, out: TextIO,
 def assign(*, variant: str | None, path: str, out: TextIO, roster: str | None = None, by: str = "section",
            seed: int = 0, like: str = "sp19") -> int:
     """``hog assign ID --out DIR``: DIR/student/ and DIR/autograder/ for one variant; with ``roster``,
-    a variant per section or student (grader.roster)."""
+    a variant per section or student (grader.classroom.roster)."""
     if roster is not None:
         return _assign_roster(variant=variant, roster=roster, path=path, by=by, seed=seed, like=like, out=out)
     if variant is None:
         raise UsageError("hog assign needs a variant ID, or --roster ROSTER.csv to mint one per section or student")
     spec = load_variant(variant)
     folder = Path(path)
-    files = grader.assign.assign(spec, folder)
+    files = grader.publishing.assign.assign(spec, folder)
     student = sum(name.startswith("student/") for name in files)
     out.write(f"wrote {project.display(folder / 'student')}/ ({student} files: skeleton, handout, public cases)\n")
     out.write(f"wrote {project.display(folder / 'autograder')}/ (autograder.zip for Gradescope, "
@@ -173,7 +174,7 @@ def _assign_roster(*, variant: str | None, roster: str, path: str, by: str, seed
     if seed < 0:
         raise UsageError(f"--seed {seed}: give a seed of 0 or more")
     folder = Path(path)
-    students, variants = grader.roster.assign_roster(Path(roster), by=by, seed=seed, out=folder, like=like, log=out)
+    students, variants = grader.classroom.roster.assign_roster(Path(roster), by=by, seed=seed, out=folder, like=like, log=out)
     out.write(f"wrote {project.display(folder / 'manifest.csv')} ({len(students)} students), "
               f"{len(variants)} student folders ({', '.join(v.id + '/student/' for v in variants)}) and "
               f"{project.display(folder / 'autograder' / 'autograder.zip')} (every variant; each student "

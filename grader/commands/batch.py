@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TextIO
 
-import grader.batch
+import grader.classroom.batch
 import grader.similarity.batch
-from grader import pool, roster
-from grader.cluster import connect
+from grader.classroom import pool, roster
+from grader.classroom.cluster import connect
 from grader.commands.grading import (DECLARATION_LINES, GRADER_FAULT, _check_seed, class_folder, declared_in,
                                      isolation_level)
 from grader.errors import GraderFault, UsageError
@@ -47,11 +47,11 @@ def grade_batch(*, folder: str, variant: str | None, jobs: int, out_dir: str, ou
     source = class_folder(folder, jobs)
     level, seed = isolation_level(isolation), _check_seed(seed)
     with connect(scheduler=scheduler, workers=workers) as cluster:
-        summary = grader.batch.grade_batch(source, spec, Path(out_dir), jobs=jobs, isolation=level, seed=seed,
+        summary = grader.classroom.batch.grade_batch(source, spec, Path(out_dir), jobs=jobs, isolation=level, seed=seed,
                                            choose=choose, cluster=cluster)
     for skipped in summary.not_submissions:
         out.write(f"skipped {skipped.name}: {skipped.why}\n")
-    listed = f", {len(summary.not_submissions)} not submissions (in {grader.batch.SKIPPED})" \
+    listed = f", {len(summary.not_submissions)} not submissions (in {grader.classroom.batch.SKIPPED})" \
         if summary.not_submissions else ""
     out.write(f"graded {summary.graded}, skipped {summary.skipped} already graded, "
               f"{summary.failed} grader faults{listed}; isolation required: {level}; hidden cases drawn "

@@ -7,11 +7,14 @@ import stat
 from pathlib import Path
 from typing import TextIO
 
-from grader import course, pool, reference, unlocking
+from grader import reference
+from grader.cases import unlocking
+from grader.classroom import pool
+from grader.spec import course
 from grader.cases import new_seed
 from grader.errors import UsageError
-from grader.files import write_atomically
-from grader.grade import grade_safely, support_files
+from grader.project.files import write_atomically
+from grader.grading.grade import grade_safely, support_files
 from grader.report import FORMATS
 from grader.sandbox.early import Early
 from grader.sandbox.level import NAMES, Level, minimum_from

@@ -6,15 +6,16 @@ import contextlib
 from pathlib import Path
 from typing import TextIO
 
-from grader import engine, pool, roster
-from grader import play as playing
-from grader.cluster import connect
+from grader.classroom import pool, roster
+from grader.reference import engine
+from grader.classroom import play as playing
+from grader.classroom.cluster import connect
 from grader.commands.grading import class_folder, isolation_level
 from grader.contest.tournament import Contest, run_contest
 from grader.errors import UsageError
 from grader.spec import load_variant
 from grader.strategy import analysis
-from grader.submissions import scan, submission_name
+from grader.classroom.submissions import scan, submission_name
 
 
 def analyze(*, variant: str, as_json: bool, goal: int | None, out: TextIO) -> int:

@@ -239,7 +239,7 @@ def first_mover_matrix(rules: Rules, choices: np.ndarray, *, block: int = BLOCK,
 
     ``choices[i, a, b]`` is strategy ``i``'s dice count at score ``a`` against ``b``;
     ``jobs`` worker processes share the pairs of blocks, or ``cluster``'s workers
-    (a ``grader.cluster.Cluster``) do.
+    (a ``grader.classroom.cluster.Cluster``) do.
     """
     choices = np.asarray(choices, dtype=np.intp)
     count = choices.shape[0]

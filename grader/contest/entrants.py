@@ -1,6 +1,6 @@
 """Each submission's final_strategy as a table, tabulated in the sandbox as grading does.
 
-The session and its checks are grading's own (``grader.grade``): the strategy is
+The session and its checks are grading's own (``grader.grading.grade``): the strategy is
 asked about every score pair twice in the sandbox, and one that raises, runs out
 of time, answers outside 0..10 or changes its mind is disqualified with grading's
 reason. A table already known is not tabulated again: from ``OUTDIR/tables/``
@@ -16,13 +16,13 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from grader.batch import GRADED_FROM
-from grader.submissions import digest as submission_digest, result_name, submission_name
-from grader.files import write_atomically
-from grader.grade import api_names, final_strategy_result, setup_lines, support_files
+from grader.classroom.batch import GRADED_FROM
+from grader.classroom.submissions import digest as submission_digest, result_name, submission_name
+from grader.project.files import write_atomically
+from grader.grading.grade import api_names, final_strategy_result, setup_lines, support_files
 from grader.report import instructor
 from grader.sandbox import Limits, run_cases
-from grader.tabulate import table_session
+from grader.grading.tabulate import table_session
 from grader.spec import Variant
 from grader.strategy.tables import StrategyTableError, validate_table
 

@@ -13,16 +13,16 @@ from pathlib import Path
 
 import numpy as np
 
-from grader.submissions import clashes, scan, submission_name
+from grader.classroom.submissions import clashes, scan, submission_name
 from grader.contest import engine
 from grader.contest.entrants import Entrant, gather
 from grader.contest.matrix import matrix_svg, spread
 from grader.contest.standings import RULE, Standing, leaderboard_csv, standings
 from grader.errors import UsageError
-from grader.files import write_atomically
+from grader.project.files import write_atomically
 from grader.report.html import render
 from grader.spec import Variant
-from grader.engine import rules_for
+from grader.reference.engine import rules_for
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,7 @@ def run_contest(folder: Path, variant: Variant, out: Path, *, jobs: int = 2,
                 results: Path | None = None, minimum: str = "files", cluster=None,
                 only: "list[Path] | None" = None) -> Contest:
     """Tabulate (or reuse), play every pair, write ``leaderboard.csv`` and ``contest.html``; with
-    ``cluster`` (a ``grader.cluster.Cluster``), the tabulation and the blocks of pairs run on its workers.
+    ``cluster`` (a ``grader.classroom.cluster.Cluster``), the tabulation and the blocks of pairs run on its workers.
     ``only``: the submissions of ``folder`` that enter (a roster's variant's), else all of them."""
     # Folders and .py files play; a .zip is graded by grade-batch but does not enter the contest.
     entering = None if only is None else set(only)

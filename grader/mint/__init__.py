@@ -17,7 +17,7 @@ from typing import TextIO
 from grader import catalogue, project
 from grader.catalogue import LAYOUTS, LIKE, CatalogueError, Member
 from grader.errors import UsageError
-from grader.files import write_atomically
+from grader.project.files import write_atomically
 from grader.mint.balance import Balance, Limits, check
 from grader.mint.compose import Draft, reference_module, spec_text
 from grader.mint.difference import crossings

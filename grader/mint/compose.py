@@ -17,7 +17,8 @@ from string import ascii_lowercase
 
 import yaml
 
-from grader import build, reference
+from grader import reference
+from grader.publishing import build
 from grader.catalogue import Member
 from grader.spec import Variant, parse
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader.errors import UsageError
-from grader.files import write_atomically
+from grader.project.files import write_atomically
 from grader.report import instructor
 from grader.report.gradescope import UNLOCKED
 from grader.report.html import clip, render
@@ -31,7 +31,7 @@ SLOWEST = 5
 SIMILARITY = "similarity.json"    # as hog similarity writes it (grader.similarity.batch, a layer above)
 SIMILAR_PAIRS = 10
 NOT_RESULTS = {"report.json", SIMILARITY}
-# As grade-batch writes them (grader.batch: the layer above reads this module, never the reverse).
+# As grade-batch writes them (grader.classroom.batch: the layer above reads this module, never the reverse).
 GRADED_FROM = "graded_from"
 GRADER_FAILED = "grader failed"
 

@@ -6,7 +6,7 @@ The layout itself is shared with the students' own pytest run
 
 from __future__ import annotations
 
-from grader.grade import HIDDEN_FAILED, CaseVerdict, QuestionResult
+from grader.grading.grade import HIDDEN_FAILED, CaseVerdict, QuestionResult
 from grader.shipped.student.case_report import RERUN, RULE, failure
 
 __all__ = ["RERUN", "RULE", "describe", "session_lines"]   # ``hog test`` passes its own rerun command

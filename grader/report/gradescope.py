@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 
 from grader import project
-from grader.grade import GradeResult
+from grader.grading.grade import GradeResult
 from grader.report.failure import RERUN, describe
 
 UNLOCKED = ".u"   # a question's number + this: the entry that says whether its locked cases were unlocked

@@ -8,7 +8,7 @@ hidden ones by their id, what each returned, the isolation, and the tabulated
 
 from __future__ import annotations
 
-from grader.grade import GradeResult
+from grader.grading.grade import GradeResult
 
 FOLDER = "instructor"
 FORMAT = 1

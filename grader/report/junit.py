@@ -5,7 +5,7 @@ from __future__ import annotations
 from xml.etree import ElementTree
 
 from grader import project
-from grader.grade import GradeResult
+from grader.grading.grade import GradeResult
 from grader.report.failure import RERUN, describe
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from grader.grade import GradeResult
+from grader.grading.grade import GradeResult
 from grader.report.failure import RERUN, RULE, describe
 
 

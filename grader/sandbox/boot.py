@@ -5,7 +5,7 @@ The harness is limits.py, landlock.py, syscall_filter.py and harness.py joined
 submission's folder can stand in for any of it.  Compiling that text takes the
 interpreter about 12 ms each start, so where the sandbox's interpreter is this
 very one, the grader compiles it once, keeps the code in its signed cache
-(``grader.signed_cache``), and starts the interpreter with ``-c BOOT`` instead:
+(``grader.project.signed_cache``), and starts the interpreter with ``-c BOOT`` instead:
 BOOT reads the code's length and the code from the control pipe (before any
 other message, and before anything of the submission's exists in the process)
 and runs it.  Elsewhere the text goes on the command line as before.
@@ -19,7 +19,7 @@ import os
 import sys
 from pathlib import Path
 
-from grader import signed_cache
+from grader.project import signed_cache
 
 # The files joined, in this order, into the harness.
 HARNESS_PARTS = ("limits.py", "landlock.py", "syscall_filter.py", "harness.py")

@@ -345,9 +345,8 @@ def run_cases(submission: Path, cases: Sequence[Sequence[str]], *,
     it is reported like an import error (``import_error`` says why, every case
     fails with it) and nothing is run.
 
-    ``groups`` labels each case (e.g. with its question); once a case runs out
-    of time, the later cases of its group are not run, so one endless loop costs
-    one case's time limit per group rather than per case.
+    ``groups`` labels each case (e.g. with its question); once a case runs out of time, the later cases
+    of its group are not run, so one endless loop costs one case's time limit per group, not per case.
 
     ``on_result(index, run)`` is called as each case's result comes in (again for a case run
     again after tampering); the report holds the final ones.

@@ -1,6 +1,6 @@
 """A batch folder's similarity report: ``OUTDIR/similarity.json`` and ``OUTDIR/similarity.html``.
 
-The submissions are found as ``hog grade-batch`` finds them (``grader.submissions``:
+The submissions are found as ``hog grade-batch`` finds them (``grader.classroom.submissions``:
 folders, ``.py`` files, ``.zip`` files unpacked safely) and named as its results
 are. Each is compared under its variant: the manifest's when one is given,
 else the variant its ``hog.py`` declares, else the default the caller names.
@@ -15,13 +15,13 @@ from pathlib import Path
 from typing import Callable
 
 from grader.errors import UsageError
-from grader.files import write_atomically
-from grader.hog_source import skeleton_source, solution_source
+from grader.project.files import write_atomically
+from grader.reference.hog_source import skeleton_source, solution_source
 from grader.report.html import clip, render
 from grader.similarity.compare import MAX_SHARE, THRESHOLD, Entry, Pair, compare, shared_functions
 from grader.similarity.fingerprint import MAX_SOURCE_BYTES, Program, Unreadable, fingerprint
 from grader.spec import load_variant
-from grader.submissions import Skipped, UnusableZip, extract, scan, submission_name
+from grader.classroom.submissions import Skipped, UnusableZip, extract, scan, submission_name
 
 JSON_NAME = "similarity.json"
 HTML_NAME = "similarity.html"

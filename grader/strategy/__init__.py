@@ -2,7 +2,7 @@
 
 Everything is exact dynamic programming over game states with a variant's rules
 given as a ``Rules`` value; nothing is sampled. The engine knows neither the
-reference solution nor the spec: ``grader.engine`` builds the Rules of a named
+reference solution nor the spec: ``grader.reference.engine`` builds the Rules of a named
 variant from both.
 """
 

@@ -3,7 +3,7 @@
 ``Rules.build`` calls a zero-dice rule and a swap predicate once for every score
 the engine can meet and keeps the results as tables; the dice distributions come
 from ``grader.strategy.distributions``. fa19's dice-count bonus (its Feral Hogs)
-is described here by its two numbers. ``grader.engine`` builds a variant's Rules
+is described here by its two numbers. ``grader.reference.engine`` builds a variant's Rules
 from its reference solution and its spec; the engine itself knows neither.
 """
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from grader import build, handout
+from grader.publishing import build, handout
 from grader.spec import all_variants
 
 CHROMIUM = Path("/usr/bin/chromium")

@@ -16,7 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from grader import assign, play, project
+from grader import project
+from grader.classroom import play
+from grader.publishing import assign
 from grader.spec import all_variants, load_variant
 
 CHROMIUM = Path("/usr/bin/chromium")

@@ -4,7 +4,6 @@ from elsewhere, the figures visible; screenshots kept in $CI_ARTIFACTS (or tests
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -16,9 +15,8 @@ from grader.contest.standings import standings
 from grader.contest.tournament import Contest, page
 from grader.report import classroom
 from grader.spec import load_variant
+from tests.report.test_report_classroom import VARIANT, craft
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # tests/, as for tests/sessions.py
-from test_report_classroom import VARIANT, craft  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")
 if not CHROMIUM.exists():

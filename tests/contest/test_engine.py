@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 
 from grader.contest import engine
 from grader.strategy.match import win_rate
-from grader.engine import rules_for
+from grader.reference.engine import rules_for
 
 
 def random_tables(seed: int, count: int, goal: int) -> np.ndarray:
@@ -104,7 +104,7 @@ def test_the_compiled_fa19_loop_is_cached_in_the_kits_cache_never_inside_the_pac
         return {path for path in project.PACKAGE.rglob("*") if path.suffix in (".nbi", ".nbc")}
 
     before = compiled()
-    script = ("import numpy as np\nfrom grader.contest import engine\nfrom grader.engine import rules_for\n"
+    script = ("import numpy as np\nfrom grader.contest import engine\nfrom grader.reference.engine import rules_for\n"
               "tables = np.random.default_rng(1).integers(0, 11, (3, 100, 100))\n"
               "print(engine.first_mover_matrix(rules_for('fa19', 100), tables)[0, 1])\n")
     env = {key: value for key, value in os.environ.items() if key != "NUMBA_CACHE_DIR"}

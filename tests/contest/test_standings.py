@@ -10,15 +10,15 @@ import json
 import numpy as np
 import pytest
 
-from grader.batch import GRADED_FROM
-from grader.submissions import digest as submission_digest
+from grader.classroom.batch import GRADED_FROM
+from grader.classroom.submissions import digest as submission_digest
 from grader.contest.entrants import Entrant, gather
 from grader.contest.standings import leaderboard_csv, standings
 from grader.contest.tournament import Contest, page, play
 from grader.report import instructor
 from grader.spec import load_variant
 from grader.strategy.match import win_rate
-from grader.engine import rules_for
+from grader.reference.engine import rules_for
 
 GOAL = 100
 

@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ElementTree
 
 import pytest
 
-from grader.engine import analyze, rules_for, strategy_heatmap
+from grader.reference.engine import analyze, rules_for, strategy_heatmap
 from grader.strategy import heatmap_svg, report
 from .conftest import load_reference
 

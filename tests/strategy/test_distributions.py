@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from grader.strategy.distributions import roll_counts, roll_distribution
-from grader.engine import rules_for
+from grader.reference.engine import rules_for
 from .conftest import load_reference
 from .independent import turn_distribution
 

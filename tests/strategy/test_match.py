@@ -8,7 +8,7 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from grader.engine import exact_match, rules_for, win_rate
+from grader.reference.engine import exact_match, rules_for, win_rate
 from grader.strategy import always_roll_table
 from grader.strategy.match import FIRST_WINS, NEVER_ENDS, SECOND_WINS, expected_payoff
 from .conftest import load_reference

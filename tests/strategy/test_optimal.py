@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from grader.engine import exact_match, rules_for, solve, win_rate
+from grader.reference.engine import exact_match, rules_for, solve, win_rate
 from grader.strategy import Rules, always_roll_table
 from grader.strategy.match import NEVER_ENDS, expected_payoff
 from .conftest import load_reference

@@ -1,0 +1,362 @@
+"""The cases a submission is graded on: public ones from the spec, hidden ones generated.
+
+Hidden cases are generated per question role from a seed: each grading run
+draws one (``hog grade --seed N`` repeats a run) and every question derives its
+own random stream from it, so a regrade with the same seed grades with the same
+cases, and a set of cases that leaked is worth nothing the next time. Their
+expected outputs come from running the reference solution here, in the
+grader's process. They never leave the grader:
+the sandbox receives only the calls, never what they should return.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import inspect
+import io
+import json
+import random
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from grader import project, reference
+from grader.cases import agreement
+from grader.project import signed_cache
+from grader.reference import hog_source
+from grader.cases.agreement import SCORE_PAIRS, Table  # noqa: F401  (SCORE_PAIRS: part of this module's names)
+from grader.spec import Case, Step, Variant
+
+GENERATED = "generated from the reference solution"
+DEFAULT_SEED = 0      # the seed of callers that do not choose one (hog cases --hidden, the kit's own tests)
+KEPT_PER_VARIANT = 16  # cached generations kept per variant (one per seed): the newest
+
+
+@dataclass(frozen=True)
+class Api:
+    """How this variant's functions are called, read from the reference's signatures.
+
+    With ``alternative`` (the source of an allowed alternative from the spec), ``hog``
+    is the reference with those functions replaced."""
+    variant: Variant
+    alternative: str = ""
+
+    @functools.cached_property
+    def hog(self):
+        if self.alternative:
+            return reference.alternative(self.variant.id, self.alternative)
+        return reference.load(self.variant.id)
+
+    def name(self, role: str) -> str:
+        return self.variant.functions[role]
+
+    def params(self, function: str) -> list[str]:
+        return list(inspect.signature(getattr(self.hog, function)).parameters)
+
+    def roll_dice(self, num_rolls: int, dice: str, score: int) -> str:
+        if self.scored_by_parity:
+            return f"roll_dice({score}, {num_rolls}, {dice})"
+        return f"roll_dice({num_rolls}, {dice})"
+
+    def take_turn(self, num_rolls: int, score: int, opponent: int, dice: str) -> str:
+        if self.scored_by_parity:
+            return f"take_turn({num_rolls}, {score}, {opponent}, {dice})"
+        return f"take_turn({num_rolls}, {opponent}, {dice})"
+
+    def swap(self, current: str, opponent: str) -> str:
+        swap = self.name("swap")
+        if len(self.params(swap)) == 1:
+            return f"{swap}({current})"
+        return f"{swap}({current}, {opponent})"
+
+    @property
+    def scored_by_parity(self) -> bool:
+        return "parity_bonus" in self.variant.features
+
+
+# ------------------------------------------------------------ generators
+# Each returns sessions: lists of steps typed at the prompt (no expected output).
+
+Sessions = list["list[str] | Table"]
+
+
+def _cycle(rng: random.Random, low: int = 1, length: int = 8) -> str:
+    outcomes = [rng.randint(low, 6) for _ in range(rng.randint(1, length))]
+    return "make_test_dice(" + ", ".join(map(str, outcomes)) + ")"
+
+
+def _roll_dice(api: Api, rng: random.Random) -> Sessions:
+    sessions = []
+    for _ in range(40):
+        dice = _cycle(rng, low=1 if rng.random() < 0.5 else 2)
+        sessions.append(["dice = " + dice,
+                         api.roll_dice(rng.randint(1, 10), "dice", rng.randint(0, 99)),
+                         "dice()"])
+    return sessions
+
+
+def _zero_dice(api: Api, rng: random.Random) -> Sessions:
+    return [[f"[{api.name('zero_dice')}(score) for score in range({api.variant.goal})]"]]
+
+
+def _take_turn(api: Api, rng: random.Random) -> Sessions:
+    sessions = []
+    for _ in range(40):
+        num_rolls = rng.choice([0, 0, rng.randint(1, 10)])
+        call = api.take_turn(num_rolls, rng.randint(0, 99), rng.randint(0, api.variant.goal - 1), "dice")
+        sessions.append(["dice = " + _cycle(rng), call, "dice()"])
+    return sessions
+
+
+def _swap(api: Api, rng: random.Random) -> Sessions:
+    goal = api.variant.goal
+    return [[f"[[{api.swap('a', 'b')} for b in range({goal})] for a in range({goal + 60})]"]]
+
+
+def _strategies(rng: random.Random) -> tuple[str, str]:
+    """Two strategies that depend on both scores; player 0 always rolls, so every game ends."""
+    a, b, c, d = (rng.randint(1, 9) for _ in range(4))
+    return (f"lambda score, opponent: 1 + (score * {a} + opponent * {b}) % 10",
+            f"lambda score, opponent: (score * {c} + opponent * {d}) % 11")
+
+
+def _play_call(api: Api, rng: random.Random, say: str | None, *, feral: bool = False) -> str:
+    """A game of two drawn strategies. Where a question of its own grades Feral Hogs (fa19's 5b),
+    every other question's game turns it off, so a play without it loses that question alone."""
+    first, second = _strategies(rng)
+    args = [first, second, str(rng.randint(0, 40)), str(rng.randint(0, 40)), "dice=" + _cycle(rng),
+            f"goal={rng.randint(api.variant.goal // 2, api.variant.goal)}"]
+    if say:
+        args.append(f"say={say}")
+    if "dice_count_bonus" in api.variant.features and not feral \
+            and ("feral_hogs" in api.variant.functions or rng.random() < 0.3):
+        args.append("feral_hogs=False")
+    return f"play({', '.join(args)})"
+
+
+def _play(api: Api, rng: random.Random) -> Sessions:
+    return [[_play_call(api, rng, None)] for _ in range(30)]
+
+
+def _feral_hogs(api: Api, rng: random.Random) -> Sessions:
+    """Games with Feral Hogs on: drawn strategies, and ones whose dice counts step by 2."""
+    sessions = [[_play_call(api, rng, None, feral=True)] for _ in range(20)]
+    for _ in range(10):
+        step = rng.choice([2, 2, 1, 3])
+        start = rng.randint(0, 10 - 2 * step)   # a count from 0 to 10
+        stepping = f"lambda score, opponent: {start} + {step} * ((score + opponent) % 3)"
+        goal = rng.randint(api.variant.goal // 2, api.variant.goal)
+        sessions.append([f"play({stepping}, always_roll({rng.randint(1, 10)}), {rng.randint(0, 40)}, "
+                         f"{rng.randint(0, 40)}, dice={_cycle(rng)}, goal={goal})"])
+    return sessions
+
+
+ECHO = "def echo(score0, score1):\n    print(score0, score1)\n    return echo\n"
+
+
+def _commentary(api: Api, rng: random.Random) -> Sessions:
+    return [[ECHO, _play_call(api, rng, "echo")] for _ in range(10)]
+
+
+def _announce_highest(api: Api, rng: random.Random) -> Sessions:
+    sessions = []
+    for _ in range(12):
+        scores, pairs = [0, 0], []
+        for _ in range(12):
+            scores[rng.randint(0, 1)] += rng.randint(0, 25)
+            if rng.random() < 0.2:
+                scores.reverse()
+            pairs.append(tuple(scores))
+        sessions.append([f"f = announce_highest({rng.randint(0, 1)})",
+                         f"for pair in {pairs!r}:\n    f = f(*pair)\n"])
+    return sessions
+
+
+def _always_roll(api: Api, rng: random.Random) -> Sessions:
+    goal = api.variant.goal
+    return [[f"[always_roll(n)(s, o) for n in range(11) for s in range(0, {goal}, 7) for o in range(0, {goal}, 9)]"]]
+
+
+def _is_always_roll(api: Api, rng: random.Random) -> Sessions:
+    sessions = [["is_always_roll(always_roll_5)"], ["is_always_roll(catch_up)"]]
+    for _ in range(8):
+        s, o = rng.randint(0, 99), rng.randint(0, 99)
+        sessions.append([f"is_always_roll(lambda score, opponent: 4 if (score, opponent) == ({s}, {o}) else 3)"])
+        sessions.append([f"is_always_roll(lambda score, opponent: 4 if (score, opponent) == ({s}, {o}) else 3, "
+                         f"goal={min(s, o)})"])
+    return sessions
+
+
+def _make_averaged(api: Api, rng: random.Random) -> Sessions:
+    sessions = []
+    for _ in range(8):
+        outcomes = [rng.randint(1, 6) for _ in range(rng.randint(1, 6))]
+        samples = rng.randint(1, 12)
+        sessions.append([f"make_averaged(make_test_dice(*{outcomes!r}), {samples})()",
+                         "calls = []",
+                         "def counted(*args):\n    calls.append(args)\n    return sum(args)\n",
+                         f"make_averaged(counted, {samples})({samples}, 2, 3)", "len(calls)"])
+    return sessions
+
+
+def _max_scoring(api: Api, rng: random.Random) -> Sessions:
+    sessions = []
+    for _ in range(10):
+        samples = rng.randint(1, 30)
+        dice = _cycle(rng, length=6)
+        if api.scored_by_parity:
+            sessions.append([f"max_scoring_num_rolls({rng.randint(0, 99)}, {dice}, {samples})"])
+        else:
+            sessions.append([f"max_scoring_num_rolls({dice}, {samples})"])
+    return sessions
+
+
+# Scores s a strategy table with drawn arguments covers (against every opponent score): the table
+# with the default arguments covers every pair; these catch arguments ignored or mixed up.
+PARAMETER_ROWS = 10
+
+
+def _strategy_table(api: Api, role: str, rng: random.Random) -> Sessions:
+    name, goal = api.name(role), api.variant.goal
+    sessions: Sessions = [Table(f"{name}(s, o)", goal)]
+    for _ in range(3):
+        cutoff, num_rolls = rng.randint(0, 12), rng.randint(0, 10)
+        rows = tuple(sorted(rng.sample(range(goal), min(PARAMETER_ROWS, goal))))
+        sessions.append(Table(f"{name}(s, o, {cutoff}, {num_rolls})", goal, rows=rows))
+    return sessions
+
+
+GENERATORS: dict[str, Callable[[Api, random.Random], Sessions]] = {
+    "roll_dice": _roll_dice,
+    "zero_dice": _zero_dice,
+    "take_turn": _take_turn,
+    "swap": _swap,
+    "play": _play,
+    "feral_hogs": _feral_hogs,
+    "commentary": _commentary,
+    "announce_highest": _announce_highest,
+    "always_roll": _always_roll,
+    "is_always_roll": _is_always_roll,
+    "make_averaged": _make_averaged,
+    "max_scoring_num_rolls": _max_scoring,
+    "zero_strategy": lambda api, rng: _strategy_table(api, "zero_strategy", rng),
+    "swap_strategy": lambda api, rng: _strategy_table(api, "swap_strategy", rng),
+}
+"""Role → generator. final_strategy has none: it is graded by its exact win rate."""
+
+
+# ------------------------------------------------------- expected outputs
+
+
+def _namespace(api: Api) -> dict:
+    names = {name: value for name, value in vars(reference.dice()).items() if not name.startswith("_")}
+    names.update({name: value for name, value in vars(api.hog).items() if not name.startswith("_")})
+    return names
+
+
+@functools.lru_cache(maxsize=4096)
+def _compiled(source: str) -> tuple[object, bool]:
+    """A step's code and whether it is an expression (the reference and each allowed alternative
+    run the same steps: compiled once)."""
+    try:
+        return compile(source, "<case>", "eval"), True
+    except SyntaxError:
+        return compile(source, "<case>", "exec"), False
+
+
+def run_reference(api: Api, sources: list[str]) -> list[str]:
+    """What the reference shows for each step, exactly as an interpreter would."""
+    namespace = _namespace(api)
+    shown = []
+    for source in sources:
+        out = io.StringIO()
+        code, expression = _compiled(source)
+        with contextlib.redirect_stdout(out):
+            value = eval(code, namespace) if expression else exec(code, namespace)
+        shown.append(out.getvalue() + ("" if value is None else repr(value) + "\n"))
+    return shown
+
+
+def new_seed() -> int:
+    """A fresh seed for one grading run."""
+    return secrets.randbelow(10**9)
+
+
+def _question_sessions(api: Api, question, generate, seed: int) -> tuple[list[list[list[str]]], dict[str, int]]:
+    """The generated sessions of one question where the rules decide the answer, and what was left out;
+    the question's stream is derived from the run's seed, the variant and the question's role."""
+    rng = random.Random(f"{seed}/{api.variant.id}/{question.role}")
+    others = [functools.partial(run_reference, Api(api.variant, alternative.source))
+              for alternative in question.alternatives]
+    return agreement.decided_sessions(functools.partial(run_reference, api), others, lambda: generate(api, rng))
+
+
+def _generate(variant: Variant, seed: int = DEFAULT_SEED) -> dict[str, list[list[list[str]]]]:
+    """Question number → its generated sessions, each a list of [source, expected output];
+    under ``UNDECIDED``, per question, the candidates the allowed alternatives answered differently."""
+    api = Api(variant)
+    generated, undecided = {}, {}
+    for question in variant.questions:
+        generate = GENERATORS.get(question.role)
+        if generate is None:
+            continue
+        generated[question.number], left_out = _question_sessions(api, question, generate, seed)
+        if question.alternatives:
+            undecided[question.number] = left_out
+    generated[agreement.UNDECIDED] = undecided
+    return generated
+
+
+def undecided(variant: Variant, seed: int = DEFAULT_SEED) -> dict[str, dict[str, int]]:
+    """Per question with allowed alternatives: candidate hidden cases dropped because the
+    reference and an alternative answered differently, and score pairs left out of tables."""
+    return dict(_cached_generation(variant, seed).get(agreement.UNDECIDED, {}))
+
+
+def cache_key(variant: Variant) -> str:
+    """Changes whenever anything the generated cases come from changes."""
+    digest = hashlib.sha256()
+    for part in (Path(__file__).read_text(encoding="utf-8"), Path(agreement.__file__).read_text(encoding="utf-8"),
+                 hog_source.solution_source(variant), project.DICE.read_text(encoding="utf-8"),
+                 repr(variant.questions)):
+        digest.update(part.encode("utf-8"))
+    return digest.hexdigest()[:24]
+
+
+def _cached_generation(variant: Variant, seed: int = DEFAULT_SEED) -> dict[str, list[list[list[str]]]]:
+    """The generated sessions, from the grader's private, signed cache (``grader.project.signed_cache``) when
+    it holds them; one file per seed, only the newest few of a variant kept."""
+    key = f"{cache_key(variant)}-seed{seed}"
+    return signed_cache.kept("hidden", f"{variant.id}-{key}.json", key, "hidden cases",
+                             lambda: _generate(variant, seed), load=signed_cache.json_of(dict),
+                             dump=lambda generated: json.dumps(generated).encode("utf-8"),
+                             keep=(f"{variant.id}-*.json", KEPT_PER_VARIANT))
+
+
+@functools.lru_cache(maxsize=16)
+def hidden_cases(variant: Variant, seed: int = DEFAULT_SEED) -> tuple[Case, ...]:
+    """The spec's hidden cases, then the ones generated from ``seed``, question by question."""
+    generated = _cached_generation(variant, seed)
+    cases = []
+    for question in variant.questions:
+        cases += [case for case in question.cases if case.hidden]
+        for index, pairs in enumerate(generated.get(question.number, []), start=1):
+            steps = tuple(Step(source, want) for source, want in pairs)
+            session = "".join(">>> " + s.source.replace("\n", "\n... ").removesuffix("... ") + s.want
+                              for s in steps)
+            cases.append(Case(id=f"{variant.id}-q{question.number}-hidden-{index}", question=question.number,
+                              origin=GENERATED, session=session, steps=steps, hidden=True, note="",
+                              path=variant.path, line=question.line))
+    return tuple(cases)
+
+
+def public_cases(variant: Variant) -> tuple[Case, ...]:
+    return tuple(case for case in variant.cases if not case.hidden)
+
+
+def grading_cases(variant: Variant, seed: int = DEFAULT_SEED) -> tuple[Case, ...]:
+    """Every case a submission is graded on, public first; the hidden ones drawn from ``seed``."""
+    return public_cases(variant) + hidden_cases(variant, seed)

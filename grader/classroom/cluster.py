@@ -1,0 +1,184 @@
+"""Work of ``hog grade-batch`` and ``hog contest`` on a Dask cluster (``--scheduler`` or ``--workers``).
+
+The one seam between the kit and Dask: ``connect`` opens a client (to a scheduler's
+address, or to a local cluster of N worker processes it starts and owns), and
+``Cluster.run_all`` has the contract of ``grader.classroom.pool.run_all``: ``work(task)`` for each
+task on the workers, ``done(task, value)`` here as each returns, ``lost(task, why)`` when
+it raised or its workers kept dying; it returns early once ``signals`` received one.
+Tasks travel in chunks (one Dask task each); a chunk whose worker dies is run again on
+another (Dask retries it), so a killed worker loses nothing; results come back here and
+the caller writes them, so the files are the same as a local run's.
+
+Stopping: a Dask event (one per run) is set, pending chunks are cancelled, and a running
+chunk stops before its next task; a local cluster is then closed, which ends its worker
+processes and, through ``PR_SET_PDEATHSIG``, their sandboxes.
+
+On the workers, each chunk runs in the process's own scratch folder (``grader.classroom.pool``),
+one chunk at a time per process (start workers with one thread each). Submissions must be
+at the same path on the workers as here (a shared file system), as on any cluster.
+
+``distributed`` is an optional extra: ``pip install 'hog-kit[cluster]'``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+import uuid
+from typing import Callable, Iterator
+
+from grader.classroom import pool
+from grader.errors import UsageError
+
+INSTALL = "pip install 'hog-kit[cluster]'"
+POLL_SECONDS = 0.1
+CHUNKS_PER_WORKER = 4      # chunks per worker: enough to balance slow submissions, few enough to be cheap
+MAX_CHUNK = 8
+
+
+def _distributed():
+    try:
+        import distributed
+    except ImportError:
+        raise UsageError(f"--scheduler and --workers run the work on a Dask cluster, which needs Dask's "
+                         f"distributed package: {INSTALL} (or leave both out to run here)") from None
+    return distributed
+
+
+@contextlib.contextmanager
+def connect(*, scheduler: str | None = None, workers: int | None = None) -> Iterator["Cluster | None"]:
+    """A cluster for ``--scheduler ADDRESS`` or ``--workers N``; None (run here) when neither is given."""
+    if scheduler is None and workers is None:
+        yield None
+        return
+    if scheduler is not None and workers is not None:
+        raise UsageError("give --scheduler ADDRESS (a running Dask scheduler) or --workers N (a local "
+                         "cluster), not both")
+    if workers is not None and workers < 1:
+        raise UsageError(f"--workers {workers}: give at least 1")
+    distributed = _distributed()
+    local = None
+    try:
+        if scheduler is not None:
+            try:
+                client = distributed.Client(scheduler, timeout="10s")
+            except (OSError, TimeoutError, ValueError) as error:
+                raise UsageError(f"--scheduler {scheduler}: no Dask scheduler answered ({error}); "
+                                 f"give the address it prints, e.g. tcp://10.0.0.5:8786") from None
+        else:
+            local = distributed.LocalCluster(n_workers=workers, processes=True, threads_per_worker=1,
+                                             dashboard_address=None, silence_logs=50)
+            client = distributed.Client(local)
+    except BaseException:
+        if local is not None:
+            local.close()
+        raise
+    cluster = Cluster(client, local)
+    try:
+        yield cluster
+    finally:
+        cluster.close()
+
+
+class Cluster:
+    def __init__(self, client, local=None):
+        self.client, self.local = client, local
+
+    @property
+    def workers(self) -> int:
+        return max(1, len(self.client.scheduler_info(n_workers=-1).get("workers", {})))
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.client.close()
+        if self.local is not None:
+            with contextlib.suppress(Exception):
+                self.local.close()
+
+    def chunks(self, tasks: list) -> list[list]:
+        size = max(1, min(MAX_CHUNK, -(-len(tasks) // (CHUNKS_PER_WORKER * self.workers))))
+        return [tasks[start:start + size] for start in range(0, len(tasks), size)]
+
+    def run_all(self, tasks: list, work: Callable, *, signals: pool.Signals,
+                done: Callable[[object, object], None], lost: Callable[[object, str], None]) -> None:
+        """As ``grader.classroom.pool.run_all``, on the cluster's workers."""
+        distributed = _distributed()
+        stop = distributed.Event(f"hog-stop-{uuid.uuid4().hex}", client=self.client)
+        futures = {self.client.submit(run_chunk, work, chunk, stop.name, pure=False): chunk
+                   for chunk in self.chunks(tasks)}
+        waiting = distributed.as_completed(list(futures))
+        finished = False
+        try:
+            while not waiting.is_empty() and signals.received is None:
+                ready = waiting.next_batch(block=False)
+                if not ready:
+                    time.sleep(POLL_SECONDS)
+                    continue
+                for future in ready:
+                    chunk = futures[future]
+                    if future.status == "finished":
+                        try:
+                            replies = future.result()
+                        except Exception:   # its result died with a worker as it was fetched: run again
+                            waiting.add(future)
+                            continue
+                        for task, (kind, value) in zip(chunk, replies):
+                            (done if kind == "done" else lost)(task, value)
+                    elif future.status == "error":
+                        why = f"the cluster could not run it: {type(future.exception()).__name__}: " \
+                              f"{future.exception()}"
+                        for task in chunk:
+                            lost(task, why)
+                    elif future.status != "cancelled":   # its result died with a worker: Dask runs it again
+                        waiting.add(future)
+            finished = signals.received is None
+        finally:
+            if not finished:
+                with contextlib.suppress(Exception):
+                    stop.set()
+                with contextlib.suppress(Exception):
+                    self.client.cancel(list(futures), force=True)
+                if self.local is not None:   # ours: its workers (and their sandboxes) end now
+                    self.close()
+
+    def map(self, function: Callable, items: list, *shared) -> list:
+        """``[function(item, *shared) for item in items]`` on the workers, ``shared`` sent once to each;
+        stopped (pending work cancelled, a local cluster closed) if this is interrupted."""
+        scattered = [self.client.scatter(value, broadcast=True, hash=False) for value in shared]
+        futures = [self.client.submit(_apply, function, item, *scattered, pure=False) for item in items]
+        try:
+            while not all(future.done() for future in futures):   # a signal lands here, not inside Dask
+                time.sleep(POLL_SECONDS)
+            return self.client.gather(futures)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                self.client.cancel(futures, force=True)
+            if self.local is not None:
+                self.close()
+            raise
+
+
+_ONE_AT_A_TIME = threading.Lock()   # a process's scratch folder is one: its chunks run one after another
+
+
+def _apply(function: Callable, item, *shared):
+    with _ONE_AT_A_TIME, pool.scratch_folder():
+        return function(item, *shared)
+
+
+def run_chunk(work: Callable, chunk: list, stop_name: str) -> list[tuple[str, object]]:
+    """On a worker: ``("done", work(task))`` or ``("error", why)`` for each task, stopping early (the
+    rest unreported) once the run's stop event is set."""
+    from distributed import Event
+    stop = Event(stop_name)
+    replies = []
+    with _ONE_AT_A_TIME, pool.scratch_folder():
+        for task in chunk:
+            if stop.is_set():
+                break
+            try:
+                replies.append(("done", work(task)))
+            except Exception as error:   # the kit broke on this task: reported here as pool's workers do
+                replies.append(("error", f"{type(error).__name__}: {error}"))
+    return replies

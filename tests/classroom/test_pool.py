@@ -1,0 +1,49 @@
+"""Worker processes of a batch: a dead worker costs only its task, a signal stops them all."""
+
+import os
+import signal
+import time
+
+from grader.classroom import pool
+
+
+def work(task: str) -> str:
+    if task == "die":
+        os.kill(os.getpid(), signal.SIGKILL)
+    if task == "slow":
+        time.sleep(60)
+    time.sleep(0.05)
+    return task.upper()
+
+
+def test_a_worker_that_dies_costs_only_its_task_and_is_replaced():
+    done, lost = {}, {}
+    with pool.Signals() as signals:
+        pool.run_all(["a", "die", "b", "c", "d"], work, jobs=2, signals=signals,
+                     done=done.__setitem__, lost=lost.__setitem__)
+    assert done == {"a": "A", "b": "B", "c": "C", "d": "D"}
+    assert lost == {"die": "the worker process ended (killed by SIGKILL)"}
+
+
+def test_a_signal_stops_every_worker_and_keeps_what_was_done():
+    done, lost, workers = {}, {}, []
+    before = set(pool._descendants(os.getpid()))   # not the pool's (e.g. multiprocessing's resource tracker)
+
+    def finished(task, value):
+        done[task] = value
+        workers.extend(set(pool._descendants(os.getpid())) - before)
+        os.kill(os.getpid(), signal.SIGTERM)   # as an operator would, once something is graded
+    with pool.Signals() as signals:
+        pool.run_all(["a", "slow", "slow", "b"], work, jobs=3, signals=signals, done=finished,
+                     lost=lost.__setitem__)
+    assert signals.received == signal.SIGTERM
+    assert done == {"a": "A"} and lost == {}
+    assert workers and not [pid for pid in workers if pool._alive(pid) and not _zombie(pid)]
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            return handle.read().rsplit(b")", 1)[1].split()[0] == b"Z"
+    except OSError:
+        return True

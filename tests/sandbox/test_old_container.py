@@ -1,0 +1,469 @@
+"""An older container engine, as Gradescope's and schools' graders may still run: no namespaces, and the
+Landlock system calls refused (Docker before 23.0). A root grader still reaches the files level there,
+with a uid of the sandbox's own to which file permissions close the kit, its cache and other
+submissions: the reference grades full, a submission that hunts for the kit gets nothing, and the
+report names the layers that held. A grader that is not root cannot reach files there and says so.
+
+The engine is simulated with tests/tools/nouserns.py --no-landlock under setpriv, in a mount
+namespace of its own where the machine looks like such a container's image (see OLD_CONTAINER).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from grader.publishing import assign
+from grader.sandbox import level, namespaces
+from grader.spec import load_variant
+from tests.sandbox.test_isolation import hunter   # tests/submissions/hostile/steal_kit.py, told where the cache is
+from tests import ROOT
+
+HOST_FOLDERS = ("/work", "/home", "/srv")   # where checkouts live on a host, never in a grader's image
+
+
+
+# Run as root in a mount namespace of its own (unshare): it makes the machine look like such a
+# container's image, where the only copy of the kit is the one the grader uses, closed to other users
+# as the bundle's setup.sh leaves it. The folder holding this checkout and the host's HOST_FOLDERS (so every
+# other checkout, cache and virtual environment of this machine) are covered with empty tmpfs, and so is /tmp (a
+# container has its own, without this machine's other graders' folders); the interpreter and the
+# folders the kit's requirements come from are mounted where other users can reach them (a
+# container's Python lives under /usr). Then it runs argv[1:] with that interpreter.
+OLD_CONTAINER = r"""
+import os, subprocess, sys
+from pathlib import Path
+hide, prefix, *rest = sys.argv[1:]
+separator = rest.index("--")
+sites, command = rest[:separator], rest[separator + 1:]
+def mount(*arguments):
+    subprocess.run(["mount", *arguments], check=True)
+mount("-t", "tmpfs", "-o", "mode=755", "none", "/mnt")
+os.makedirs("/mnt/python")
+mount("--bind", prefix, "/mnt/python")
+paths = []
+for number, site in enumerate(sites):
+    os.makedirs(f"/mnt/site{number}")
+    mount("--bind", site, f"/mnt/site{number}")
+    paths.append(f"/mnt/site{number}")
+for folder in filter(None, hide.split(os.pathsep)):
+    mount("-t", "tmpfs", "-o", "mode=755", "none", folder)
+mount("-t", "tmpfs", "-o", "mode=1777", "none", "/tmp")
+os.environ["HOG_TEST_SITES"] = os.pathsep.join(paths)
+os.execv(command[0], command)
+"""
+# In the container: grade the reference and the hunter at files (root), and say what the hunter got.
+GRADE_IN_CONTAINER = r"""
+import json, os, sys
+sys.path[:0] = [sys.argv[1]] + [p for p in os.environ["HOG_TEST_SITES"].split(os.pathsep) if p]
+from pathlib import Path
+from grader.grading import grade
+from grader.sandbox import Limits, run_cases
+from grader.spec import load_variant
+variant = load_variant("sp19")
+found = {}
+for name in ("reference", "hunter"):
+    result = grade.grade(Path(sys.argv[2 if name == "reference" else 3]), variant, minimum="files")
+    found[name] = [result.score, result.max_score, result.isolation_level, result.isolation, result.grader_error]
+# A neighbour: the reference, waiting in its sandbox (its own uid, its own folder) while the hunter hunts.
+import threading, time
+neighbour = threading.Thread(target=run_cases, args=(sys.argv[2], [["__import__('time').sleep(0.6)"]] * 6),
+                             kwargs={"minimum": "files"})
+neighbour.start()
+time.sleep(1.0)
+report = run_cases(sys.argv[3], [["loot()"], ["'play' in dir()"], ["reach_out()"], ["__import__('os').getuid()"]],
+                   minimum="files", limits=Limits(case_seconds=20.0))
+neighbour.join()
+found["hunt"] = [report.level, list(report.layers)] + [case.steps[-1].output or case.steps[-1].error
+                                                        for case in report.cases]
+print(json.dumps(found))
+"""
+HUNT_FURTHER = r"""
+
+def reach_out():
+    '''What the grader's process, other sandboxes and the kit's places give away to this uid.'''
+    import glob, os
+    opened = []
+    grader = os.getppid()
+    for name in ("environ", "cmdline", "cwd", "root", "maps", "mem", "fd", "fdinfo"):
+        path = f"/proc/{grader}/{name}"
+        try:
+            if name in ("cwd", "root"):
+                os.listdir(path)
+            elif name in ("fd", "fdinfo"):
+                os.listdir(path)
+            else:
+                with open(path, "rb") as handle:
+                    handle.read(1)
+            opened.append(name)
+        except OSError:
+            pass
+    mine = str(os.getpid())
+    for pid in [entry for entry in os.listdir("/proc") if entry.isdigit() and entry != mine]:
+        for name in ("environ", "cwd", "root", "maps", "fd"):  # of every other process, the grader's too
+            try:
+                if name in ("cwd", "root", "fd"):
+                    os.listdir(f"/proc/{pid}/{name}")
+                else:
+                    with open(f"/proc/{pid}/{name}", "rb") as handle:
+                        if not handle.read(1):
+                            continue                       # a kernel thread: nothing there
+                opened.append(f"/proc/{pid}/{name}")
+            except OSError:
+                pass
+    for folder in glob.glob("/tmp/*/"):                       # other sandboxes' folders, by name
+        try:
+            with open(folder + "hog.py", "rb") as handle:
+                handle.read(1)
+            if not folder.startswith(os.getcwd()):
+                opened.append(folder + "hog.py")
+        except OSError:
+            pass
+    for pattern in ("/tmp/*", "/tmp/*/*", "/tmp/*/*/*", "/tmp/*/*/*/*"):
+        for path in glob.glob(pattern):
+            if (path.endswith(".py") or path.endswith("key")) and not path.startswith(os.getcwd()):
+                try:
+                    with open(path, "rb") as handle:
+                        handle.read(1)
+                    opened.append(path)
+                except OSError:
+                    pass
+    for name in KIT_PLACES:
+        try:
+            os.listdir(name)
+            opened.append(name)
+        except OSError:
+            pass
+    return sorted(opened), len(glob.glob("/tmp/hog-sandbox-*"))
+"""
+
+
+def NOUSERNS_COPY(place: Path) -> Path:
+    """tests/tools/nouserns.py where the container can run it (this checkout is hidden there)."""
+    copy = place / "tools" / "nouserns.py"
+    if not copy.exists():
+        copy.parent.mkdir()
+        shutil.copy(ROOT / "tests" / "tools" / "nouserns.py", copy)
+    return copy
+
+
+CONTAINER_PYTHON = f"/mnt/python/bin/python{sys.version_info.major}.{sys.version_info.minor}"
+
+
+@pytest.fixture
+def place():
+    """A folder that other users may enter (as /autograder is), outside /tmp."""
+    folder = Path(tempfile.mkdtemp(prefix="hog-test-", dir="/var/tmp"))
+    folder.chmod(0o755)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def _old_container(tmp_path: Path, command: list[str], landlock: bool = False, **env: str) -> subprocess.CompletedProcess:
+    """``command`` (a first word "python" is the container's interpreter) in the simulated container:
+    no namespaces, no Landlock (unless ``landlock``: a current engine), no CAP_SYS_ADMIN, this checkout
+    hidden; ``env`` added."""
+    setpriv, unshare = shutil.which("setpriv"), shutil.which("unshare")
+    if setpriv is None or unshare is None or os.geteuid() != 0:
+        pytest.skip("needs root, setpriv and unshare to simulate an older container engine")
+    # The folder holding this checkout, and the places other checkouts of this machine live (a
+    # developer's, beside the clone CI tests): none of them is in a container's image.
+    tops = {Path("/", *ROOT.parts[1:2]), *(Path(name) for name in HOST_FOLDERS)}
+    hide = os.pathsep.join(sorted(str(top) for top in tops if top.is_dir() and str(top) not in ("/usr", "/tmp", "/")
+                                  and not Path(tmp_path).is_relative_to(top)))
+    prefix = os.path.realpath(sys.base_prefix)
+    sites = sorted({os.path.realpath(path) for path in sys.path if path.endswith("-packages")
+                    and os.path.isdir(path) and not path.startswith(prefix)})
+    python = f"/mnt/python/{Path(os.path.realpath(sys.executable)).relative_to(prefix)}" \
+        if os.path.realpath(sys.executable).startswith(prefix) else None
+    if python is None:
+        python = f"/mnt/python/bin/python{sys.version_info.major}.{sys.version_info.minor}"
+    inner = [setpriv, "--bounding-set", "-sys_admin", "--inh-caps", "-sys_admin", python,
+             str(NOUSERNS_COPY(tmp_path)), *([] if landlock else ["--no-landlock"]),
+             *([python] if command[0] == "python" else [command[0]]), *command[1:]]
+    env = {**{key: value for key, value in os.environ.items() if not key.startswith(("HOG_", "PYTHON"))},
+           "HOG_CACHE": str(tmp_path / "cache"), **env}
+    return subprocess.run([unshare, "--mount", "--propagation", "private", sys.executable, "-c", OLD_CONTAINER,
+                           hide, prefix, *sites, "--", *inner], capture_output=True, text=True, env=env,
+                          timeout=600)
+
+
+def _hunter_for(tmp_path: Path, places: list[Path]) -> Path:
+    """The hunter, told to look in ``places`` as well as everywhere it looks (the cache, /root, this
+    checkout, /proc, /tmp)."""
+    places = [str(path) for path in places] + [str(tmp_path / "cache"), str(tmp_path / "cache" / "hidden"),
+                                               "/root", str(ROOT)]
+    folder = hunter(tmp_path, tmp_path / "cache" / "hidden")
+    (folder / "hog.py").write_text((folder / "hog.py").read_text().replace(
+        '["/work", "/work/main", os.path.expanduser("~")]', repr(places + [str(tmp_path)]))
+        + f"\nKIT_PLACES = {places!r}\n" + HUNT_FURTHER)
+    folder.chmod(0o700)
+    return folder
+
+
+def _closed_kit(tmp_path: Path) -> Path:
+    """A copy of the kit, closed to other users as the bundle's setup.sh leaves it."""
+    kit = tmp_path / "kit"
+    for name in ("grader", "specs", "solution"):
+        shutil.copytree(ROOT / name, kit / name, ignore=shutil.ignore_patterns("__pycache__"))
+    subprocess.run(["chmod", "-R", "go-rwx", str(kit)], check=True)
+    return kit
+
+
+@pytest.mark.slow
+def test_in_an_older_container_as_root_files_holds_by_a_uid_of_its_own(place):
+    """Docker before 23.0: Landlock refused, no namespaces. The reference still grades full at files,
+    and a hog.py with no game code that hunts for the kit (the checkout, solution/, the cache and its
+    key, /proc of the grader, other sandboxes' folders in /tmp) gets 0, with the layers named."""
+    tmp_path = place
+    kit = _closed_kit(tmp_path)
+    (tmp_path / "reference").mkdir()
+    shutil.copy(ROOT / "solution" / "sp19" / "hog.py", tmp_path / "reference" / "hog.py")
+    (tmp_path / "reference").chmod(0o700)
+    folder = _hunter_for(tmp_path, [kit, kit / "solution", tmp_path / "reference"])
+    done = _old_container(tmp_path, ["python", "-c", GRADE_IN_CONTAINER, str(kit), str(tmp_path / "reference"),
+                                     str(folder)])
+    assert done.returncode == 0, done.stderr[-3000:]
+    found = json.loads(done.stdout.splitlines()[-1])
+    score, best, reached, isolation, fault = found["reference"]
+    assert (score, best, reached, fault) == (23, 23, "files", None), isolation
+    assert isolation.startswith("files (layers: own uid 19") and ", seccomp; no Landlock: the kernel offers " \
+        "no Landlock (errno 1); ran as its own uid" in isolation
+    score, best, reached, isolation, fault = found["hunter"]
+    assert (score, reached, fault) == (0, "files", None)
+    level_reached, layers, stolen, has_play, reached_out, uid = found["hunt"]
+    assert level_reached == "files" and layers[0].startswith("own uid ") and layers[1:] == ["seccomp"]
+    assert stolen.startswith("([], ") and "True" not in stolen, stolen
+    assert has_play == "False\n"
+    # The grader's command line only (it names paths closed to this uid), though it saw its neighbour's folder.
+    assert reached_out == "(['cmdline'], 2)\n", reached_out
+    assert int(uid) >= 1_900_000_000
+
+
+@pytest.mark.slow
+def test_in_an_older_container_a_grader_that_is_not_root_cannot_reach_files_and_says_so(place):
+    tmp_path = place
+    kit = _closed_kit(tmp_path)
+    subprocess.run(["chmod", "-R", "go+rX", str(kit)], check=True)   # nobody runs it: it must read it
+    (tmp_path / "cache").mkdir(mode=0o777)
+    (tmp_path / "cache").chmod(0o777)
+    (tmp_path / "submission").mkdir()
+    shutil.copy(ROOT / "solution" / "sp19" / "hog.py", tmp_path / "submission" / "hog.py")
+    (tmp_path / "submission").chmod(0o755)
+    script = ("import os, sys; sys.path[:0] = [sys.argv[1]] + [p for p in os.environ['HOG_TEST_SITES']"
+              ".split(os.pathsep) if p]; os.setgid(65534); os.setgroups([]); os.setuid(65534); "
+              "from grader import cli; sys.argv = ['hog', 'grade', sys.argv[2], '--variant', 'sp19', "
+              "'--format', 'json']; cli.run()")
+    done = _old_container(tmp_path, ["python", "-c", script, str(kit), str(tmp_path / "submission")])
+    assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
+    result = json.loads(done.stdout)
+    assert result["score"] == 0 and result.get("grader_failed") is True, done.stdout[-2000:]
+    assert ("isolation 'files' is required, but only 'process' can be reached here: bubblewrap failed its "
+            "start-up check") in done.stdout + done.stderr
+    assert ("the kernel offers no Landlock (errno 1), and the grader does not run as root, so it cannot give "
+            "the submission a uid of its own") in done.stdout + done.stderr
+
+
+# The kit as setup.sh leaves it installed, run with the venv's interpreter and -P -s as run_autograder
+# runs it: where its ``grader`` comes from (never this checkout, which the container hides).
+WHERE_FROM = "import grader, sys; print(grader.__file__); print(sys._base_executable)"
+
+
+def _install_bundle(place: Path, root: Path, container: bool) -> str:
+    """setup.sh's installation: a virtual environment ``$ROOT/hog-venv`` made by the interpreter the
+    sandbox will run (the container's, under /mnt/python, which the sandbox's uid may execute; on this
+    machine for bubblewrap, the interpreter this checkout's environment was made from), and the bundle's
+    wheel installed into it. The kit's requirements come from that interpreter (--system-site-packages,
+    --no-deps --no-index: the test installs nothing from an index). Returns the venv's python."""
+    venv, wheel = root / "hog-venv", next((root / "source" / "kit").glob("hog_kit-*-py3-none-any.whl"))
+    python = str(venv / "bin" / "python")
+    steps = [["-m", "venv", "--system-site-packages", "--without-pip", str(venv)],
+             ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-cache-dir", "--no-deps",
+              "--no-index", str(wheel)],
+             ["-P", "-s", "-c", WHERE_FROM]]
+    base = CONTAINER_PYTHON if container else namespaces.interpreter()
+    for number, arguments in enumerate(steps):
+        command = [base if number == 0 else python, *arguments]
+        if container:
+            done = _old_container(place, command)
+        else:
+            done = subprocess.run(command, capture_output=True, text=True, timeout=600,
+                                  env={k: v for k, v in os.environ.items() if not k.startswith(("HOG_", "PYTHON"))})
+        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+    package, made_from = done.stdout.split()
+    assert Path(package).is_relative_to(venv) and not Path(package).is_relative_to(ROOT), package
+    assert made_from == base, made_from        # the interpreter the sandbox runs, readable by its uid
+    return python
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("engine", ["older", "current", "bubblewrap"])
+def test_in_a_container_the_gradescope_bundle_grades_the_reference_full_and_a_hunter_zero(place, engine):
+    """The bundle as Gradescope unpacks it, its wheel installed in $ROOT/hog-venv as setup.sh installs it
+    (from the bundle alone: the kit's requirements are the interpreter's), closed by setup.sh's own lines;
+    run_autograder at its default isolation (files), with that venv's python, which imports the installed
+    kit (this checkout is hidden): the reference 23/23, the hunter 0, results.json naming the layers:
+    the uid alone in an engine older than Landlock, Landlock and the uid in a current one; where
+    bubblewrap can start (no container), bubblewrap as before."""
+    if engine == "current" and level.landlock_unavailable():
+        pytest.skip(level.landlock_unavailable())
+    if engine == "bubblewrap" and namespaces.unavailable():
+        pytest.skip(namespaces.unavailable())
+    prefix = os.path.realpath(sys.base_prefix)
+    # Those grading imports (numba serves only the contest code, which grading never imports).
+    for name in ("jinja2", "yaml", "numpy", "scipy"):
+        spec = importlib.util.find_spec(name)
+        if spec is None or not os.path.realpath(spec.origin).startswith(prefix):
+            pytest.skip("the bundle's venv is made here from the interpreter alone (no index): the kit's "
+                        "requirements must be installed in it")
+    root = place / "autograder"
+    with zipfile.ZipFile(io.BytesIO(assign.autograder_zip(load_variant("sp19")))) as archive:
+        archive.extractall(root / "source")
+    python = _install_bundle(place, root, container=engine != "bubblewrap")
+    setup = (root / "source" / "setup.sh").read_text()
+    closing = setup[setup.index("# >>> Close the kit"):setup.index("# <<< Close the kit.")]
+    subprocess.run(["bash", "-c", f'set -euo pipefail\nROOT="$1"\nVENV="$2"\n{closing}', "setup",
+                    str(root), str(root / "hog-venv")], check=True, env={**os.environ, "HOG_CACHE": str(place / "cache")})
+    assert not (root / "source").stat().st_mode & 0o077 and not (root / "hog-venv").stat().st_mode & 0o077
+    submissions = {"reference": (ROOT / "solution" / "sp19" / "hog.py").read_text(),
+                   "hunter": (_hunter_for(place, [root / "source", root / "source" / "kit", root / "hog-venv"])
+                              / "hog.py").read_text()}
+    graded = {}
+    for name, source in submissions.items():
+        shutil.rmtree(root / "submission", ignore_errors=True)
+        (root / "submission").mkdir()
+        (root / "submission" / "hog.py").write_text(source)
+        if engine == "bubblewrap":
+            done = subprocess.run(["bash", str(root / "source" / "run_autograder")], capture_output=True, text=True,
+                                  timeout=600, env={**{k: v for k, v in os.environ.items() if not k.startswith("HOG_")},
+                                                    "AUTOGRADER_ROOT": str(root), "HOG_KIT_PYTHON": python,
+                                                    "HOG_CACHE": str(place / "cache")})
+        else:
+            done = _old_container(place, ["bash", str(root / "source" / "run_autograder")], engine == "current",
+                                  AUTOGRADER_ROOT=str(root), HOG_KIT_PYTHON=python)
+        assert done.returncode == 0, done.stderr[-3000:]
+        graded[name] = json.loads((root / "results" / "results.json").read_text())
+    for name, score in (("reference", 23), ("hunter", 0)):
+        result = graded[name]
+        assert result["score"] == score, result["isolation"]
+        if engine == "bubblewrap":
+            assert result["isolation_level"] == result["isolation"] == "bubblewrap"
+            continue
+        assert result["isolation_level"] == "files"
+        if engine == "older":
+            assert result["isolation"].startswith("files (layers: own uid 19") and ", seccomp; no Landlock" in \
+                result["isolation"]
+        else:
+            assert result["isolation"].startswith("files (layers: Landlock, own uid 19") and ", seccomp; " \
+                "Landlock: only the Python standard library" in result["isolation"]
+
+
+def test_files_without_landlock_names_the_first_place_open_to_other_users_and_the_fix(place, monkeypatch):
+    """What the grader checks before it relies on the uid alone: the kit's package and folder, its cache,
+    and what the caller protects (a batch's folder of the class's submissions), closed to other users."""
+    from grader import project
+    from grader.sandbox import user
+    kit, cache, batch = place / "kit", place / "cache", place / "batch"
+    (kit / "grader").mkdir(parents=True)
+    (kit / "grader" / "reference.py").write_text("REFERENCE = 1\n")
+    (cache / "hidden").mkdir(parents=True, mode=0o700)
+    for name in ("ada", "bob"):
+        (batch / name).mkdir(parents=True)
+        (batch / name / "hog.py").write_text("def play(): pass\n")
+    monkeypatch.setattr(project, "PACKAGE", kit / "grader")
+    monkeypatch.setattr(project, "here", lambda: project.Place(kit, checkout=True))
+    monkeypatch.setattr(project, "CACHE", cache)
+    monkeypatch.setenv("HOME", str(place / "home"))
+    (place / "home").mkdir(mode=0o700)
+    for path in (kit, kit / "grader", batch, batch / "ada", batch / "bob"):
+        path.chmod(0o755)
+    assert user.open_to_others() == (
+        f"the kit's package ({kit / 'grader'}) can be read by other users ({kit / 'grader' / 'reference.py'} is "
+        f"open to them); close it with `chmod -R go-rwx {kit / 'grader'}`, as the Gradescope bundle's setup.sh does")
+    kit.chmod(0o700)
+    assert user.open_to_others() is None               # a closed folder closes all below it
+    assert user.open_to_others((batch,)) == (
+        f"a folder of the batch (the other submissions, their results) ({batch}) can be read by other users ({batch / 'ada' / 'hog.py'} "
+        f"is open to them); close it with `chmod -R go-rwx {batch}`, as the Gradescope bundle's setup.sh does")
+    batch.chmod(0o700)
+    assert user.open_to_others((batch,)) is None
+    cache.chmod(0o755)
+    (cache / "key").write_text("secret")
+    assert user.open_to_others().startswith(f"the kit's cache (HOG_CACHE) ({cache}) can be read")
+    cache.chmod(0o700)
+    (place / "home").chmod(0o755)
+    (place / "home" / ".netrc").write_text("machine example.org password secret\n")
+    assert user.open_to_others().startswith(f"the grader's home folder (its keys, its configuration) "
+                                            f"({place / 'home'}) can be read by other users")
+
+
+@pytest.mark.slow
+def test_in_an_older_container_a_class_folder_open_to_other_users_is_graded_only_once_closed(place):
+    """grade-batch as root without Landlock: every hog.py of the class would be readable by each
+    sandbox's uid, so each is a visible "grader failed" naming the folder and the chmod; once the
+    folder is closed, the rerun grades them all full."""
+    kit = _closed_kit(place)
+    batch, out = place / "class", place / "out"
+    for name in ("ada", "bob"):
+        (batch / name).mkdir(parents=True)
+        shutil.copy(ROOT / "solution" / "sp19" / "hog.py", batch / name / "hog.py")
+        (batch / name).chmod(0o755)
+    batch.chmod(0o755)
+    script = ("import os, sys; sys.path[:0] = [sys.argv[1]] + [p for p in os.environ['HOG_TEST_SITES']"
+              ".split(os.pathsep) if p]; from grader import cli; sys.argv = ['hog', 'grade-batch', sys.argv[2], "
+              "'--variant', 'sp19', '--out', sys.argv[3], '--jobs', '1']; cli.run()")
+    done = _old_container(place, ["python", "-c", script, str(kit), str(batch), str(out)])
+    assert done.returncode == 1, done.stderr[-2000:]
+    for name in ("ada", "bob"):
+        result = json.loads((out / f"{name}.json").read_text())
+        assert result["score"] == 0 and result["grader_failed"] is True
+        assert f"a folder of the batch (the other submissions, their results) ({batch}) can be read by other users" in result["output"]
+        assert f"chmod -R go-rwx {batch}" in result["output"]
+    batch.chmod(0o700)
+    done = _old_container(place, ["python", "-c", script, str(kit), str(batch), str(out)])
+    assert done.returncode == 0, done.stderr[-2000:]
+    for name in ("ada", "bob"):
+        result = json.loads((out / f"{name}.json").read_text())
+        assert result["score"] == 23 and not result.get("grader_failed") and result["isolation_level"] == "files"
+
+
+def test_files_without_landlock_protects_an_editable_kits_checkout_when_it_grades_for_a_course_folder(place, monkeypatch):
+    """An instructor who installed the kit with ``pip install -e`` and grades from their course folder:
+    the checkout beside the package holds the reference solutions, so it is protected as well as the
+    course folder."""
+    from grader import project
+    from grader.sandbox import user
+    kit, course, cache = place / "kit", place / "course", place / "cache"
+    (kit / "grader").mkdir(parents=True)
+    (kit / "specs").mkdir()
+    (kit / "pyproject.toml").write_text('[project]\nname = "hog-kit"\n')
+    (kit / "pyproject.toml").chmod(0o600)
+    (kit / "solution" / "sp19").mkdir(parents=True)
+    (kit / "solution" / "sp19" / "hog.py").write_text("def play(): pass\n")
+    course.mkdir()
+    cache.mkdir(mode=0o700)
+    (place / "home").mkdir(mode=0o700)
+    monkeypatch.setattr(project, "PACKAGE", kit / "grader")
+    monkeypatch.setattr(project, "here", lambda: project.Place(course))
+    monkeypatch.setattr(project, "CACHE", cache)
+    monkeypatch.setenv("HOME", str(place / "home"))
+    for path in (kit, kit / "solution", kit / "solution" / "sp19"):
+        path.chmod(0o755)
+    (kit / "grader").chmod(0o700)
+    course.chmod(0o700)
+    assert user.open_to_others() == (
+        f"the kit's checkout (its solutions) ({kit}) can be read by other users "
+        f"({kit / 'solution' / 'sp19' / 'hog.py'} is open to them); close it with `chmod -R go-rwx {kit}`, "
+        f"as the Gradescope bundle's setup.sh does")
+    kit.chmod(0o700)
+    assert user.open_to_others() is None
