@@ -16,6 +16,10 @@ grading runs it, at the isolation minimum (``--isolation``, else
 submission and replays the game with hog_gui_game.py (the same replay as a
 student's own page), the dice rolled here. A sandbox that cannot start is the
 move's problem, shown on the page; the submission never runs anywhere else.
+The rules played are those of the variant named on the command line, so a
+hog.py whose first line names none (an older course's) plays too; where the
+replay's own checks or the reference fail, the page says the kit failed, never
+that the submission's code raised.
 """
 
 from __future__ import annotations
@@ -60,15 +64,16 @@ def game() -> types.ModuleType:
 class ReferenceEngine:
     """The kit's reference rules (trusted code), played in this process."""
 
-    def __init__(self, hog, computer=None):
-        self.hog, self.computer = hog, computer
+    def __init__(self, hog, computer=None, variant: str | None = None):
+        self.hog, self.computer, self.variant = hog, computer, variant
 
     def run(self, moves, faces, goal, computer: bool) -> dict:
         try:
             return {"ok": True, **game().run_game(self.hog, moves, faces, goal, self.computer if computer else None,
-                                                  owner="the reference")}
-        except Exception as error:
-            return {"ok": False, "problem": game().problem_of(error)}
+                                                  owner="the reference", variant=self.variant)}
+        except Exception as error:   # the kit's own code: never "your code"
+            return _problem(kit_fault(f"the reference rules could not play the move: "
+                                      f"{game().describe(error)}"))
 
 
 def opponent(variant: Variant, vs: str, goal: int) -> tuple[Callable | None, str]:
@@ -100,14 +105,14 @@ def app(variant: Variant, *, vs: str = "human", goal: int | None = None, submiss
               "rules": [{"name": rule.name, "summary": " ".join(rule.summary.split())} for rule in variant.rules]}
     if submission is None:
         computer, label = opponent(variant, vs, goal)
-        engine = ReferenceEngine(hog, computer)
+        engine = ReferenceEngine(hog, computer, variant.id)
     else:
         if vs not in ("human", "final"):
             raise UsageError("with --submission, --vs is human or final (the submission's final_strategy)")
         computer, label = vs == "final", "the submission's final_strategy"
         if not submission.is_file() or submission.suffix != ".py":
             raise UsageError(f"--submission {submission}: give a student's hog.py")
-        engine = CheckedEngine(SandboxEngine(submission, isolation),
+        engine = CheckedEngine(SandboxEngine(submission, isolation, variant.id),
                                game().Calls(hog, variant.id, goal, "the reference"))
         config["source"] = (f"{submission.name}, judged against the reference rules "
                             f"(its code runs only in the sandbox, at isolation {engine.engine.minimum.label} or above)")
@@ -171,15 +176,18 @@ NOTHING_PLAYED = "Nothing was played."
 
 class SandboxEngine:
     """The submission's game, replayed by hog_gui_game.py in a sandbox of its own for every move
-    (as grading runs a submission: ``run_cases`` at the isolation minimum), on dice rolled here."""
+    (as grading runs a submission: ``run_cases`` at the isolation minimum), on dice rolled here,
+    under the rules of ``variant`` (named on the command line: a hog.py need not name its own)."""
 
-    def __init__(self, submission: Path, isolation: str | None = None):
+    def __init__(self, submission: Path, isolation: str | None = None, variant: str | None = None):
         self.submission, self.minimum = submission, minimum_from(isolation, otherwise=Level.FILES)
+        self.variant = variant
         self.files = {**support_files(submission), "hog_gui_game.py": game_file().read_text(encoding="utf-8")}
 
     def run(self, moves, faces, goal, computer: bool) -> dict:
         fresh = [random.randint(1, 6) for _ in range(FRESH_FACES)]
-        request = json.dumps({"moves": moves, "faces": faces + fresh, "goal": goal, "computer": computer})
+        request = json.dumps({"moves": moves, "faces": faces + fresh, "goal": goal, "computer": computer,
+                              "variant": self.variant})
         try:
             report = run_cases(self.submission, [[f"hog_gui_game.answer_text({request!r})"]],
                                setup=["import hog_gui_game"], support_files=self.files, limits=MOVE_LIMITS,
@@ -199,6 +207,8 @@ class SandboxEngine:
         if result is None:
             return _problem("The submission's code changed the answer hog_gui_game.py gives into one that is "
                             "not a game.")
+        if "unplayable" in result:   # hog_gui_game.py's own check, not the submission's code
+            return _problem(kit_fault(f"hog_gui_game.py could not play the move: {result['unplayable']}"))
         if result["ok"]:
             result["notes"] = result["notes"] + [f"The submission ran in the sandbox: {report.isolation}."]
         return result
@@ -206,6 +216,11 @@ class SandboxEngine:
 
 def game_file() -> Path:
     return GUI.with_name(gui().GAME)
+
+
+def kit_fault(text: str) -> str:
+    """A problem of the kit's own code on the page, never put down to the submission."""
+    return f"Grader failed: {text}. This is a fault of the kit, not of the submission; please report it."
 
 
 def _problem(text: str) -> dict:
@@ -221,7 +236,8 @@ def _answer(text) -> dict | None:
     if type(answer) is not dict or type(answer.get("ok")) is not bool:
         return None
     if not answer["ok"]:
-        return answer if type(answer.get("problem")) is str and len(answer) == 2 else None
+        known = type(answer.get("problem")) is str and set(answer) <= {"ok", "problem", "unplayable"}
+        return answer if known and type(answer.get("unplayable", "")) is str else None
     fields = {"ok", "moves", "faces", "turns", "next", "score", "mode", "notes"}
     if set(answer) != fields or not _moves(answer["moves"]) or not _texts(answer["notes"]) \
             or not _ints(answer["faces"], 1, 6) or answer["next"] not in (0, 1, None) \

@@ -39,6 +39,10 @@ class NotWritten(Exception):
     """A student function returned the placeholder or nothing: it is not implemented yet."""
 
 
+class Unplayable(Exception):
+    """A check of this file's own failed, not the student's code: it cannot tell which rules to play."""
+
+
 class _Stop(BaseException):
     """A human player has no move recorded yet (BaseException, so student code cannot catch it)."""
 
@@ -175,12 +179,16 @@ def _turn_by_turn(calls: Calls, recorder: Recorder) -> None:
     recorder.close(scores)
 
 
-def run_game(hog, moves, faces, goal, computer=None, roll=lambda: random.randint(1, 6), owner="your") -> dict:
+def run_game(hog, moves, faces, goal, computer=None, roll=lambda: random.randint(1, 6), owner="your",
+             variant=None) -> dict:
     """Replay a game from its moves and dice faces with the student's play (or, while play is not
-    written, turn by turn), adding the computer's moves: the state and an account of every turn."""
-    vid = variant_of(hog)
+    written, turn by turn), adding the computer's moves: the state and an account of every turn.
+    The rules are ``variant``'s when it is given, else those hog.py's first line names."""
+    vid = variant or variant_of(hog)
     if vid is None:
-        raise ValueError("hog.py's first line no longer names its rules: keep the docstring it came with")
+        raise Unplayable("hog.py's first line no longer names its rules: keep the docstring it came with")
+    if vid not in ZERO:
+        raise Unplayable(f"this page plays the rules of {', '.join(sorted(ZERO))}, not those of {vid}")
     calls, notes, mode = Calls(hog, vid, goal, owner), [], "play"
     if computer is not None:
         strategy = computer
@@ -280,6 +288,8 @@ def describe(error: BaseException) -> str:
 
 
 def problem_of(error: BaseException) -> str:
+    if isinstance(error, Unplayable):
+        return f"The page cannot play this hog.py: {error}."
     if isinstance(error, NotWritten):
         return f"Not implemented yet: {error}. Write it in hog.py, save, and roll again."
     return f"Your code raised {describe(error)}."
@@ -289,13 +299,18 @@ def problem_of(error: BaseException) -> str:
 
 
 def answer(request: dict) -> dict:
-    """The game of ``request`` ({"moves", "faces", "goal", "computer"}) replayed with the student's
-    ``hog``, or {"ok": False, "problem": ...}; what the student's code prints is dropped."""
+    """The game of ``request`` ({"moves", "faces", "goal", "computer"}, and the "variant" whose rules
+    to play when the caller knows them) replayed with the student's ``hog``, or {"ok": False,
+    "problem": ...}, with "unplayable": why, when this file's own check failed rather than the
+    student's code; what the student's code prints is dropped."""
     with contextlib.redirect_stdout(io.StringIO()):
         try:
             import hog
             computer = hog.final_strategy if request["computer"] else None
-            return {"ok": True, **run_game(hog, request["moves"], request["faces"], request["goal"], computer)}
+            return {"ok": True, **run_game(hog, request["moves"], request["faces"], request["goal"], computer,
+                                           variant=request.get("variant"))}
+        except Unplayable as error:
+            return {"ok": False, "problem": problem_of(error), "unplayable": str(error)}
         except Exception as error:
             return {"ok": False, "problem": problem_of(error)}
 

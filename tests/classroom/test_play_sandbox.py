@@ -3,6 +3,7 @@ requires, and the page says so. A hog.py that lists the kit's files and writes o
 has its move played, sees nothing of the kit and writes nothing; a sandbox that cannot start is the
 move's problem on the page, and nothing of the submission runs elsewhere."""
 
+import json
 import signal
 import subprocess
 import sys
@@ -15,6 +16,7 @@ from grader.classroom import play
 from grader.errors import UsageError
 from grader.sandbox import level, namespaces
 from grader.spec import load_variant
+from tests import TESTS
 from tests.shipped.test_hog_gui import call, port_and_token
 
 KIT = [str(project.PACKAGE), str(project.SOLUTION), str(project.ROOT)]
@@ -140,6 +142,35 @@ def test_a_submission_that_exits_loops_or_forges_is_a_problem_on_the_page(tmp_pa
     submission.write_text((project.SOLUTION / "sp19" / "hog.py").read_text() + tail)
     answer = play.app(load_variant("sp19"), submission=submission).engine.run([[0, 3]], [], 100, computer=False)
     assert answer["ok"] is False and answer["problem"].startswith(problem), answer
+
+
+def headerless(tmp_path, name="fa19_equal_swap_rolls.py"):
+    """A real student's full-marks fa19 hog.py with an older course's first line: it names no rules."""
+    source = (TESTS / "submissions" / "allowed" / name).read_text()
+    header = '"""The Game of Hog (CS 61A Fall 2019 rules)."""\n'
+    assert header in source
+    submission = tmp_path / "hog.py"
+    submission.write_text(source.replace(header, '"""CS 61A Presents The Game of Hog."""\n'))
+    return submission
+
+
+@pytest.mark.slow
+def test_a_hog_py_whose_first_line_names_no_rules_plays_under_the_variant_named(tmp_path):
+    app = play.app(load_variant("fa19"), vs="final", submission=headerless(tmp_path))
+    answer = app.engine.run([[0, 3]], [], 100, computer=True)
+    assert answer["ok"], answer
+    assert [move[0] for move in answer["moves"]] == [0, 1] and len(answer["turns"]) == 2
+    assert "first line" not in json.dumps(answer)
+
+
+@pytest.mark.slow
+def test_a_check_of_the_replay_itself_that_fails_is_the_kits_fault_not_the_submissions(tmp_path):
+    """The replay plays only the variants it knows: one it does not know is the kit's to fix."""
+    engine = play.SandboxEngine(headerless(tmp_path), variant="mint01")
+    answer = engine.run([[0, 3]], [], 100, computer=False)
+    assert answer == {"ok": False, "problem": "Grader failed: hog_gui_game.py could not play the move: this page "
+                      "plays the rules of fa18, fa19, nju21, nju24, sp19, not those of mint01. This is a fault "
+                      "of the kit, not of the submission; please report it. Nothing was played."}
 
 
 def test_hog_play_takes_the_minimum_as_grading_does(monkeypatch, tmp_path):

@@ -298,6 +298,24 @@ def test_a_function_that_raises_is_named_with_its_line(tmp_path):
     assert answer["problem"].endswith(", in take_turn).")
 
 
+def test_a_hog_py_whose_first_line_names_no_rules_is_told_to_keep_it_not_that_its_code_raised(tmp_path):
+    source = (project.SOLUTION / "fa18" / "hog.py").read_text()
+    source = source.replace("The Game of Hog (CS 61A Fall 2018 rules)", "CS 61A Presents The Game of Hog")
+    answer = engine(tmp_path, "fa18", source).run([[0, 3]], [], 100, computer=False)
+    assert answer == {"ok": False, "problem": "The page cannot play this hog.py: hog.py's first line no longer "
+                                              "names its rules: keep the docstring it came with.",
+                      "unplayable": "hog.py's first line no longer names its rules: keep the docstring it came with"}
+
+
+def test_a_reference_that_fails_is_the_kits_fault_on_the_page():
+    engine = play.ReferenceEngine(reference.load("sp19"), computer=lambda score, opponent: 1 // 0)
+    answer = engine.run([[0, 3]], [], 100, computer=True)
+    assert not answer["ok"] and "Your code" not in answer["problem"]
+    assert answer["problem"].startswith("Grader failed: the reference rules could not play the move: "
+                                        "ZeroDivisionError: integer division or modulo by zero. This is a fault "
+                                        "of the kit, not of the submission; please report it.")
+
+
 @pytest.mark.slow
 def test_a_function_that_loops_is_stopped_and_the_server_keeps_running(tmp_path, serve):
     source = with_bug("nju24", "    if num_rolls == 0:\n", "    while True:\n        pass\n    if num_rolls == 0:\n")
