@@ -29,7 +29,8 @@ def session_lines(setup: str, verdict: CaseVerdict) -> list[str]:
 
 def describe(result: QuestionResult, setup: str, rerun: str, *, student: bool = False) -> str:
     """The explanation of a question that lost points. For instructors a public case names its
-    origin and spec line; for a student (``hog test``) where it is in the handout's rules."""
+    origin and spec line; for a student (``hog test``, the Gradescope results) where it is in the
+    handout's rules, and no file of the kit's."""
     verdict = result.first_failure
     if verdict is None:
         return result.message

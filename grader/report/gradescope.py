@@ -5,6 +5,10 @@ that ran: process, files, bubblewrap; none when nothing ran), ``isolation`` (wha
 isolated the submission, in words), ``seed`` (what the hidden cases were drawn from; a regrade with
 it grades the same cases) and ``grader_failed`` (true when the kit itself failed:
 the score is then no verdict on the submission, and a batch rerun regrades it).
+
+Students read these results, so a failed case names where it is in the handout's rules
+(``rules, Feral Hogs, example 1``), never the kit's files; the text report of ``hog grade``,
+the instructor's, keeps the seed file and the spec's line.
 """
 
 from __future__ import annotations
@@ -34,7 +38,8 @@ def results(result: GradeResult, *, rerun: str = RERUN) -> dict:
             output += f"\n{question.message}"
         if not question.passed and (result.import_error or question.first_failure is not None):
             explanation = result.import_error or describe(question, result.variant.setup,
-                                                          rerun.format(number=question.question.number))
+                                                          rerun.format(number=question.question.number),
+                                                          student=True)
             output += "\n\n" + explanation
         tests.append({"name": f"Question {question.question.label}: {question.question.title} "
                               f"({question.question.function})",
