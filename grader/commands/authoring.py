@@ -50,17 +50,9 @@ def init(*, folder: str, variants: list[str] | None, name: str, out: TextIO) -> 
     return 0
 
 
-def _course_variant_ids() -> list[str]:
-    """A course's variants: those its config names and those minted in it ([] in the checkout or outside)."""
-    place, config = project.here(), course.current()
-    if place.checkout or config is None:
-        return []
-    return list(dict.fromkeys([*config.variants, *(path.stem for path in place.own_specs())]))
-
-
 def build(*, check: bool, variants: list[str] | None, out: TextIO, solve: bool = False) -> int:
     """``hog build [--check] [--solve]``: regenerate (or check) every generated file."""
-    ids = variants or _course_variant_ids()   # default: the course's variants; in the checkout, all
+    ids = variants or course.used_variants()   # default: the course's variants; in the checkout, all
     chosen = [load_variant(v) for v in ids] if ids else all_variants()
     if solve:
         if check:

@@ -14,7 +14,7 @@ from grader.commands.grading import (DECLARATION_LINES, GRADER_FAULT, _check_see
 from grader.errors import GraderFault, UsageError
 from grader.report import classroom
 from grader.similarity.compare import THRESHOLD
-from grader.spec import load_variant
+from grader.spec import course, load_variant
 
 
 def grade_batch(*, folder: str, variant: str | None, jobs: int, out_dir: str, out: TextIO,
@@ -98,11 +98,12 @@ def similarity(*, folder: str, out_dir: str, out: TextIO, variant: str | None = 
     if variant is not None:
         load_variant(variant)  # an unknown id is named first, with the known ones
     listed = roster.read_manifest(Path(manifest)) if manifest else None
+    default = variant or course.only_variant()   # a course of one variant: what its hog.py files were written for
 
     def variant_of(name: str, text: str) -> str | None:
         if listed is not None:
             return listed.variant_for(name)
-        return declared_in(text.splitlines()[:DECLARATION_LINES]) or variant
+        return declared_in(text.splitlines()[:DECLARATION_LINES]) or default
 
     target = Path(out_dir)
     classroom.refuse_result_named(target / grader.similarity.batch.JSON_NAME)
@@ -110,6 +111,8 @@ def similarity(*, folder: str, out_dir: str, out: TextIO, variant: str | None = 
                                                max_share=max_share)
     for skipped in found.skipped:
         out.write(f"not compared {skipped.name}: {skipped.why}\n")
+    for name in found.unknown:
+        out.write(f"skeleton's code not left out of {name}: {grader.similarity.batch.SKELETON_KEPT}\n")
     out.write(f"compared {found.compared} submissions: {len(found.pairs)} pairs score {threshold:g} or more; "
               f"wrote {found.html_path} and {found.json_path}\n"
               f"{grader.similarity.batch.NOTE}\n")

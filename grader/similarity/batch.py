@@ -4,6 +4,8 @@ The submissions are found as ``hog grade-batch`` finds them (``grader.classroom.
 folders, ``.py`` files, ``.zip`` files unpacked safely) and named as its results
 are. Each is compared under its variant: the manifest's when one is given,
 else the variant its ``hog.py`` declares, else the default the caller names.
+One whose variant stays unknown is compared with its skeleton's code in, and
+the report says so for each, with the fix.
 """
 
 from __future__ import annotations
@@ -28,6 +30,9 @@ HTML_NAME = "similarity.html"
 NOTE = ("Similarity is a lead for a human to follow, not a verdict: read the regions side by side, and "
         "remember that short functions have few natural shapes and that students may have worked "
         "together as allowed.")
+SKELETON_KEPT = ("its variant is unknown (its hog.py names none in its first lines), so the skeleton's code was "
+                 "not left out and counts as shared code: give the variant it was written for, --variant ID "
+                 "(with --manifest: its student's row)")
 REGION_LINES = 60               # lines of one side of a region shown on the page
 PAGE_PAIRS = 200                # pairs shown on the page (the JSON holds them all)
 
@@ -37,6 +42,7 @@ class Report:
     compared: int
     skipped: tuple[Skipped, ...]
     pairs: tuple[Pair, ...]
+    unknown: tuple[str, ...]    # the submissions compared with the skeleton's code in (variant unknown)
     json_path: Path
     html_path: Path
 
@@ -138,6 +144,7 @@ def similarity(folder: Path, out: Path, *, variant_of: Callable[[str, str], str 
     """Compare every pair of the folder's submissions; write OUTDIR/similarity.json and .html."""
     entries, skipped = collect(folder, variant_of=variant_of, out=out)
     variants = {entry.variant for entry in entries if entry.variant is not None}
+    unknown = tuple(entry.name for entry in entries if entry.variant is None)
     skeleton, shared = _references(variants)
     share = MAX_SHARE if max_share is None else max_share
     pairs = compare(entries, skeleton=skeleton, shared_functions=shared, max_share=share, threshold=threshold)
@@ -146,7 +153,8 @@ def similarity(folder: Path, out: Path, *, variant_of: Callable[[str, str], str 
             "submissions": len(entries), "max_share": share, "variants": sorted(variants),
             "shared_across_variants": [{"variants": sorted(key), "functions": names}
                                        for key, names in sorted(crossing.items(), key=lambda kv: sorted(kv[0]))],
-            "skipped": [{"entry": s.name, "why": s.why} for s in skipped], "note": NOTE}
+            "skipped": [{"entry": s.name, "why": s.why} for s in skipped],
+            "skeleton_kept": [{"entry": name, "why": SKELETON_KEPT} for name in unknown], "note": NOTE}
     try:
         out.mkdir(parents=True, exist_ok=True)
         write_atomically(out / JSON_NAME, _json(data))
@@ -157,4 +165,4 @@ def similarity(folder: Path, out: Path, *, variant_of: Callable[[str, str], str 
     except OSError as error:
         raise UsageError(f"cannot write the similarity report in {out}: {error.strerror} "
                          f"(choose an --out folder you can write to)") from None
-    return Report(len(entries), tuple(skipped), tuple(pairs), out / JSON_NAME, out / HTML_NAME)
+    return Report(len(entries), tuple(skipped), tuple(pairs), unknown, out / JSON_NAME, out / HTML_NAME)

@@ -147,6 +147,21 @@ def current() -> Course | None:
     return _read[key]
 
 
+def used_variants() -> list[str]:
+    """The course's variants: those its config names and those minted in it ([] in the checkout or
+    outside a course)."""
+    place, config = project.here(), current()
+    if place.checkout or config is None:
+        return []
+    return list(dict.fromkeys([*config.variants, *(path.stem for path in place.own_specs())]))
+
+
+def only_variant() -> str | None:
+    """The course's variant when it has exactly one: what its submissions were written for."""
+    found = used_variants()
+    return found[0] if len(found) == 1 else None
+
+
 def isolation() -> str | None:
     """The least isolation the course's grading accepts, when its config names one."""
     found = current()

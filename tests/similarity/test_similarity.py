@@ -8,8 +8,9 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 
-from grader import cli
+from grader import cli, project
 from grader.reference.hog_source import skeleton_source, solution_source
 from grader.report import classroom
 from grader.similarity import fingerprint as fp
@@ -158,6 +159,56 @@ def test_across_variants_only_the_functions_both_share_are_compared_and_the_repo
     assert pair["compared"] == shared[0]["functions"]
     assert set(pair["functions"]) <= set(shared[0]["functions"])
     assert "differ by design" in (tmp_path / "out" / "similarity.html").read_text(encoding="utf-8")
+
+
+def headerless(folder: Path) -> Path:
+    """The six independent solutions with an older course's first line: their hog.py names no rules."""
+    folder.mkdir()
+    for name in INDEPENDENT:
+        lines = (CORPUS / f"{name}.py").read_text().splitlines(keepends=True)
+        assert lines[0] == '"""The Game of Hog (CS 61A Spring 2019 rules)."""\n'
+        (folder / f"{name}.py").write_text('"""CS 61A Presents The Game of Hog."""\n' + "".join(lines[1:]))
+    return folder
+
+
+@pytest.fixture
+def back_in_the_checkout():
+    """A test that names a course leaves the next one in the checkout, as a new `hog` run would be."""
+    yield
+    project.use()
+
+
+def test_in_a_course_of_one_variant_hog_py_files_that_name_no_rules_have_its_skeletons_code_left_out(
+        tmp_path, capsys, back_in_the_checkout):
+    folder = headerless(tmp_path / "batch")
+    course = tmp_path / "course"
+    assert cli.main(["init", str(course), "--variant", "sp19"]) == 0
+    assert cli.main(["--course", str(course), "similarity", str(folder), "--out", str(tmp_path / "out"),
+                     "--threshold", "0.01"]) == 0
+    report = json.loads((tmp_path / "out" / "similarity.json").read_text(encoding="utf-8"))
+    assert report["variants"] == ["sp19"] and report["skeleton_kept"] == []
+    assert max(pair["score"] for pair in report["pairs"]) < 0.1
+    assert "skeleton's code not left out" not in capsys.readouterr().out
+
+
+def test_outside_a_course_each_hog_py_that_names_no_rules_is_said_to_keep_the_skeletons_code_with_the_fix(
+        tmp_path, capsys):
+    folder = headerless(tmp_path / "batch")
+    capsys.readouterr()
+    report = run(folder, tmp_path / "out", "--threshold", "0.01")
+    assert report["variants"] == [] and [item["entry"] for item in report["skeleton_kept"]] == INDEPENDENT
+    assert all("--variant ID" in item["why"] for item in report["skeleton_kept"])
+    assert min(pair["score"] for pair in report["pairs"]) > 0.25     # what every student was handed, counted
+    said = capsys.readouterr().out
+    for name in INDEPENDENT:
+        assert f"skeleton's code not left out of {name}: its variant is unknown" in said
+    page = (tmp_path / "out" / "similarity.html").read_text(encoding="utf-8")
+    assert 'id="skeleton-kept"' in page and all(f"<td>{name}</td>" in page for name in INDEPENDENT)
+    assert "--variant ID" in page
+    report = run(folder, tmp_path / "other", "--variant", "sp19", "--threshold", "0.01")
+    assert report["skeleton_kept"] == [] and max(pair["score"] for pair in report["pairs"]) < 0.1
+    assert "skeleton" not in capsys.readouterr().out
+    assert 'id="skeleton-kept"' not in (tmp_path / "other" / "similarity.html").read_text(encoding="utf-8")
 
 
 def test_untrusted_sources_are_bounded_and_what_cannot_be_read_is_listed(tmp_path, capsys):
