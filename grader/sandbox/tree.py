@@ -10,9 +10,8 @@ of the kit, a copy of the solutions, other users' files), and without the capabi
 The tree holds, at their own paths: the interpreter, its standard library (never site-packages, never
 the kit), the shared libraries the interpreter and its extension modules load (``ldd`` names them), the
 loader's cache, the devices /dev/null, /dev/zero, /dev/urandom and /dev/random where they can be made,
-and ``sandboxes/``, where each sandbox's scratch folder is made. Files are hard links where the file
-system allows and the file is readable by others, copies otherwise. The tree is made once per
-interpreter (the Gradescope bundle's ``setup.sh`` makes it when the image is built), in the kit's
+and ``sandboxes/``, where each sandbox's scratch folder is made. Files are copies, folders on the way
+can be passed through but not listed. The tree is made once per interpreter (the Gradescope bundle's ``setup.sh`` makes it when the image is built), in the kit's
 private cache, made whole or not at all, and checked by entering it once per process.
 """
 
@@ -32,11 +31,16 @@ from pathlib import Path
 from grader import project
 from grader.sandbox import namespaces
 
-FORMAT = 1              # changes whenever what a tree holds changes
+FORMAT = 5              # changes whenever what a tree holds changes
 SANDBOXES = "sandboxes"
 COMPLETE = ".complete"  # written last: a tree without it is unfinished and is made again
 DEVICES = {"/dev/null": (1, 3), "/dev/zero": (1, 5), "/dev/random": (1, 8), "/dev/urandom": (1, 9)}
 PROBE_SECONDS = 60
+# The standard library's entries the tree leaves out: installed packages (the kit may be one), and the
+# interpreter's own tests, tools and windows, which no Hog submission is graded with.
+LEFT_OUT = {"site-packages", "dist-packages", "test", "idlelib", "tkinter", "turtledemo", "ensurepip", "lib2to3",
+            "pydoc_data"}
+KEPT = 4                # trees kept in the cache (one per interpreter and kit version): the newest
 
 _lock = threading.Lock()
 _checked: dict[str, str | None] = {}
@@ -84,7 +88,7 @@ def prepared(python: str) -> Path:
     try:
         _fill(building, python)
         (building / COMPLETE).write_text("\n".join(sorted(_wanted(python))) + "\n", encoding="utf-8")
-        building.chmod(0o755)
+        building.chmod(0o711)
         try:
             building.rename(tree)
         except OSError:
@@ -94,6 +98,11 @@ def prepared(python: str) -> Path:
     finally:
         if building.exists():
             shutil.rmtree(building, ignore_errors=True)
+    made = sorted((folder for folder in tree.parent.iterdir() if (folder / COMPLETE).is_file()),
+                  key=lambda folder: (folder / COMPLETE).stat().st_mtime, reverse=True)
+    for old in made[KEPT:]:
+        if old != tree:
+            shutil.rmtree(old, ignore_errors=True)
     return tree
 
 
@@ -103,11 +112,11 @@ def _stdlib() -> str:
 
 def _wanted(python: str) -> set[str]:
     """Every path the tree holds besides devices and sandboxes: the interpreter, the standard library's
-    entries (not site-packages, nothing of the kit; not its own test suite nor the static library to build
+    entries (not site-packages, nothing of the kit; not ``LEFT_OUT`` nor the static library to build
     against it), libpython, and the libraries all of them load."""
     stdlib, hidden = _stdlib(), namespaces.hidden_paths()
     paths = {python} | {os.path.join(stdlib, name) for name in os.listdir(stdlib)
-                        if name not in ("site-packages", "dist-packages", "test") and not name.startswith("config-")
+                        if name not in LEFT_OUT and not name.startswith("config-")
                         and os.path.realpath(os.path.join(stdlib, name)) not in hidden}
     base_lib = os.path.join(os.path.realpath(sys.base_prefix), "lib")
     if os.path.isdir(base_lib):
@@ -137,7 +146,8 @@ def _loaded_by(elves: list[str]) -> set[str]:
 
 
 def _fill(building: Path, python: str) -> None:
-    for path in sorted(_wanted(python)):
+    wanted = _wanted(python)
+    for path in sorted(wanted):
         _add(building, path)
     (building / "dev").mkdir(exist_ok=True)
     for device, (major, minor) in DEVICES.items():
@@ -146,8 +156,12 @@ def _fill(building: Path, python: str) -> None:
             os.chmod(building / device.lstrip("/"), 0o666)
         except OSError:
             pass   # no CAP_MKNOD: Python needs none of them (it draws randomness with getrandom)
+    # Whatever the umask: the sandbox's uid lists the folders it imports from (the standard library's),
+    # and only passes through the folders on the way to them (it cannot list /root or /usr/lib).
+    listed = tuple({_stdlib()} | {os.path.realpath(path) for path in wanted if os.path.isdir(path)})
     for folder, _folders, _files in os.walk(building):
-        os.chmod(folder, 0o755)   # whatever the umask: the sandbox's uid passes through every folder
+        seen = "/" + os.path.relpath(folder, building).removeprefix(".")
+        os.chmod(folder, 0o755 if any(seen == top or seen.startswith(top + "/") for top in listed) else 0o711)
     (building / SANDBOXES).mkdir(mode=0o711)
     (building / SANDBOXES).chmod(0o711)   # it reaches its own folder there, and lists nothing
 
@@ -169,23 +183,18 @@ def _add(building: Path, path: str) -> None:
         (building / path.lstrip("/")).mkdir(parents=True, exist_ok=True)
         for entry in sorted(os.listdir(path)):
             _add(building, os.path.join(path, entry))
-    elif os.path.isfile(path):
+    elif os.path.isfile(path) and ".opt-" not in os.path.basename(path):   # -O's compiled files: never run
         _file(path, building / path.lstrip("/"))
 
 
 def _file(source: str, target: Path) -> None:
+    """A copy, never a hard link: a link would make the tree's files the system's own, so that changing
+    the cache's modes (``chmod -R`` on it) would change the interpreter's."""
     if target.exists():
         return
     target.parent.mkdir(parents=True, exist_ok=True)
-    info = os.stat(source)
-    if info.st_mode & stat.S_IROTH and not info.st_mode & stat.S_IWOTH:
-        try:
-            os.link(source, target)   # the same file: nothing copied, nothing the sandbox can change
-            return
-        except OSError:
-            pass   # another file system, or links refused: a copy
     shutil.copyfile(source, target)
-    target.chmod(0o755 if info.st_mode & stat.S_IXUSR else 0o644)
+    target.chmod(0o755 if os.stat(source).st_mode & stat.S_IXUSR else 0o644)
 
 
 def _probe(python: str, tree: Path) -> str | None:
