@@ -17,6 +17,7 @@ private cache, made whole or not at all, and checked by entering it once per pro
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import shutil
@@ -84,26 +85,28 @@ def prepared(python: str) -> Path:
         return tree
     tree.parent.mkdir(parents=True, exist_ok=True)
     project.CACHE.chmod(0o700)
+    with open(tree.parent / ".lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)   # one process makes it; the workers of a batch wait for it
+        if not (tree / COMPLETE).is_file():
+            _make(tree, python)
+    return tree
+
+
+def _make(tree: Path, python: str) -> None:
     building = Path(tempfile.mkdtemp(prefix="building-", dir=tree.parent))
     try:
         _fill(building, python)
         (building / COMPLETE).write_text("\n".join(sorted(_wanted(python))) + "\n", encoding="utf-8")
         building.chmod(0o711)
-        try:
-            building.rename(tree)
-        except OSError:
-            if not (tree / COMPLETE).is_file():   # not another process's finished tree: an old broken one
-                shutil.rmtree(tree, ignore_errors=True)
-                building.rename(tree)
+        shutil.rmtree(tree, ignore_errors=True)   # an unfinished one, left by a build that was stopped
+        building.rename(tree)
     finally:
         if building.exists():
             shutil.rmtree(building, ignore_errors=True)
     made = sorted((folder for folder in tree.parent.iterdir() if (folder / COMPLETE).is_file()),
                   key=lambda folder: (folder / COMPLETE).stat().st_mtime, reverse=True)
     for old in made[KEPT:]:
-        if old != tree:
-            shutil.rmtree(old, ignore_errors=True)
-    return tree
+        shutil.rmtree(old, ignore_errors=True)
 
 
 def _stdlib() -> str:
