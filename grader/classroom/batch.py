@@ -159,12 +159,9 @@ def write_skipped(out: Path, skipped: list[Skipped]) -> None:
 # ------------------------------------------------------------------ grading one submission
 
 
-def grade_one(variant: Variant, submission: Path, *, isolation: str, seed: int,
-              protect: tuple[Path, ...] = ()) -> tuple[dict, bool]:
+def grade_one(variant: Variant, submission: Path, *, isolation: str, seed: int) -> tuple[dict, bool]:
     """One submission's results.json, and whether the kit itself failed on it (runs in a forked worker,
-    which inherits the Variant as given: a course's points included). ``protect``: more folders out of
-    the sandbox's reach (the batch's OUTDIR: others' results, and the hidden cases its instructor files name)."""
-    others = (submission.parent, *protect)   # the class's other submissions: out of the sandbox's reach too
+    which inherits the Variant as given: a course's points included)."""
     if submission.is_file() and submission.suffix.lower() == ".zip":
         folder = Path(tempfile.mkdtemp(prefix="hog-zip-"))
         try:
@@ -174,13 +171,13 @@ def grade_one(variant: Variant, submission: Path, *, isolation: str, seed: int,
                 return _not_graded(variant, submission, seed, f"the zip could not be used: {error}"), False
             if found is None:
                 return _not_graded(variant, submission, seed, "the zip holds no hog.py"), False
-            result, fault = grade_safely(found, variant, minimum=isolation, seed=seed, protect=others)
+            result, fault = grade_safely(found, variant, minimum=isolation, seed=seed)
             return _results(result), fault
         finally:
             pool._remove(folder)
     if submission.is_dir() and not (submission / "hog.py").is_file():
         return _not_graded(variant, submission, seed, "the submission holds no hog.py"), False
-    result, fault = grade_safely(submission, variant, minimum=isolation, seed=seed, protect=others)
+    result, fault = grade_safely(submission, variant, minimum=isolation, seed=seed)
     return _results(result), fault
 
 
@@ -334,8 +331,7 @@ def _run(variants: dict[Path, Variant], out: Path, todo: list[Path], sources: di
         write(Path(task), _worker_failed(variants[Path(task)], Path(task), why, seed), True)
 
     by_task = {str(s): variants[s] for s in todo}
-    work = functools.partial(_grade_task, grade or grade_one, by_task, isolation=isolation, seed=seed,
-                             protect=(out,))
+    work = functools.partial(_grade_task, grade or grade_one, by_task, isolation=isolation, seed=seed)
     if cluster is not None:
         cluster.run_all([str(s) for s in todo], work, signals=signals, done=done, lost=lost)
     else:

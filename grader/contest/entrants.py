@@ -47,16 +47,17 @@ def final_question(variant: Variant):
 
 
 def tabulate(submission: Path, variant: Variant, limits: Limits | None = None,
-             minimum: str = "files", protect: tuple[Path, ...] = ()) -> tuple[list | None, str | None]:
+             minimum: str = "files") -> tuple[list | None, str | None]:
     """``(table, None)``, or ``(None, reason)`` when grading would not accept the strategy.
 
     ``minimum``: the least isolation accepted, as for grading (an entrant that could read the kit
-    could play the optimal table); SandboxUnavailable when it cannot be reached. ``protect``: more
-    folders out of the sandbox's reach (the contest's OUTDIR, a batch's results with its hidden cases)."""
+    could play the optimal table; at ``files`` nothing outside the entrant's own folder and the Python
+    runtime exists for it: not the other entrants, the OUTDIR, nor a batch's results); SandboxUnavailable
+    when it cannot be reached."""
     limits = limits or Limits()
     report = run_cases(submission, [table_session(variant)], setup=setup_lines(variant),
                        support_files=support_files(submission), limits=limits, names=api_names(variant),
-                       minimum=minimum, protect=(submission.parent, *protect))   # the other entrants too
+                       minimum=minimum)
     if report.import_error:
         return None, f"hog.py could not be imported: {instructor.capped(report.import_error, 500)}"
     # Without thresholds, grading gives full points exactly when the table is accepted.
@@ -67,15 +68,13 @@ def tabulate(submission: Path, variant: Variant, limits: Limits | None = None,
     return checked.table, None
 
 
-def _tabulated(variant_id: str, minimum: str, protect: tuple[Path, ...],
-               submission: Path) -> tuple[list | None, str | None]:
+def _tabulated(variant_id: str, minimum: str, submission: Path) -> tuple[list | None, str | None]:
     from grader.spec import load_variant
-    return tabulate(submission, load_variant(variant_id), minimum=minimum, protect=protect)
+    return tabulate(submission, load_variant(variant_id), minimum=minimum)
 
 
-def _tabulated_there(submission: Path, variant_id: str, minimum: str,
-                     protect: tuple[Path, ...]) -> tuple[list | None, str | None]:
-    return _tabulated(variant_id, minimum, protect, submission)
+def _tabulated_there(submission: Path, variant_id: str, minimum: str) -> tuple[list | None, str | None]:
+    return _tabulated(variant_id, minimum, submission)
 
 
 def _cached(path: Path, variant: Variant) -> dict | None:
@@ -120,16 +119,13 @@ def gather(found: list[Path], variant: Variant, out: Path, *, jobs: int = 2,
         elif results is not None and (table := _from_batch(results, submission, variant, digest)) is not None:
             known[submission] = (table, None)
     todo = [submission for submission in found if submission not in known]
-    protect = (out, *([results] if results is not None else []))
     if todo and cluster is not None:
-        for submission, (table, reason) in zip(todo, cluster.map(_tabulated_there, todo, variant.id, minimum,
-                                                                  protect)):
+        for submission, (table, reason) in zip(todo, cluster.map(_tabulated_there, todo, variant.id, minimum)):
             known[submission] = (table, reason)
     elif todo:
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(max_workers=max(1, jobs), mp_context=context) as pool:
-            tabulated = pool.map(_tabulated, [variant.id] * len(todo), [minimum] * len(todo),
-                                 [protect] * len(todo), todo)
+            tabulated = pool.map(_tabulated, [variant.id] * len(todo), [minimum] * len(todo), todo)
             for submission, (table, reason) in zip(todo, tabulated):
                 known[submission] = (table, reason)
     for submission, (table, reason) in known.items():

@@ -75,6 +75,7 @@ class GradeResult:
     grader_error: str | None = None   # a fault of the kit itself, never of the submission
     unlocks: list[UnlockStatus] = field(default_factory=list)   # from the submitted .hog_unlock.json
     isolation_level: str = "none"     # the level that ran: "process", "files", "bubblewrap" ("none": not run)
+    isolation_allowlist: str = "none"   # what limited the files it could read: "bubblewrap", "Landlock", "chroot"
     seed: int | None = None           # the seed the hidden cases were drawn from (None: public cases only)
 
     @property
@@ -150,7 +151,7 @@ def final_strategy_result(variant: Variant, question: Question, run: CaseRun, ve
 def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
           questions: list[Question] | None = None, hidden: bool = True,
           leave_out: frozenset[str] = frozenset(), minimum: str | None = None,
-          seed: int | None = None, early: Early | None = None, protect: tuple[Path, ...] = ()) -> GradeResult:
+          seed: int | None = None, early: Early | None = None) -> GradeResult:
     """Grade one submission (a hog.py, or a folder holding one) on a variant.
 
     ``leave_out`` names cases not to run (``hog test`` leaves out the cases a student has not unlocked).
@@ -158,7 +159,6 @@ def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
     ``HOG_ISOLATION`` when None); SandboxUnavailable (a GraderFault) when it cannot be reached.
     The hidden cases are drawn from ``seed`` (cases.DEFAULT_SEED if None).
     ``early``: a sandbox started before the cases were read (``grader.sandbox.early``).
-    ``protect``: folders the submission must not read (a batch's other submissions).
     """
     started = time.perf_counter()
     seed = (case_source.DEFAULT_SEED if seed is None else seed) if hidden else None
@@ -178,7 +178,7 @@ def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
                            names=api_names(variant),
                            groups=["tabulation"] * len(tabulation) + [c.question for c in graded], minimum=minimum,
                            on_result=(lambda index, run: index == 0 and rating.start(run)) if final else None,
-                           early=early, protect=protect)
+                           early=early)
         _below_minimum(report.level, minimum)
         verdicts: dict[str, list[CaseVerdict]] = {q.number: [] for q in questions}
         for case, run in zip(graded, report.cases[len(tabulation):]):
@@ -197,6 +197,7 @@ def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
             pending.cancel()
     return GradeResult(variant, str(submission), results, report.isolation, time.perf_counter() - started,
                        import_error=report.import_error, isolation_level=report.level,
+                       isolation_allowlist=report.allowlist,
                        unlocks=unlocking.status(Path(submission), variant, questions),
                        seed=seed if hidden else None)
 

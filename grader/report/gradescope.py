@@ -1,7 +1,8 @@
 """Gradescope's results.json: score, max_score, execution_time, output, tests[].
 
-Beside Gradescope's fields, five of the kit's own: ``kit_version`` (the Hog kit that graded), ``isolation_level`` (the level
-that ran: process, files, bubblewrap; none when nothing ran), ``isolation`` (what
+Beside Gradescope's fields, six of the kit's own: ``kit_version`` (the Hog kit that graded), ``isolation_level`` (the level
+that ran: process, files, bubblewrap; none when nothing ran), ``isolation_allowlist`` (the layer that limited
+what the submission could read: bubblewrap, Landlock, chroot; none at the process level), ``isolation`` (what
 isolated the submission, in words), ``seed`` (what the hidden cases were drawn from; a regrade with
 it grades the same cases) and ``grader_failed`` (true when the kit itself failed:
 the score is then no verdict on the submission, and a batch rerun regrades it).
@@ -28,8 +29,9 @@ def results(result: GradeResult, *, rerun: str = RERUN) -> dict:
                 "output": f"grader failed: {result.grader_error}",
                 "tests": [{"name": "grader failed", "number": "0", "score": 0, "max_score": result.max_score,
                            "status": "failed", "output": result.grader_error, "visibility": "visible"}],
-                "isolation_level": result.isolation_level, "isolation": result.isolation, "seed": result.seed,
-                "kit_version": project.version(), "grader_failed": True}
+                "isolation_level": result.isolation_level, "isolation_allowlist": result.isolation_allowlist,
+                "isolation": result.isolation, "seed": result.seed, "kit_version": project.version(),
+                "grader_failed": True}
     tests = []
     for question in result.questions:
         passed, total = question.counts
@@ -62,7 +64,7 @@ def results(result: GradeResult, *, rerun: str = RERUN) -> dict:
         output += f"\nhog.py could not be imported: {result.import_error}"
     return {"score": result.score, "max_score": result.max_score, "execution_time": round(result.seconds, 3),
             "output": output, "tests": tests, "isolation_level": result.isolation_level,
-            "isolation": result.isolation, "seed": result.seed, "kit_version": project.version(),
+            "isolation_allowlist": result.isolation_allowlist, "isolation": result.isolation, "seed": result.seed, "kit_version": project.version(),
             "grader_failed": False}
 
 

@@ -1,6 +1,6 @@
 """How the sandboxed interpreter gets its harness: compiled code down the control pipe, or the text.
 
-The harness is limits.py, landlock.py, syscall_filter.py and harness.py joined
+The harness is tree_entry.py, limits.py, landlock.py, syscall_filter.py and harness.py joined
 (``harness_text``), run with ``python -S -s -B -P -c``, so no file in the
 submission's folder can stand in for any of it.  Compiling that text takes the
 interpreter about 12 ms each start, so where the sandbox's interpreter is this
@@ -22,7 +22,7 @@ from pathlib import Path
 from grader.project import signed_cache
 
 # The files joined, in this order, into the harness.
-HARNESS_PARTS = ("limits.py", "landlock.py", "syscall_filter.py", "harness.py")
+HARNESS_PARTS = ("tree_entry.py", "limits.py", "landlock.py", "syscall_filter.py", "harness.py")
 HARNESS = Path(__file__).with_name("harness.py")
 BOOT = """\
 import marshal, os, sys

@@ -28,7 +28,8 @@ WAIT_SAMPLE = 0.1
 
 def spawn(folder: Path, choice: Choice, uid: int | None = None) -> "Child":
     """The sandbox's interpreter for the submission in ``folder``, at ``choice``'s level, started and
-    given its harness; it waits for its configuration (``Child.send``) before it does anything else."""
+    given its harness; it waits for its configuration (``Child.send``) before it does anything else.
+    In a chroot tree it starts as root and the harness switches to ``uid`` once inside."""
     python = namespaces.interpreter()
     # -S -s -P and a clean environment give what -I would, while keeping
     # PYTHONHASHSEED=0 (which -I, through -E, would ignore).
@@ -37,8 +38,8 @@ def spawn(folder: Path, choice: Choice, uid: int | None = None) -> "Child":
     bubblewrap = choice.level is Level.BUBBLEWRAP
     if bubblewrap:
         command = namespaces.bwrap_arguments(choice.bwrap, str(folder), python) + command
-    environment = namespaces.environment(namespaces.INSIDE if bubblewrap else str(folder))
-    child = Child(command, environment, str(folder), bubblewrap, uid)
+    child = Child(command, namespaces.environment(choice.seen_inside(folder)), str(folder), bubblewrap,
+                  None if choice.tree else uid)
     if preamble:
         child.send_bytes(preamble)
     return child

@@ -11,7 +11,8 @@ sandbox gets it; it uses the standard library only.  Order of work:
    long function: the captured names are its locals, its helpers closures
    over them; a reader audits the rule in one scope.
 2. Read the configuration line from CONTROL_FD, lock the process down
-   (``set_limits``; at the ``files`` level ``confine_files``, Landlock;
+   (at the ``files`` level without Landlock ``enter_tree``, chroot; ``set_limits``;
+   at the ``files`` level ``confine_files``, Landlock;
    ``install_filter``, the seccomp filter), then import ``hog``, stdout captured.
 3. Report the import, then run the cases in the order the grader sends them:
    each gets a fresh namespace with a pristine copy of the builtins, the setup
@@ -310,14 +311,15 @@ def main(argv):
     limits = config["limits"]
 
     # Lock the process down: the layers come from the files concatenated before
-    # this one (limits.py, landlock.py, syscall_filter.py).
+    # this one (tree_entry.py, limits.py, landlock.py, syscall_filter.py).
+    refused = enter_tree(config["tree"], folder, config["uid"]) if config["tree"] is not None else None
     set_limits(config, limits)
-    if config["landlock"] is not None:
+    if refused is None and config["landlock"] is not None:
         refused = confine_files(config["landlock"])
-        if refused is not None:
-            # The level the grader chose cannot be reached: a start-up failure, not the submission's.
-            send(['["unavailable",', _esc(refused), "]"])
-            _exit(71)
+    if refused is not None:
+        # The level the grader chose cannot be reached: a start-up failure, not the submission's.
+        send(['["unavailable",', _esc(refused), "]"])
+        _exit(71)
     unfiltered = install_filter(_getpid()) if config["filter"] else "the grader turned it off"
     _signal(signal.SIGXFSZ, signal.SIG_IGN)  # an oversized write raises OSError instead
     # Start-up is over; the import allowance starts now.  The second field is

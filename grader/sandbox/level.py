@@ -4,14 +4,15 @@
 
 * ``process``: resource limits and the system call filter; the submission
   could read whatever the grader's user can read.
-* ``files``: ``process`` plus Landlock (reads limited to the Python standard
-  library, system libraries and the scratch folder; no /proc, no terminal) and,
-  where the grader is root, a uid of the sandbox's own.  Needs no namespaces,
-  so it is what a container (Gradescope's Docker) reaches.  Where Landlock is
-  refused (container engines before it was allowed), a root grader reaches it
-  with the uid alone, once file permissions close the kit, its cache and other
-  submissions to that uid (``grader.sandbox.user``); a grader that is not root
-  cannot.
+* ``files``: ``process`` plus an allowlist of what the submission may read: the
+  Python standard library, the system libraries it loads and the scratch folder;
+  no /proc, no terminal, nothing else whatever the machine holds. Landlock makes
+  it where the kernel allows it, with, where the grader is root, a uid of the
+  sandbox's own.  Needs no namespaces, so it is what a container (Gradescope's
+  Docker) reaches.  Where Landlock is refused (older kernels and container
+  engines), a root grader makes it with chroot: a tree holding only those files
+  (``grader.sandbox.tree``), entered before the switch to the sandbox's uid.
+  Where neither can be had, the level is not reached.
 * ``bubblewrap``: ``process`` plus a private file-system view, network and
   process namespace.
 
@@ -32,10 +33,11 @@ import platform
 import sys
 import sysconfig
 from dataclasses import dataclass
+from pathlib import Path
 
 from grader import project
 from grader.errors import UsageError
-from grader.sandbox import namespaces, user
+from grader.sandbox import namespaces, tree, user
 from grader.sandbox.model import SandboxUnavailable
 
 
@@ -71,7 +73,24 @@ class Choice:
     bwrap: str | None              # the bwrap binary, at the bubblewrap level
     uid_drop: bool                 # whether each sandbox runs under a uid of its own (files level)
     notes: tuple[str, ...]         # why higher levels (or the uid, or Landlock) are not in use
-    landlock: bool = True          # whether Landlock applies (files level); else the uid alone hides files
+    landlock: bool = True          # whether Landlock makes the allowlist (files level)
+    tree: str | None = None        # else the file tree the sandbox enters with chroot (files level)
+
+    @property
+    def allowlist(self) -> str:
+        """The layer that limits what the submission may read: "bubblewrap", "Landlock", "chroot", or
+        "none" (the process level)."""
+        if self.level is Level.BUBBLEWRAP:
+            return "bubblewrap"
+        if self.level is Level.FILES:
+            return "Landlock" if self.landlock else "chroot"
+        return "none"
+
+    def seen_inside(self, folder: Path) -> str:
+        """A scratch folder's path as the sandbox sees it: under bubblewrap, in a chroot tree, or as it is."""
+        if self.level is Level.BUBBLEWRAP:
+            return namespaces.INSIDE
+        return tree.inside(folder, Path(self.tree)) if self.tree else str(folder)
 
 
 def minimum_from(default: "str | Level | None", otherwise: Level = Level.PROCESS) -> Level:
@@ -98,9 +117,8 @@ def expected() -> Choice | None:
     return _reached(Level.BUBBLEWRAP, [])
 
 
-def choose(minimum: "str | Level | None" = None, protect: "tuple | list" = ()) -> Choice:
-    """The highest level available (or exactly the one HOG_SANDBOX names), at least the minimum.
-    ``protect``: what the submission must not read besides the kit (without Landlock, it must be closed)."""
+def choose(minimum: "str | Level | None" = None) -> Choice:
+    """The highest level available (or exactly the one HOG_SANDBOX names), at least the minimum."""
     least = minimum_from(minimum)
     wanted = _wanted()
     exact = None if wanted is None else parse(wanted, "HOG_SANDBOX")
@@ -112,7 +130,7 @@ def choose(minimum: "str | Level | None" = None, protect: "tuple | list" = ()) -
         if exact is not None and candidate is not exact:
             continue
         found = (namespaces.unavailable() or _reached(candidate, notes)) if candidate is Level.BUBBLEWRAP \
-            else _files(notes, protect)
+            else _files(notes)
         if not isinstance(found, str):
             chosen = found
             break
@@ -137,19 +155,18 @@ def _reached(candidate: Level, notes: list[str]) -> Choice:
     return Choice(Level.FILES, None, why_not is None, tuple(notes + ([why_not] if why_not else [])))
 
 
-def _files(notes: list[str], protect) -> "Choice | str":
-    """The files level with Landlock (and the uid where it can be had), else with the uid alone where
-    file permissions close what matters to it; else why the level cannot be reached."""
+def _files(notes: list[str]) -> "Choice | str":
+    """The files level with Landlock (and the uid where it can be had), else with a chroot tree and the
+    sandbox's own uid; else why the level cannot be reached."""
     no_landlock = landlock_unavailable()
     if no_landlock is None:
         return _reached(Level.FILES, notes)
-    no_uid = user.unavailable(namespaces.interpreter())
-    if no_uid is not None:
-        return f"{no_landlock}, and {no_uid}"
-    opened = user.open_to_others(protect)
-    if opened is not None:
-        return f"{no_landlock}, and a uid of the sandbox's own would not hide the kit: {opened}"
-    return Choice(Level.FILES, None, True, tuple(notes + [no_landlock]), landlock=False)
+    python = namespaces.interpreter()
+    no_tree = tree.unavailable(python)
+    if no_tree is not None:
+        return f"{no_landlock}, and {no_tree}"
+    return Choice(Level.FILES, None, True, tuple(notes + [no_landlock]), landlock=False,
+                  tree=str(tree.location(python)))
 
 
 def landlock_unavailable() -> str | None:
@@ -184,8 +201,8 @@ def readable_paths(scratch: str) -> list[str]:
 def layers(choice: Choice, slot_uid: int | None, filtered: bool) -> tuple[str, ...]:
     """The layers that held, by name: "namespaces (bubblewrap)", "Landlock", "own uid N", "seccomp"."""
     held = ["namespaces (bubblewrap)"] if choice.level is Level.BUBBLEWRAP else []
-    if choice.level is Level.FILES and choice.landlock:
-        held.append("Landlock")
+    if choice.level is Level.FILES:
+        held.append(choice.allowlist)
     if choice.level is Level.FILES and slot_uid is not None:
         held.append(f"own uid {slot_uid}")
     return tuple(held + (["seccomp"] if filtered else []))
@@ -202,9 +219,7 @@ def describe(choice: Choice, slot_uid: int | None, filtered: bool = True) -> str
         return (f"files (layers: {named}; Landlock: only the Python standard library, system libraries and "
                 f"the submission's folder readable; no namespaces; ran as {who})")
     if choice.level is Level.FILES:
-        processes = "hidden (hidepid)" if user.proc_hidden() else \
-            "showing their command lines and status only (environment, descriptors, folders, memory closed to it)"
-        return (f"files (layers: {named}; no Landlock: {choice.notes[-1]}; ran as its own uid {slot_uid}, to "
-                "which file permissions close the kit, its cache, other sandboxes' folders and a batch's other "
-                f"submissions; other processes in /proc {processes}; no namespaces)")
+        return (f"files (layers: {named}; no Landlock: {choice.notes[-1]}; chroot: only the Python standard "
+                "library, the system libraries it loads and the submission's folder exist for it, no /proc; "
+                f"ran as its own uid {slot_uid}; no namespaces)")
     return f"process limits only (file isolation off: {'; '.join(choice.notes) or 'not asked for'})"

@@ -76,7 +76,9 @@ class SandboxReport:
     isolation: str            # the sentence a report shows
     stdout_during_import: str
     level: str = "none"       # the level reached, by name: "process", "files", "bubblewrap" (or "none": not run)
-    layers: tuple[str, ...] = ()  # the layers that held: "namespaces (bubblewrap)", "Landlock", "own uid N", "seccomp"
+    layers: tuple[str, ...] = ()  # the layers that held: "namespaces (bubblewrap)", "Landlock" or "chroot", "own uid N",
+    # "seccomp"
+    allowlist: str = "none"   # the layer that limited what it could read: "bubblewrap", "Landlock", "chroot", "none"
 
 
 class SandboxUnavailable(GraderFault):

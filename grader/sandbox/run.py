@@ -49,7 +49,7 @@ import time
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
-from grader.sandbox import channel, level, namespaces, scratch as scratch_folder, user
+from grader.sandbox import channel, level, scratch as scratch_folder, tree, user
 from grader.sandbox.child import Child, spawn
 from grader.sandbox.early import Early, EarlyFailed
 from grader.sandbox.level import Choice, Level
@@ -74,8 +74,8 @@ class Batch:
         self.folder, self.on_result, self.first = folder, on_result, first
         self.groups, self.timed_out = groups, set()
         self.unfiltered: list[str] = []  # why a process ran without the seccomp filter
-        inside = namespaces.INSIDE if choice.level is Level.BUBBLEWRAP else str(folder)
-        self.config = {"dir": inside, "setup": setup, "names": names,
+        inside = choice.seen_inside(folder)
+        self.config = {"dir": inside, "setup": setup, "names": names, "tree": choice.tree, "uid": uid,
                        "mode": "bwrap" if choice.level is Level.BUBBLEWRAP else choice.level.label,
                        "parent": os.getpid(), "filter": SECCOMP,
                        "landlock": level.readable_paths(inside) if choice.level is Level.FILES and choice.landlock
@@ -165,7 +165,8 @@ class Batch:
                                          kind=StepKind.TIMEOUT)
         import_error, import_stdout = imported or (None, "")
         return SandboxReport(results, import_error, self._isolation_text(), import_stdout,
-                             self.choice.level.label, level.layers(self.choice, self.uid, not self.unfiltered))
+                             self.choice.level.label, level.layers(self.choice, self.uid, not self.unfiltered),
+                             self.choice.allowlist)
 
     def _cases(self, child: Child, index: int, results: list) -> tuple[int, bool]:
         """Run cases from ``index`` in this process: (the next index, whether a fresh process is needed)."""
@@ -333,7 +334,7 @@ def run_cases(submission: Path, cases: Sequence[Sequence[str]], *,
               names: Sequence[str] | None = None, groups: Sequence[str] | None = None,
               minimum: "str | Level | None" = None,
               on_result: "Callable[[int, CaseRun], object] | None" = None,
-              early: Early | None = None, protect: Sequence[Path] = ()) -> SandboxReport:
+              early: Early | None = None) -> SandboxReport:
     """Run each case (a list of steps typed at the >>> prompt) against a submission.
 
     ``submission`` is a hog.py file or a folder holding one (then the student's
@@ -359,7 +360,6 @@ def run_cases(submission: Path, cases: Sequence[Sequence[str]], *,
     ``early``: a sandbox started before the cases were known (``grader.sandbox.early``), used
     when it is for this submission at an accepted level and reaches "ready".
 
-    ``protect``: folders it must not read besides the kit's (a batch's), checked without Landlock.
     """
     checked, setup_steps, name_list = scratch_folder.check_arguments(cases, setup, support_files, limits, names)
     if groups is not None and (len(groups) != len(checked) or not all(type(g) is str for g in groups)):
@@ -374,7 +374,7 @@ def run_cases(submission: Path, cases: Sequence[Sequence[str]], *,
             pass   # bwrap cannot start here after all: the level is chosen as always, below
         finally:
             started.discard()
-    choice = level.choose(minimum, tuple(protect))
+    choice = level.choose(minimum)
     try:
         hog, others = scratch_folder.submission_files(Path(submission))
     except scratch_folder.Unusable as problem:
@@ -383,7 +383,7 @@ def run_cases(submission: Path, cases: Sequence[Sequence[str]], *,
     if slot is None and not choice.landlock:
         raise SandboxUnavailable(f"the files level without Landlock needs a uid of the sandbox's own, and all "
                                  f"{user.SLOTS} are taken ({user.SLOT_FOLDER}); grade fewer at a time")
-    folder = Path(tempfile.mkdtemp(prefix="hog-sandbox-"))
+    folder = Path(tempfile.mkdtemp(prefix="hog-sandbox-", dir=choice.tree and Path(choice.tree) / tree.SANDBOXES))
     try:
         try:
             # A folder for another uid stays closed (mkdtemp's 0700) until it is handed over.

@@ -78,6 +78,7 @@ def test_an_unknown_minimum_is_a_usage_error_even_through_grade_safely(honest, m
 def test_a_minimum_that_cannot_be_reached_is_a_kit_fault_never_a_score(honest, monkeypatch):
     monkeypatch.setattr(namespaces, "bwrap_path", lambda: None)
     monkeypatch.setattr(level, "landlock_unavailable", lambda: "the kernel offers no Landlock")
+    monkeypatch.setattr(level.tree, "unavailable", lambda python: "the grader does not run as root")
     assert run_cases(honest, [["square(3)"]], limits=FAST).level == "process"  # no minimum: fine
     with pytest.raises(SandboxUnavailable) as raised:
         run_cases(honest, [["square(3)"]], limits=FAST, minimum="files")

@@ -29,21 +29,18 @@ from grader.spec import load_variant
 from tests.sandbox.test_isolation import hunter   # tests/submissions/hostile/steal_kit.py, told where the cache is
 from tests import ROOT
 
-HOST_FOLDERS = ("/work", "/home", "/srv")   # where checkouts live on a host, never in a grader's image
 
 
 
-# Run as root in a mount namespace of its own (unshare): it makes the machine look like such a
-# container's image, where the only copy of the kit is the one the grader uses, closed to other users
-# as the bundle's setup.sh leaves it. The folder holding this checkout and the host's HOST_FOLDERS (so every
-# other checkout, cache and virtual environment of this machine) are covered with empty tmpfs, and so is /tmp (a
-# container has its own, without this machine's other graders' folders); the interpreter and the
-# folders the kit's requirements come from are mounted where other users can reach them (a
-# container's Python lives under /usr). Then it runs argv[1:] with that interpreter.
+# Run as root in a mount namespace of its own (unshare): /tmp is a container's own (without this machine's
+# other graders' folders); the interpreter and the folders the kit's requirements come from are mounted
+# where other users can reach them (a container's Python lives under /usr). Everything else of the machine
+# stays where it is, this checkout and every other copy of the solutions included: the allowlist, not a
+# tidy image, is what keeps them from the submission. Then it runs argv[1:] with that interpreter.
 OLD_CONTAINER = r"""
 import os, subprocess, sys
 from pathlib import Path
-hide, prefix, *rest = sys.argv[1:]
+prefix, *rest = sys.argv[1:]
 separator = rest.index("--")
 sites, command = rest[:separator], rest[separator + 1:]
 def mount(*arguments):
@@ -56,8 +53,6 @@ for number, site in enumerate(sites):
     os.makedirs(f"/mnt/site{number}")
     mount("--bind", site, f"/mnt/site{number}")
     paths.append(f"/mnt/site{number}")
-for folder in filter(None, hide.split(os.pathsep)):
-    mount("-t", "tmpfs", "-o", "mode=755", "none", folder)
 mount("-t", "tmpfs", "-o", "mode=1777", "none", "/tmp")
 os.environ["HOG_TEST_SITES"] = os.pathsep.join(paths)
 os.execv(command[0], command)
@@ -109,7 +104,11 @@ def reach_out():
         except OSError:
             pass
     mine = str(os.getpid())
-    for pid in [entry for entry in os.listdir("/proc") if entry.isdigit() and entry != mine]:
+    try:
+        pids = [entry for entry in os.listdir("/proc") if entry.isdigit() and entry != mine]
+    except OSError:
+        pids = []                                             # no /proc at all
+    for pid in pids:
         for name in ("environ", "cwd", "root", "maps", "fd"):  # of every other process, the grader's too
             try:
                 if name in ("cwd", "root", "fd"):
@@ -171,16 +170,10 @@ def place():
 
 def _old_container(tmp_path: Path, command: list[str], landlock: bool = False, **env: str) -> subprocess.CompletedProcess:
     """``command`` (a first word "python" is the container's interpreter) in the simulated container:
-    no namespaces, no Landlock (unless ``landlock``: a current engine), no CAP_SYS_ADMIN, this checkout
-    hidden; ``env`` added."""
+    no namespaces, no Landlock (unless ``landlock``: a current engine), no CAP_SYS_ADMIN; ``env`` added."""
     setpriv, unshare = shutil.which("setpriv"), shutil.which("unshare")
     if setpriv is None or unshare is None or os.geteuid() != 0:
         pytest.skip("needs root, setpriv and unshare to simulate an older container engine")
-    # The folder holding this checkout, and the places other checkouts of this machine live (a
-    # developer's, beside the clone CI tests): none of them is in a container's image.
-    tops = {Path("/", *ROOT.parts[1:2]), *(Path(name) for name in HOST_FOLDERS)}
-    hide = os.pathsep.join(sorted(str(top) for top in tops if top.is_dir() and str(top) not in ("/usr", "/tmp", "/")
-                                  and not Path(tmp_path).is_relative_to(top)))
     prefix = os.path.realpath(sys.base_prefix)
     sites = sorted({os.path.realpath(path) for path in sys.path if path.endswith("-packages")
                     and os.path.isdir(path) and not path.startswith(prefix)})
@@ -194,7 +187,7 @@ def _old_container(tmp_path: Path, command: list[str], landlock: bool = False, *
     env = {**{key: value for key, value in os.environ.items() if not key.startswith(("HOG_", "PYTHON"))},
            "HOG_CACHE": str(tmp_path / "cache"), **env}
     return subprocess.run([unshare, "--mount", "--propagation", "private", sys.executable, "-c", OLD_CONTAINER,
-                           hide, prefix, *sites, "--", *inner], capture_output=True, text=True, env=env,
+                           prefix, *sites, "--", *inner], capture_output=True, text=True, env=env,
                           timeout=600)
 
 
@@ -211,6 +204,15 @@ def _hunter_for(tmp_path: Path, places: list[Path]) -> Path:
     return folder
 
 
+def _planted(place: Path) -> Path:
+    """A world-readable copy of the reference solutions outside every folder the kit knows of, as a
+    course image, a self-hosted runner or a TA's checkout leaves one: the allowlist must keep it out."""
+    copy = place / "srv" / "course"
+    shutil.copytree(ROOT / "solution", copy / "solution", ignore=shutil.ignore_patterns("__pycache__"))
+    subprocess.run(["chmod", "-R", "a+rX", str(place / "srv")], check=True)
+    return copy
+
+
 def _closed_kit(tmp_path: Path) -> Path:
     """A copy of the kit, closed to other users as the bundle's setup.sh leaves it."""
     kit = tmp_path / "kit"
@@ -221,32 +223,34 @@ def _closed_kit(tmp_path: Path) -> Path:
 
 
 @pytest.mark.slow
-def test_in_an_older_container_as_root_files_holds_by_a_uid_of_its_own(place):
-    """Docker before 23.0: Landlock refused, no namespaces. The reference still grades full at files,
-    and a hog.py with no game code that hunts for the kit (the checkout, solution/, the cache and its
-    key, /proc of the grader, other sandboxes' folders in /tmp) gets 0, with the layers named."""
+def test_in_an_older_container_as_root_files_holds_by_a_chroot_tree_and_a_uid_of_its_own(place):
+    """Docker before 23.0, or a kernel without Landlock: Landlock refused, no namespaces. The reference
+    still grades full at files, and a hog.py with no game code that hunts for the kit (the checkout,
+    solution/, a world-readable copy of the solutions elsewhere, the whole disk it can see, the cache and
+    its key, /proc of the grader, other sandboxes' folders) gets 0: nothing but the Python runtime and
+    its own folder exists for it. The layers are named, chroot first."""
     tmp_path = place
-    kit = _closed_kit(tmp_path)
+    kit, planted = _closed_kit(tmp_path), _planted(tmp_path)
     (tmp_path / "reference").mkdir()
     shutil.copy(ROOT / "solution" / "sp19" / "hog.py", tmp_path / "reference" / "hog.py")
     (tmp_path / "reference").chmod(0o700)
-    folder = _hunter_for(tmp_path, [kit, kit / "solution", tmp_path / "reference"])
+    folder = _hunter_for(tmp_path, [kit, kit / "solution", tmp_path / "reference", planted, planted / "solution"])
     done = _old_container(tmp_path, ["python", "-c", GRADE_IN_CONTAINER, str(kit), str(tmp_path / "reference"),
                                      str(folder)])
     assert done.returncode == 0, done.stderr[-3000:]
     found = json.loads(done.stdout.splitlines()[-1])
     score, best, reached, isolation, fault = found["reference"]
     assert (score, best, reached, fault) == (23, 23, "files", None), isolation
-    assert isolation.startswith("files (layers: own uid 19") and ", seccomp; no Landlock: the kernel offers " \
-        "no Landlock (errno 1); ran as its own uid" in isolation
+    assert isolation.startswith("files (layers: chroot, own uid 19") and ", seccomp; no Landlock: the kernel " \
+        "offers no Landlock (errno 1); chroot: only the Python standard library" in isolation
     score, best, reached, isolation, fault = found["hunter"]
     assert (score, reached, fault) == (0, "files", None)
     level_reached, layers, stolen, has_play, reached_out, uid = found["hunt"]
-    assert level_reached == "files" and layers[0].startswith("own uid ") and layers[1:] == ["seccomp"]
+    assert level_reached == "files" and layers[0] == "chroot" and layers[1].startswith("own uid ")
+    assert layers[2:] == ["seccomp"]
     assert stolen.startswith("([], ") and "True" not in stolen, stolen
     assert has_play == "False\n"
-    # The grader's command line only (it names paths closed to this uid), though it saw its neighbour's folder.
-    assert reached_out == "(['cmdline'], 2)\n", reached_out
+    assert reached_out == "([], 0)\n", reached_out   # no /proc, no other sandbox, no place of the kit's
     assert int(uid) >= 1_900_000_000
 
 
@@ -270,12 +274,12 @@ def test_in_an_older_container_a_grader_that_is_not_root_cannot_reach_files_and_
     assert result["score"] == 0 and result.get("grader_failed") is True, done.stdout[-2000:]
     assert ("isolation 'files' is required, but only 'process' can be reached here: bubblewrap failed its "
             "start-up check") in done.stdout + done.stderr
-    assert ("the kernel offers no Landlock (errno 1), and the grader does not run as root, so it cannot give "
-            "the submission a uid of its own") in done.stdout + done.stderr
+    assert ("the kernel offers no Landlock (errno 1), and the grader does not run as root, so it cannot enter "
+            "a tree of its own (chroot)") in done.stdout + done.stderr
 
 
 # The kit as setup.sh leaves it installed, run with the venv's interpreter and -P -s as run_autograder
-# runs it: where its ``grader`` comes from (never this checkout, which the container hides).
+# runs it: where its ``grader`` comes from (the venv, never this checkout).
 WHERE_FROM = "import grader, sys; print(grader.__file__); print(sys._base_executable)"
 
 
@@ -335,9 +339,10 @@ def test_in_a_container_the_gradescope_bundle_grades_the_reference_full_and_a_hu
     subprocess.run(["bash", "-c", f'set -euo pipefail\nROOT="$1"\nVENV="$2"\n{closing}', "setup",
                     str(root), str(root / "hog-venv")], check=True, env={**os.environ, "HOG_CACHE": str(place / "cache")})
     assert not (root / "source").stat().st_mode & 0o077 and not (root / "hog-venv").stat().st_mode & 0o077
+    planted = _planted(place)
     submissions = {"reference": (ROOT / "solution" / "sp19" / "hog.py").read_text(),
-                   "hunter": (_hunter_for(place, [root / "source", root / "source" / "kit", root / "hog-venv"])
-                              / "hog.py").read_text()}
+                   "hunter": (_hunter_for(place, [root / "source", root / "source" / "kit", root / "hog-venv",
+                                                  planted, planted / "solution"]) / "hog.py").read_text()}
     graded = {}
     for name, source in submissions.items():
         shutil.rmtree(root / "submission", ignore_errors=True)
@@ -361,109 +366,33 @@ def test_in_a_container_the_gradescope_bundle_grades_the_reference_full_and_a_hu
             continue
         assert result["isolation_level"] == "files"
         if engine == "older":
-            assert result["isolation"].startswith("files (layers: own uid 19") and ", seccomp; no Landlock" in \
-                result["isolation"]
+            assert result["isolation"].startswith("files (layers: chroot, own uid 19") and ", seccomp; no Landlock" \
+                in result["isolation"]
+            assert result["isolation_allowlist"] == "chroot"
         else:
+            assert result["isolation_allowlist"] == "Landlock"
             assert result["isolation"].startswith("files (layers: Landlock, own uid 19") and ", seccomp; " \
                 "Landlock: only the Python standard library" in result["isolation"]
 
 
-def test_files_without_landlock_names_the_first_place_open_to_other_users_and_the_fix(place, monkeypatch):
-    """What the grader checks before it relies on the uid alone: the kit's package and folder, its cache,
-    and what the caller protects (a batch's folder of the class's submissions), closed to other users."""
-    from grader import project
-    from grader.sandbox import user
-    kit, cache, batch = place / "kit", place / "cache", place / "batch"
-    (kit / "grader").mkdir(parents=True)
-    (kit / "grader" / "reference.py").write_text("REFERENCE = 1\n")
-    (cache / "hidden").mkdir(parents=True, mode=0o700)
-    for name in ("ada", "bob"):
-        (batch / name).mkdir(parents=True)
-        (batch / name / "hog.py").write_text("def play(): pass\n")
-    monkeypatch.setattr(project, "PACKAGE", kit / "grader")
-    monkeypatch.setattr(project, "here", lambda: project.Place(kit, checkout=True))
-    monkeypatch.setattr(project, "CACHE", cache)
-    monkeypatch.setenv("HOME", str(place / "home"))
-    (place / "home").mkdir(mode=0o700)
-    for path in (kit, kit / "grader", batch, batch / "ada", batch / "bob"):
-        path.chmod(0o755)
-    assert user.open_to_others() == (
-        f"the kit's package ({kit / 'grader'}) can be read by other users ({kit / 'grader' / 'reference.py'} is "
-        f"open to them); close it with `chmod -R go-rwx {kit / 'grader'}`, as the Gradescope bundle's setup.sh does")
-    kit.chmod(0o700)
-    assert user.open_to_others() is None               # a closed folder closes all below it
-    assert user.open_to_others((batch,)) == (
-        f"a folder of the batch (the other submissions, their results) ({batch}) can be read by other users ({batch / 'ada' / 'hog.py'} "
-        f"is open to them); close it with `chmod -R go-rwx {batch}`, as the Gradescope bundle's setup.sh does")
-    batch.chmod(0o700)
-    assert user.open_to_others((batch,)) is None
-    cache.chmod(0o755)
-    (cache / "key").write_text("secret")
-    assert user.open_to_others().startswith(f"the kit's cache (HOG_CACHE) ({cache}) can be read")
-    cache.chmod(0o700)
-    (place / "home").chmod(0o755)
-    (place / "home" / ".netrc").write_text("machine example.org password secret\n")
-    assert user.open_to_others().startswith(f"the grader's home folder (its keys, its configuration) "
-                                            f"({place / 'home'}) can be read by other users")
-
-
 @pytest.mark.slow
-def test_in_an_older_container_a_class_folder_open_to_other_users_is_graded_only_once_closed(place):
-    """grade-batch as root without Landlock: every hog.py of the class would be readable by each
-    sandbox's uid, so each is a visible "grader failed" naming the folder and the chmod; once the
-    folder is closed, the rerun grades them all full."""
+def test_in_an_older_container_a_class_folder_open_to_other_users_is_graded_and_no_submission_reads_another(place):
+    """grade-batch as root without Landlock, the class's folder readable by everyone: each submission runs
+    in the tree, where the class's other hog.py files do not exist; the reference grades full and a
+    hunter told where the class folder is finds nothing there."""
     kit = _closed_kit(place)
     batch, out = place / "class", place / "out"
-    for name in ("ada", "bob"):
-        (batch / name).mkdir(parents=True)
-        shutil.copy(ROOT / "solution" / "sp19" / "hog.py", batch / name / "hog.py")
-        (batch / name).chmod(0o755)
-    batch.chmod(0o755)
+    (batch / "ada").mkdir(parents=True)
+    shutil.copy(ROOT / "solution" / "sp19" / "hog.py", batch / "ada" / "hog.py")
+    hunter_folder = _hunter_for(place, [batch, batch / "ada", out])
+    shutil.copytree(hunter_folder, batch / "eve")
+    subprocess.run(["chmod", "-R", "a+rX", str(batch)], check=True)
     script = ("import os, sys; sys.path[:0] = [sys.argv[1]] + [p for p in os.environ['HOG_TEST_SITES']"
               ".split(os.pathsep) if p]; from grader import cli; sys.argv = ['hog', 'grade-batch', sys.argv[2], "
               "'--variant', 'sp19', '--out', sys.argv[3], '--jobs', '1']; cli.run()")
     done = _old_container(place, ["python", "-c", script, str(kit), str(batch), str(out)])
-    assert done.returncode == 1, done.stderr[-2000:]
-    for name in ("ada", "bob"):
-        result = json.loads((out / f"{name}.json").read_text())
-        assert result["score"] == 0 and result["grader_failed"] is True
-        assert f"a folder of the batch (the other submissions, their results) ({batch}) can be read by other users" in result["output"]
-        assert f"chmod -R go-rwx {batch}" in result["output"]
-    batch.chmod(0o700)
-    done = _old_container(place, ["python", "-c", script, str(kit), str(batch), str(out)])
     assert done.returncode == 0, done.stderr[-2000:]
-    for name in ("ada", "bob"):
-        result = json.loads((out / f"{name}.json").read_text())
-        assert result["score"] == 23 and not result.get("grader_failed") and result["isolation_level"] == "files"
-
-
-def test_files_without_landlock_protects_an_editable_kits_checkout_when_it_grades_for_a_course_folder(place, monkeypatch):
-    """An instructor who installed the kit with ``pip install -e`` and grades from their course folder:
-    the checkout beside the package holds the reference solutions, so it is protected as well as the
-    course folder."""
-    from grader import project
-    from grader.sandbox import user
-    kit, course, cache = place / "kit", place / "course", place / "cache"
-    (kit / "grader").mkdir(parents=True)
-    (kit / "specs").mkdir()
-    (kit / "pyproject.toml").write_text('[project]\nname = "hog-kit"\n')
-    (kit / "pyproject.toml").chmod(0o600)
-    (kit / "solution" / "sp19").mkdir(parents=True)
-    (kit / "solution" / "sp19" / "hog.py").write_text("def play(): pass\n")
-    course.mkdir()
-    cache.mkdir(mode=0o700)
-    (place / "home").mkdir(mode=0o700)
-    monkeypatch.setattr(project, "PACKAGE", kit / "grader")
-    monkeypatch.setattr(project, "here", lambda: project.Place(course))
-    monkeypatch.setattr(project, "CACHE", cache)
-    monkeypatch.setenv("HOME", str(place / "home"))
-    for path in (kit, kit / "solution", kit / "solution" / "sp19"):
-        path.chmod(0o755)
-    (kit / "grader").chmod(0o700)
-    course.chmod(0o700)
-    assert user.open_to_others() == (
-        f"the kit's checkout (its solutions) ({kit}) can be read by other users "
-        f"({kit / 'solution' / 'sp19' / 'hog.py'} is open to them); close it with `chmod -R go-rwx {kit}`, "
-        f"as the Gradescope bundle's setup.sh does")
-    kit.chmod(0o700)
-    assert user.open_to_others() is None
+    ada, eve = (json.loads((out / f"{name}.json").read_text()) for name in ("ada", "eve"))
+    assert ada["score"] == 23 and eve["score"] == 0
+    assert ada["isolation_allowlist"] == eve["isolation_allowlist"] == "chroot"
+    assert not ada.get("grader_failed") and not eve.get("grader_failed")

@@ -606,7 +606,7 @@ def test_missing_bubblewrap_falls_back_to_the_next_level_and_says_so(tmp_path, m
     monkeypatch.delenv("HOG_ISOLATION", raising=False)
     monkeypatch.setattr(namespaces, "bwrap_path", lambda: None)
     monkeypatch.setattr(level, "landlock_unavailable", lambda: "the kernel offers no Landlock")
-    monkeypatch.setattr(level.user, "unavailable", lambda python: "the grader does not run as root")
+    monkeypatch.setattr(level.tree, "unavailable", lambda python: "the grader does not run as root")
     report = run(tmp_path, [["square(3)"]])
     assert report.level == "process"
     assert report.isolation == ("process limits only (file isolation off: bubblewrap (bwrap) is not installed; "

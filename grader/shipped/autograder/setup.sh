@@ -42,13 +42,16 @@ wheel="$(ls "$KIT"/*.whl)"
 # student's grading; each grading then draws its own cases from a fresh seed.
 HOG_COURSE="$COURSE" "$VENV/bin/python" -c \
   'from grader.cases import hidden_cases; from grader.spec import all_variants; [hidden_cases(v) for v in all_variants()]'
+# Where the engine refuses Landlock, the files level's allowlist is a tree holding only the Python
+# runtime, entered with chroot: make it now, into the image, rather than at a student's first grading.
+"$VENV/bin/python" -c 'from grader.sandbox import level, namespaces, tree
+if level.landlock_unavailable() and tree.unavailable(namespaces.interpreter()) is None:
+    print("the sandbox'"'"'s file tree is ready")'
 
 # >>> Close the kit to every user but root.
-# Where the container engine refuses Landlock (Docker before 23.0), the sandbox
-# keeps a submission from the kit's files by running it as a uid of its own, and
-# grading checks before each submission that file permissions close to that uid
-# the kit, its virtual environment (which holds a copy of the kit) and its cache
-# (the hidden cases and their signing key). The sandbox runs the interpreter the
+# A layer beside the allowlist of the files level (Landlock or the chroot tree): the kit, its virtual
+# environment (which holds a copy of the kit) and its cache (the hidden cases and their signing key)
+# are closed to the sandbox's uid by their permissions too. The sandbox runs the interpreter the
 # environment was made from (under /usr), which stays readable.
 chmod -R go-rwx "$ROOT/source"
 if [ -d "$VENV" ]; then chmod -R go-rwx "$VENV"; fi
