@@ -10,10 +10,12 @@ import select
 import signal
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
 
-from grader import project
+from grader import batch, cli, project
 from grader.report import progress
 
 ESCAPES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -154,3 +156,26 @@ def test_sigterm_during_a_bar_shows_the_cursor_again_and_still_ends_the_process(
     finally:
         os.close(parent)
     assert b"\x1b[?25l" in shown and shown.endswith(SHOW_CURSOR.encode())
+
+
+def test_grade_batch_piped_to_a_file_prints_no_bar_only_plain_lines(tmp_path, monkeypatch, capsys):
+    subs = tmp_path / "in"
+    subs.mkdir()
+    for name in ("ada", "bob", "cy"):
+        (subs / f"{name}.py").write_text("x = 1\n")
+    monkeypatch.setattr(batch, "grade_one", graded)
+    monkeypatch.setattr(progress, "PLAIN_SECONDS", 0.0)   # every stage long enough to be reported
+    assert cli.main(["grade-batch", str(subs), "--variant", "sp19", "--jobs", "1",
+                     "--out", str(tmp_path / "out")]) == 0
+    captured = capsys.readouterr()
+    assert "\r" not in captured.err and "\x1b" not in captured.err
+    assert re.fullmatch(r"(grading submissions: \d/3 \(\d+%\), 0:00:00 elapsed\n)*"
+                        r"grading submissions: 3/3 in 0:00:00\n", captured.err)
+    assert captured.out.startswith("graded 3, skipped 0 already graded, 0 grader faults;")
+
+
+def graded(variant, submission: Path, **options) -> tuple[dict, bool]:
+    """A stand-in for grading: full marks at once."""
+    time.sleep(0.01)
+    return {"score": 26.0, "max_score": 26.0, "execution_time": 0.0, "output": "", "tests": [],
+            "isolation": "test", "seed": options["seed"], "grader_failed": False}, False
