@@ -108,7 +108,7 @@ def similarity(*, folder: str, out_dir: str, out: TextIO, variant: str | None = 
     target = Path(out_dir)
     classroom.refuse_result_named(target / grader.similarity.batch.JSON_NAME)
     found = grader.similarity.batch.similarity(source, target, variant_of=variant_of, threshold=threshold,
-                                               max_share=max_share)
+                                               max_share=max_share, progress=progress.shown(sys.stderr))
     for skipped in found.skipped:
         out.write(f"not compared {skipped.name}: {skipped.why}\n")
     out.write(f"compared {found.compared} submissions: {len(found.pairs)} pairs score {threshold:g} or more; "
