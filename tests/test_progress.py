@@ -45,6 +45,14 @@ def test_on_a_terminal_the_bar_shows_what_is_done_and_done_of_total():
     assert screen.getvalue().endswith(SHOW_CURSOR)
 
 
+def test_on_a_terminal_a_stage_of_unknown_length_shows_its_time_and_no_count():
+    screen = io.StringIO()
+    with progress.shown(screen, terminal=True).task("draw 1 of at most 40: solving the game exactly"):
+        pass
+    shown = seen(screen.getvalue())
+    assert "draw 1 of at most 40: solving the game exactly" in shown and "0:00:00" in shown and "?" not in shown
+
+
 def test_on_a_terminal_a_stage_with_nothing_to_do_draws_nothing():
     screen = io.StringIO()
     with progress.shown(screen, terminal=True).task("grading submissions", 0):

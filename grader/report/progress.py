@@ -83,8 +83,9 @@ class Bar(Progress):
         from rich import progress as rich
         from rich.console import Console
         # sys.stdout and sys.stderr are left alone: a forked worker must never write through Rich's lock.
-        bar = rich.Progress(rich.TextColumn("{task.description}"), rich.BarColumn(), rich.MofNCompleteColumn(),
-                            rich.TimeElapsedColumn(), rich.TimeRemainingColumn(),
+        counted = (rich.MofNCompleteColumn(), rich.TimeElapsedColumn(), rich.TimeRemainingColumn()) \
+            if total is not None else (rich.TimeElapsedColumn(),)   # a stage of unknown length: its time only
+        bar = rich.Progress(rich.TextColumn("{task.description}"), rich.BarColumn(), *counted,
                             console=Console(file=self.stream, force_terminal=True),
                             redirect_stdout=False, redirect_stderr=False, refresh_per_second=5)
         state = {"done": 0, "next": 0.0}
