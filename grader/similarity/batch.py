@@ -77,12 +77,12 @@ def collect(folder: Path, *, variant_of: Callable[[str, str], str | None], out: 
     entries = []
     with progress.task("fingerprinting submissions", len(found)) as advance:
         for submission in found:
-            advance()
             entry = _entry(submission, variant_of)
             if isinstance(entry, Skipped):
                 skipped.append(entry)
             else:
                 entries.append(entry)
+            advance()
     return entries, skipped
 
 

@@ -106,7 +106,6 @@ def compare(entries: list[Entry], *, skeleton: set[int], shared_functions: dict[
     pairs = []
     with progress.task("comparing pairs", len(together)) as advance:
         for (i, j), count in together.items():
-            advance()
             a, b = entries[i], entries[j]
             units = None if a.variant == b.variant or None in (a.variant, b.variant) \
                 else shared_functions.get(frozenset((a.variant, b.variant)), frozenset())
@@ -119,6 +118,7 @@ def compare(entries: list[Entry], *, skeleton: set[int], shared_functions: dict[
             if count and score >= threshold:
                 pairs.append(Pair(a.name, b.name, round(min(score, 1.0), 4), count,
                                   None if units is None else tuple(sorted(units)), _regions(a, b, mine & theirs)))
+            advance()
     return sorted(pairs, key=lambda pair: (-pair.score, pair.a, pair.b))
 
 
