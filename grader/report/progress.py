@@ -38,10 +38,8 @@ SILENT = Progress()
 def shown(stream: TextIO, *, terminal: bool | None = None) -> Progress:
     """A bar on ``stream`` where it is a terminal (or ``terminal`` says to draw one), else plain lines."""
     if terminal is None:
-        try:
+        with contextlib.suppress(AttributeError, ValueError, OSError):   # no isatty, or closed: not a terminal
             terminal = stream.isatty()
-        except (AttributeError, ValueError, OSError):   # no isatty, or closed
-            terminal = False
     return Bar(stream) if terminal else Lines(stream)
 
 
@@ -62,16 +60,12 @@ class Lines(Progress):
             tenth = done * 10 // total if total else 0
             if tenth > state["tenth"] and done < total and self.now() - state["line"] >= PLAIN_SECONDS:
                 state.update(tenth=tenth, line=self.now())
-                self._line(f"{description}: {done}/{total} ({done * 100 // total}%), "
-                           f"{clock(state['line'] - started)} elapsed")
+                print(f"{description}: {done}/{total} ({done * 100 // total}%), "
+                      f"{clock(state['line'] - started)} elapsed", file=self.stream, flush=True)
         yield advance
         if (seconds := self.now() - started) >= PLAIN_SECONDS:
             counted = f"{state['done']}/{total}" if total is not None else state["done"] or "done"
-            self._line(f"{description}: {counted} in {clock(seconds)}")
-
-    def _line(self, text: str) -> None:
-        self.stream.write(text + "\n")
-        self.stream.flush()
+            print(f"{description}: {counted} in {clock(seconds)}", file=self.stream, flush=True)
 
 
 class Bar(Progress):
@@ -79,6 +73,9 @@ class Bar(Progress):
 
     @contextlib.contextmanager
     def task(self, description: str, total: int | None = None) -> Iterator[Callable[..., None]]:
+        if total == 0:
+            yield lambda count=1: None
+            return
         # Imported only once a bar is drawn: importing Rich takes longer than all of hog --help.
         from rich import progress as rich
         from rich.console import Console
@@ -95,9 +92,6 @@ class Bar(Progress):
             if self.now() >= state["next"]:
                 state["next"] = self.now() + REDRAW_SECONDS
                 bar.update(line, completed=state["done"])
-        if total == 0:
-            yield advance
-            return
         with _cursor_shown_on_sigterm(self.stream), bar:
             line = bar.add_task(description, total=total)
             try:
