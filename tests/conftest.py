@@ -1,4 +1,4 @@
-"""Options and fixtures for the whole suite: golden files and the ``slow`` marker.
+"""Options and fixtures for the whole suite: golden files, the ``slow`` marker, recorded progress.
 
 ``python -m pytest --update-goldens`` rewrites every golden file in
 ``tests/goldens/`` from what the code makes now; review the diff and commit it.
@@ -6,9 +6,12 @@
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 import pytest
+
+from grader.report.progress import Progress
 
 GOLDENS = Path(__file__).parent / "goldens"
 
@@ -57,3 +60,26 @@ def golden(request):
             f"the output differs from {path} (if the change is intended: python -m pytest --update-goldens)"
 
     return check
+
+
+class RecordedProgress(Progress):
+    """What a verb's work told its progress: each task as (description, total, the counts advanced)."""
+
+    def __init__(self):
+        super().__init__()
+        self.tasks: list[tuple[str, int | None, list[int]]] = []
+
+    @contextlib.contextmanager
+    def task(self, description: str, total: int | None = None):
+        counts: list[int] = []
+        self.tasks.append((description, total, counts))
+        yield lambda count=1: counts.append(count)
+
+    def done(self) -> list[tuple[str, int | None, int]]:
+        """Each task's description, total and the steps done in all."""
+        return [(description, total, sum(counts)) for description, total, counts in self.tasks]
+
+
+@pytest.fixture
+def recorded_progress() -> RecordedProgress:
+    return RecordedProgress()

@@ -19,13 +19,11 @@ import errno
 import functools
 import io
 import json
-import sys
 import tempfile
-import threading
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, TextIO
+from typing import Callable
 
 from grader import cases as case_source
 from grader import project
@@ -35,6 +33,7 @@ from grader.errors import UsageError
 from grader.project.files import write_atomically
 from grader.grading.grade import GradeResult, QuestionResult, grade_safely
 from grader.report import gradescope, instructor
+from grader.report.progress import SILENT, Progress
 from grader.spec import Variant
 from grader.classroom.submissions import Skipped, UnusableZip, clashes, extract, result_name, scan, submission_name
 from grader.classroom.submissions import digest as submission_digest
@@ -87,30 +86,7 @@ def _finished(data: dict | None, graded_from: dict) -> bool:
         and data.get(GRADED_FROM) == graded_from
 
 
-# ------------------------------------------------------------------ progress, gradebook, skipped list
-
-
-class Progress:
-    """A one-line progress bar on a terminal; silent otherwise."""
-
-    def __init__(self, total: int, stream: TextIO):
-        self.total, self.done, self.stream = total, 0, stream
-        self.live = stream.isatty()
-        self.lock = threading.Lock()
-
-    def step(self, name: str) -> None:
-        with self.lock:
-            self.done += 1
-            if self.live:
-                width = 30
-                filled = width * self.done // max(self.total, 1)
-                self.stream.write(f"\r[{'#' * filled}{' ' * (width - filled)}] {self.done}/{self.total} "
-                                  f"{name[:30]:<30}")
-                self.stream.flush()
-
-    def close(self) -> None:
-        if self.live:
-            self.stream.write("\n")
+# ------------------------------------------------------------------ gradebook, skipped list
 
 
 def cell(value):
@@ -222,7 +198,7 @@ def _make_out(out: Path) -> None:
 
 def grade_batch(folder: Path, variant: Variant, out: Path, *, jobs: int, isolation: str = "files",
                 seed: int | None = None, grade: Callable[..., tuple[dict, bool]] | None = None,
-                progress: TextIO | None = None,
+                progress: Progress = SILENT,
                 choose: Callable[[str], tuple[Variant | None, str]] | None = None,
                 cluster: Cluster | None = None) -> BatchSummary:
     """Grade each submission in worker processes (or on ``cluster``'s workers, in chunks);
@@ -230,6 +206,7 @@ def grade_batch(folder: Path, variant: Variant, out: Path, *, jobs: int, isolati
     gives (results.json dict, grader fault?), grade_one by default. SIGINT and SIGTERM stop it,
     keeping what is written. ``choose(name)`` (a roster's manifest) gives each submission its own
     variant, or None and why it has none (it is then listed as skipped); ``variant`` otherwise.
+    ``progress`` shows the submissions graded so far.
 
     Raises UsageError, before grading anything, when two submissions would share a result file.
     """
@@ -261,13 +238,13 @@ def grade_batch(folder: Path, variant: Variant, out: Path, *, jobs: int, isolati
                                     "isolation": isolation} for submission in found}
             todo = [s for s in found if not _finished(_read(out / result_name(s)), sources[s])]
             counts["kept"] = len(found) - len(todo)
-            bar = Progress(len(todo), progress or sys.stderr)   # the stream of now, not of import time
             try:
-                _run(variants, out, todo, sources, jobs, isolation, seed, grade, signals, bar, counts, cluster)
+                with progress.task("grading submissions", len(todo)) as advance:
+                    _run(variants, out, todo, sources, jobs, isolation, seed, grade, signals, advance, counts,
+                         cluster)
             except _OutBroken as broken:
                 errors.append(str(broken))
             finally:
-                bar.close()
                 try:
                     _write_gradebook(variant, out, found, sources, by_variant=choose is not None)
                 except _OutBroken as broken:
@@ -296,7 +273,7 @@ def _cannot_write(path: Path, error: OSError) -> str:
 
 
 def _run(variants: dict[Path, Variant], out: Path, todo: list[Path], sources: dict, jobs: int, isolation: str,
-         seed: int, grade: Callable, signals: pool.Signals, bar: Progress, counts: dict,
+         seed: int, grade: Callable, signals: pool.Signals, advance: Callable[[], None], counts: dict,
          cluster: Cluster | None = None) -> None:
     # The cases of a variant that several submissions share are computed once here, and the forked
     # workers inherit them (as many as the cache keeps); a variant of one submission is left to its worker.
@@ -322,7 +299,7 @@ def _run(variants: dict[Path, Variant], out: Path, todo: list[Path], sources: di
             raise _OutBroken(_cannot_write(target, error)) from None
         counts["graded"] += 1
         counts["failed"] += fault
-        bar.step(submission.name)
+        advance()
 
     def done(task: str, value: tuple[dict, bool]) -> None:
         write(Path(task), *value)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import TextIO
 
@@ -15,6 +16,7 @@ from grader import project
 from grader.spec import course
 from grader.cases import DEFAULT_SEED, grading_cases
 from grader.errors import UsageError
+from grader.report import progress
 from grader.spec import all_variants, load, load_variant
 
 
@@ -180,7 +182,8 @@ def mint(*, variant: str, seed: int, zero_dice: str, swap: str, bonus: str, goal
     if not 0 <= band[0] < band[1] <= 1:
         raise UsageError(f"--band {band[0]} {band[1]}: give two win rates, the lower first, from 0 to 1")
     result = minting.mint(variant, seed=seed, choices=minting.Choices(zero_dice, swap, bonus), goal=goal,
-                          like=like, limits=minting.Limits(band=band), force=force, out=out)
+                          like=like, limits=minting.Limits(band=band), force=force, out=out,
+                          progress=progress.shown(sys.stderr))
     out.write(f"Minted {variant} after {result.attempts} draw(s). Next: hog build --variant {variant} && "
               f"hog grade solution/{variant} --variant {variant} && hog assign {variant} --out DIR\n")
     return 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import TextIO
 
@@ -12,7 +13,7 @@ from grader.classroom.cluster import connect
 from grader.commands.grading import (DECLARATION_LINES, GRADER_FAULT, _check_seed, class_folder, declared_in,
                                      isolation_level)
 from grader.errors import GraderFault, UsageError
-from grader.report import classroom
+from grader.report import classroom, progress
 from grader.similarity.compare import THRESHOLD
 from grader.spec import course, load_variant
 
@@ -48,7 +49,7 @@ def grade_batch(*, folder: str, variant: str | None, jobs: int, out_dir: str, ou
     level, seed = isolation_level(isolation), _check_seed(seed)
     with connect(scheduler=scheduler, workers=workers) as cluster:
         summary = grader.classroom.batch.grade_batch(source, spec, Path(out_dir), jobs=jobs, isolation=level, seed=seed,
-                                           choose=choose, cluster=cluster)
+                                           choose=choose, cluster=cluster, progress=progress.shown(sys.stderr))
     for skipped in summary.not_submissions:
         out.write(f"skipped {skipped.name}: {skipped.why}\n")
     listed = f", {len(summary.not_submissions)} not submissions (in {grader.classroom.batch.SKIPPED})" \
@@ -108,7 +109,7 @@ def similarity(*, folder: str, out_dir: str, out: TextIO, variant: str | None = 
     target = Path(out_dir)
     classroom.refuse_result_named(target / grader.similarity.batch.JSON_NAME)
     found = grader.similarity.batch.similarity(source, target, variant_of=variant_of, threshold=threshold,
-                                               max_share=max_share)
+                                               max_share=max_share, progress=progress.shown(sys.stderr))
     for skipped in found.skipped:
         out.write(f"not compared {skipped.name}: {skipped.why}\n")
     for name in found.unknown:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import sys
 from pathlib import Path
 from typing import TextIO
 
@@ -13,6 +14,7 @@ from grader.classroom.cluster import connect
 from grader.commands.grading import class_folder, isolation_level
 from grader.contest.tournament import Contest, run_contest
 from grader.errors import UsageError
+from grader.report import progress
 from grader.spec import load_variant
 from grader.strategy import analysis
 from grader.classroom.submissions import scan, submission_name
@@ -73,7 +75,7 @@ def contest(*, folder: str, variant: str | None, out_dir: str, jobs: int, result
         for heading, spec, target, entrants in plays:
             out.write(heading)
             played = run_contest(source, spec, target, jobs=jobs, results=Path(results) if results else None,
-                                 minimum=level, cluster=cluster, only=entrants)
+                                 minimum=level, cluster=cluster, only=entrants, progress=progress.shown(sys.stderr))
             _summary(played, target, out)
     return 0
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 import functools
 import math
 import multiprocessing
+from typing import Callable, Iterable, Iterator
 
 import numpy as np
 from scipy import sparse
@@ -232,14 +233,29 @@ def _layout_of(rules: Rules):
     return layout_for(rules)
 
 
+def matchups(pair: tuple[slice, slice | None]) -> int:
+    """How many matchups (two strategies, both seats) a pair of blocks settles."""
+    rows, columns = pair
+    size = rows.stop - rows.start
+    return size * (size - 1) // 2 if columns is None else size * (columns.stop - columns.start)
+
+
+def _told(played: Iterable, advance: Callable[[int], None]) -> Iterator:
+    """Each pair of blocks as it is played, ``advance`` given its matchups."""
+    for result in played:
+        advance(matchups(result[0]))
+        yield result
+
+
 def first_mover_matrix(rules: Rules, choices: np.ndarray, *, block: int = BLOCK, jobs: int = 1,
-                       cluster=None) -> np.ndarray:
+                       cluster=None, advance: Callable[[int], None] = lambda count: None) -> np.ndarray:
     """``first[i, j]``: the exact share of wins of strategy ``i`` moving first from 0-0
     against strategy ``j`` (a never-ending game counts half), for every ordered pair.
 
     ``choices[i, a, b]`` is strategy ``i``'s dice count at score ``a`` against ``b``;
     ``jobs`` worker processes share the pairs of blocks, or ``cluster``'s workers
-    (a ``grader.classroom.cluster.Cluster``) do.
+    (a ``grader.classroom.cluster.Cluster``) do. ``advance(count)`` is told the matchups of each pair
+    of blocks played (``count * (count - 1) / 2`` in all).
     """
     choices = np.asarray(choices, dtype=np.intp)
     count = choices.shape[0]
@@ -251,13 +267,13 @@ def first_mover_matrix(rules: Rules, choices: np.ndarray, *, block: int = BLOCK,
     pairs = sorted(blocks(count, block), key=lambda pair: pair[1] is None)   # the bigger pairs first
     try:
         if cluster is not None:
-            played = cluster.map(play_block, pairs, rules, choices)
+            played = list(_told(cluster.map(play_block, pairs, rules, choices), advance))
         elif jobs > 1 and len(pairs) > 1:
             context = multiprocessing.get_context("fork")
             with context.Pool(min(jobs, len(pairs))) as pool:
-                played = list(pool.imap_unordered(_play, pairs))
+                played = list(_told(pool.imap_unordered(_play, pairs), advance))
         else:
-            played = [_play(pair) for pair in pairs]
+            played = list(_told(map(_play, pairs), advance))
     finally:
         _JOB.clear()
         _WORKSPACES.clear()

@@ -21,6 +21,7 @@ from grader.classroom.submissions import digest as submission_digest, result_nam
 from grader.project.files import write_atomically
 from grader.grading.grade import api_names, final_strategy_result, setup_lines, support_files
 from grader.report import instructor
+from grader.report.progress import SILENT, Progress
 from grader.sandbox import Limits, run_cases
 from grader.grading.tabulate import table_session
 from grader.spec import Variant
@@ -104,9 +105,10 @@ def _from_batch(results: Path, submission: Path, variant: Variant, digest: str) 
         return None
 
 
-def gather(found: list[Path], variant: Variant, out: Path, *, jobs: int = 2,
-           results: Path | None = None, minimum: str = "files", cluster=None) -> tuple[list[Entrant], int]:
-    """Every submission's entrant, tabulating only the unknown ones; and how many were tabulated."""
+def gather(found: list[Path], variant: Variant, out: Path, *, jobs: int = 2, results: Path | None = None,
+           minimum: str = "files", cluster=None, progress: Progress = SILENT) -> tuple[list[Entrant], int]:
+    """Every submission's entrant, tabulating only the unknown ones (``progress`` shows them);
+    and how many were tabulated."""
     final_question(variant)
     cache = out / CACHE
     cache.mkdir(parents=True, exist_ok=True)
@@ -119,15 +121,18 @@ def gather(found: list[Path], variant: Variant, out: Path, *, jobs: int = 2,
         elif results is not None and (table := _from_batch(results, submission, variant, digest)) is not None:
             known[submission] = (table, None)
     todo = [submission for submission in found if submission not in known]
-    if todo and cluster is not None:
-        for submission, (table, reason) in zip(todo, cluster.map(_tabulated_there, todo, variant.id, minimum)):
-            known[submission] = (table, reason)
-    elif todo:
-        context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=max(1, jobs), mp_context=context) as pool:
-            tabulated = pool.map(_tabulated, [variant.id] * len(todo), [minimum] * len(todo), todo)
-            for submission, (table, reason) in zip(todo, tabulated):
+    with progress.task("tabulating strategies", len(todo)) as advance:
+        if todo and cluster is not None:
+            for submission, (table, reason) in zip(todo, cluster.map(_tabulated_there, todo, variant.id, minimum)):
                 known[submission] = (table, reason)
+                advance()
+        elif todo:
+            context = multiprocessing.get_context("fork")
+            with ProcessPoolExecutor(max_workers=max(1, jobs), mp_context=context) as pool:
+                tabulated = pool.map(_tabulated, [variant.id] * len(todo), [minimum] * len(todo), todo)
+                for submission, (table, reason) in zip(todo, tabulated):
+                    known[submission] = (table, reason)
+                    advance()
     for submission, (table, reason) in known.items():
         target = cache / f"{variant.id}-{digests[submission]}.json"
         if not target.exists():

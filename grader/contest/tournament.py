@@ -21,6 +21,7 @@ from grader.contest.standings import RULE, Standing, leaderboard_csv, standings
 from grader.errors import UsageError
 from grader.project.files import write_atomically
 from grader.report.html import render
+from grader.report.progress import SILENT, Progress
 from grader.spec import Variant
 from grader.reference.engine import rules_for
 
@@ -39,15 +40,17 @@ class Contest:
         return [(e.name, e.reason or "") for e in self.entrants if e.table is None]
 
 
-def play(variant: Variant, entrants: list[Entrant], *, jobs: int = 1,
-         cluster=None) -> tuple[list[Standing], np.ndarray, float]:
+def play(variant: Variant, entrants: list[Entrant], *, jobs: int = 1, cluster=None,
+         progress: Progress = SILENT) -> tuple[list[Standing], np.ndarray, float]:
     """Standings and the matrix of exact win rates of the entrants that have a table."""
     playing = [e for e in entrants if e.table is not None]
     started = time.perf_counter()
     if playing:
         choices = np.array([e.table for e in playing], dtype=np.intp)
-        rates = engine.win_rates(engine.first_mover_matrix(rules_for(variant.id, variant.goal), choices, jobs=jobs,
-                                                                cluster=cluster))
+        with progress.task("playing matchups", len(playing) * (len(playing) - 1) // 2) as advance:
+            first = engine.first_mover_matrix(rules_for(variant.id, variant.goal), choices, jobs=jobs,
+                                              cluster=cluster, advance=advance)
+        rates = engine.win_rates(first)
     else:
         rates = np.zeros((0, 0))
     seconds = time.perf_counter() - started
@@ -64,10 +67,11 @@ def page(contest: Contest) -> str:
 
 def run_contest(folder: Path, variant: Variant, out: Path, *, jobs: int = 2,
                 results: Path | None = None, minimum: str = "files", cluster=None,
-                only: "list[Path] | None" = None) -> Contest:
+                only: "list[Path] | None" = None, progress: Progress = SILENT) -> Contest:
     """Tabulate (or reuse), play every pair, write ``leaderboard.csv`` and ``contest.html``; with
     ``cluster`` (a ``grader.classroom.cluster.Cluster``), the tabulation and the blocks of pairs run on its workers.
-    ``only``: the submissions of ``folder`` that enter (a roster's variant's), else all of them."""
+    ``only``: the submissions of ``folder`` that enter (a roster's variant's), else all of them.
+    ``progress`` shows the strategies tabulated, then the matchups played."""
     # Folders and .py files play; a .zip is graded by grade-batch but does not enter the contest.
     entering = None if only is None else set(only)
     found = [entry for entry in scan(folder, out=out)[0] if entry.suffix.lower() != ".zip"
@@ -79,8 +83,9 @@ def run_contest(folder: Path, variant: Variant, out: Path, *, jobs: int = 2,
         raise UsageError(f"in {folder}, {listed}: rename one of each; no contest was played")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.mkdir(mode=0o700, exist_ok=True)   # the entrants' tables: out of every sandbox's reach
-    entrants, tabulated = gather(found, variant, out, jobs=jobs, results=results, minimum=minimum, cluster=cluster)
-    table, rates, seconds = play(variant, entrants, jobs=jobs, cluster=cluster)
+    entrants, tabulated = gather(found, variant, out, jobs=jobs, results=results, minimum=minimum, cluster=cluster,
+                                 progress=progress)
+    table, rates, seconds = play(variant, entrants, jobs=jobs, cluster=cluster, progress=progress)
     contest = Contest(variant, entrants, table, rates, tabulated, seconds)
     write_atomically(out / "leaderboard.csv", leaderboard_csv(contest.standings, contest.disqualified))
     write_atomically(out / "contest.html", page(contest))

@@ -21,6 +21,7 @@ from grader.project.files import write_atomically
 from grader.mint.balance import Balance, Limits, check
 from grader.mint.compose import Draft, reference_module, spec_text
 from grader.mint.difference import crossings
+from grader.report.progress import SILENT, Progress
 from grader.spec import SpecError, all_variants, load, load_variant, parse
 
 ATTEMPTS = 40
@@ -69,8 +70,9 @@ def _draw(choices: Choices, rng: random.Random, layout: str) -> tuple[Member, Me
 
 
 def mint(variant_id: str, *, seed: int = 0, choices: Choices = Choices(), goal: int = 100, like: str = "sp19",
-         limits: Limits = Limits(), out: TextIO, force: bool = False) -> Minted:
-    """Compose, check and write a variant; UsageError says why it cannot."""
+         limits: Limits = Limits(), out: TextIO, force: bool = False, progress: Progress = SILENT) -> Minted:
+    """Compose, check and write a variant; UsageError says why it cannot. ``progress`` shows each draw
+    being solved (its figures then go to ``out``)."""
     if not variant_id.isidentifier():
         raise UsageError(f"'{variant_id}' is not a usable id (letters, digits and underscores, e.g. mint01)")
     if not project.here().checkout and (project.BUILTIN_SPECS / f"{variant_id}.yaml").is_file():
@@ -90,8 +92,9 @@ def mint(variant_id: str, *, seed: int = 0, choices: Choices = Choices(), goal: 
     for attempt in range(1, ATTEMPTS + 1):
         zero, swap, bonus = _draw(choices, rng, layout)
         out.write(f"draw {attempt}: zero dice {zero.id}, swap {swap.id}, bonus {bonus.id if bonus else 'none'}\n")
-        balance = check(variant_id, goal, like_variant.baseline, zero.function, swap.function,
-                        feral_hogs=bonus is not None and bonus.flag == "feral_hogs", limits=limits)
+        with progress.task(f"draw {attempt} of at most {ATTEMPTS}: solving the game exactly"):
+            balance = check(variant_id, goal, like_variant.baseline, zero.function, swap.function,
+                            feral_hogs=bonus is not None and bonus.flag == "feral_hogs", limits=limits)
         out.write("\n".join(balance.lines()) + "\n")
         failures = list(balance.failures)
         if not failures:

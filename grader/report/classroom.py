@@ -20,7 +20,7 @@ from grader.errors import UsageError
 from grader.project.files import write_atomically
 from grader.report import instructor
 from grader.report.gradescope import UNLOCKED
-from grader.report.html import clip, render
+from grader.report.html import ROUND_STEPS, SLACK, clip, render
 from grader.spec import SpecError, Variant, load_variant
 
 BINS = 10
@@ -112,6 +112,17 @@ def score_bins(top: float) -> tuple[float, int]:
     width = next((w for w in widths if top / w <= BINS), widths[-1])
     count = max(1, math.ceil(top / width))
     return float(width * count), count
+
+
+def time_bins(top: float) -> tuple[float, int]:
+    """Where the time axis ends and how many bins it has: every bin 1, 2 or 5 times a power of ten
+    seconds wide, the narrowest that needs at most ``BINS`` bins (1.182 s: 6 bins of 0.2 s, not 10 of 0.1182)."""
+    top = top if top > 0 else 1.0   # no time at all: an axis of one second
+    power = math.floor(math.log10(top / BINS))
+    width = next(base * 10.0 ** exponent for exponent in (power, power + 1) for base in ROUND_STEPS
+                 if top / (base * 10.0 ** exponent) <= BINS + SLACK)
+    count = max(1, math.ceil(top / width - SLACK))
+    return width * count, count
 
 
 def _summary(values: list[float]) -> dict:
@@ -219,8 +230,8 @@ def figures(out: Path, variant: Variant | None = None) -> dict:
         "unlocking": _unlocking(entries, variant),
         "final_strategy": _final_strategy(graded, variant),
         "time": {**_summary([s for s, _ in seconds]),
-                 "histogram": histogram([s for s, _ in seconds], 0.0, max([s for s, _ in seconds], default=1.0)
-                                        or 1.0, BINS),
+                 "histogram": histogram([s for s, _ in seconds], 0.0,
+                                        *time_bins(max([s for s, _ in seconds], default=0.0))),
                  "slowest": [{"submission": name, "seconds": s} for s, name in sorted(seconds, reverse=True)[:SLOWEST]]},
         "grader_faults": faults, "import_errors": imports, "skipped": skipped,
         "similarity": similarity_section(out),

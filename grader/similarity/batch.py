@@ -20,6 +20,7 @@ from grader.errors import UsageError
 from grader.project.files import write_atomically
 from grader.reference.hog_source import skeleton_source, solution_source
 from grader.report.html import clip, render
+from grader.report.progress import SILENT, Progress
 from grader.similarity.compare import MAX_SHARE, THRESHOLD, Entry, Pair, compare, shared_functions
 from grader.similarity.fingerprint import MAX_SOURCE_BYTES, Program, Unreadable, fingerprint
 from grader.spec import load_variant
@@ -74,28 +75,37 @@ def _hog_source(submission: Path) -> tuple[str | None, str]:
         return _read_source(found / "hog.py"), ""
 
 
-def collect(folder: Path, *, variant_of: Callable[[str, str], str | None],
-            out: Path | None = None) -> tuple[list[Entry], list[Skipped]]:
+def collect(folder: Path, *, variant_of: Callable[[str, str], str | None], out: Path | None = None,
+            progress: Progress = SILENT) -> tuple[list[Entry], list[Skipped]]:
     """The comparable submissions of a folder and what was skipped, with why. ``variant_of(name,
-    source)`` gives a submission's variant (None when unknown)."""
+    source)`` gives a submission's variant (None when unknown); ``progress`` shows those fingerprinted."""
     found, skipped = scan(folder, out=out)
     entries = []
-    for submission in found:
-        name = submission_name(submission)
-        try:
-            source, why = _hog_source(submission)
-        except OSError as error:
-            source, why = None, f"cannot be read ({error.strerror})"
-        if source is None:
-            skipped.append(Skipped(submission.name, why))
-            continue
-        try:
-            program = fingerprint(source, submission.name)
-        except Unreadable as error:
-            skipped.append(Skipped(submission.name, str(error)))
-            continue
-        entries.append(Entry(name, variant_of(name, source), program, tuple(source.splitlines())))
+    with progress.task("fingerprinting submissions", len(found)) as advance:
+        for submission in found:
+            entry = _entry(submission, variant_of)
+            if isinstance(entry, Skipped):
+                skipped.append(entry)
+            else:
+                entries.append(entry)
+            advance()
     return entries, skipped
+
+
+def _entry(submission: Path, variant_of: Callable[[str, str], str | None]) -> Entry | Skipped:
+    """A submission fingerprinted, or skipped with why."""
+    name = submission_name(submission)
+    try:
+        source, why = _hog_source(submission)
+    except OSError as error:
+        source, why = None, f"cannot be read ({error.strerror})"
+    if source is None:
+        return Skipped(submission.name, why)
+    try:
+        program = fingerprint(source, submission.name)
+    except Unreadable as error:
+        return Skipped(submission.name, str(error))
+    return Entry(name, variant_of(name, source), program, tuple(source.splitlines()))
 
 
 def _references(variants: set[str]) -> tuple[set[int], dict[frozenset[str], frozenset[str]]]:
@@ -140,14 +150,16 @@ def _json(data: dict) -> str:
 
 
 def similarity(folder: Path, out: Path, *, variant_of: Callable[[str, str], str | None],
-               threshold: float = THRESHOLD, max_share: int | None = None) -> Report:
-    """Compare every pair of the folder's submissions; write OUTDIR/similarity.json and .html."""
-    entries, skipped = collect(folder, variant_of=variant_of, out=out)
+               threshold: float = THRESHOLD, max_share: int | None = None, progress: Progress = SILENT) -> Report:
+    """Compare every pair of the folder's submissions (``progress`` shows the submissions fingerprinted,
+    then the pairs compared); write OUTDIR/similarity.json and .html."""
+    entries, skipped = collect(folder, variant_of=variant_of, out=out, progress=progress)
     variants = {entry.variant for entry in entries if entry.variant is not None}
     unknown = tuple(entry.name for entry in entries if entry.variant is None)
     skeleton, shared = _references(variants)
     share = MAX_SHARE if max_share is None else max_share
-    pairs = compare(entries, skeleton=skeleton, shared_functions=shared, max_share=share, threshold=threshold)
+    pairs = compare(entries, skeleton=skeleton, shared_functions=shared, max_share=share, threshold=threshold,
+                    progress=progress)
     crossing = {key: sorted(names) for key, names in shared.items()}
     data = {"threshold": threshold, "pairs": [_pair_json(pair) for pair in pairs],
             "submissions": len(entries), "max_share": share, "variants": sorted(variants),

@@ -20,6 +20,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from itertools import combinations
 
+from grader.report.progress import SILENT, Progress
 from grader.similarity.fingerprint import MODULE, Program
 
 MIN_FINGERPRINTS = 25
@@ -79,9 +80,10 @@ def _counted(entry: Entry, ignored: set[int], units: frozenset[str] | None) -> s
 
 
 def compare(entries: list[Entry], *, skeleton: set[int], shared_functions: dict[frozenset[str], frozenset[str]],
-            max_share: int, threshold: float = THRESHOLD) -> list[Pair]:
+            max_share: int, threshold: float = THRESHOLD, progress: Progress = SILENT) -> list[Pair]:
     """The pairs scoring at least ``threshold``, highest first. ``shared_functions`` names, for two
-    variants, the functions they share unchanged (a pair of variants missing from it shares none)."""
+    variants, the functions they share unchanged (a pair of variants missing from it shares none).
+    ``progress`` shows the pairs compared (those sharing any fingerprint)."""
     holders: Counter[int] = Counter()
     for entry in entries:
         holders.update(entry.program.fingerprints.keys())
@@ -102,19 +104,21 @@ def compare(entries: list[Entry], *, skeleton: set[int], shared_functions: dict[
         return restricted[(index, units)]
 
     pairs = []
-    for (i, j), count in together.items():
-        a, b = entries[i], entries[j]
-        units = None if a.variant == b.variant or None in (a.variant, b.variant) \
-            else shared_functions.get(frozenset((a.variant, b.variant)), frozenset())
-        if units is None:
-            mine, theirs = every[i], every[j]
-        else:
-            mine, theirs = within(i, units), within(j, units)
-            count = len(mine & theirs)
-        score = count / max(min(len(mine), len(theirs)), MIN_FINGERPRINTS)
-        if count and score >= threshold:
-            pairs.append(Pair(a.name, b.name, round(min(score, 1.0), 4), count,
-                              None if units is None else tuple(sorted(units)), _regions(a, b, mine & theirs)))
+    with progress.task("comparing pairs", len(together)) as advance:
+        for (i, j), count in together.items():
+            a, b = entries[i], entries[j]
+            units = None if a.variant == b.variant or None in (a.variant, b.variant) \
+                else shared_functions.get(frozenset((a.variant, b.variant)), frozenset())
+            if units is None:
+                mine, theirs = every[i], every[j]
+            else:
+                mine, theirs = within(i, units), within(j, units)
+                count = len(mine & theirs)
+            score = count / max(min(len(mine), len(theirs)), MIN_FINGERPRINTS)
+            if count and score >= threshold:
+                pairs.append(Pair(a.name, b.name, round(min(score, 1.0), 4), count,
+                                  None if units is None else tuple(sorted(units)), _regions(a, b, mine & theirs)))
+            advance()
     return sorted(pairs, key=lambda pair: (-pair.score, pair.a, pair.b))
 
 

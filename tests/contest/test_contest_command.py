@@ -44,6 +44,7 @@ def test_refused_strategies_are_listed_with_their_reasons_and_the_rest_play(tmp_
     out = tmp_path / "out"
     done = hog("contest", str(folder), "--variant", "sp19", "--out", str(out))
     assert done.returncode == 0, done.stderr
+    assert "\r" not in done.stderr and "\x1b" not in done.stderr   # piped: no bar
     rows = {row["submission"]: row for row in csv.DictReader((out / "leaderboard.csv").open())}
     assert [(rows[n]["rank"], rows[n]["wins"]) for n in ("six", "four")] == [("1", "1"), ("2", "0")]
     for name, reason in REASONS.items():

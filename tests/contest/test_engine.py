@@ -8,8 +8,11 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from grader.contest import engine
+from grader.contest.entrants import Entrant
+from grader.contest.tournament import play
 from grader.strategy.match import win_rate
 from grader.reference.engine import rules_for
+from grader.spec import load_variant
 
 
 def random_tables(seed: int, count: int, goal: int) -> np.ndarray:
@@ -69,6 +72,21 @@ def test_feral_hogs_on_the_full_game_gives_the_single_pair_win_rate():
     tables[1] = np.where(np.add.outer(np.arange(100), -np.arange(100)) < 0, 6, 4)   # 4 ahead, 6 behind: the bonus
     first = engine.first_mover_matrix(rules, tables, block=2, jobs=2)
     assert_matches_win_rate(rules, tables, first)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_each_pair_of_blocks_played_advances_the_progress_by_its_matchups(jobs):
+    rules = rules_for("sp19", 30)
+    told = []
+    engine.first_mover_matrix(rules, random_tables(5, 5, 30), block=2, jobs=jobs, advance=told.append)
+    assert sorted(told) == [0, 1, 1, 2, 2, 4] and sum(told) == 5 * 4 // 2   # blocks of 2, 2 and 1
+
+
+def test_a_contest_shows_the_matchups_played_of_all(recorded_progress):
+    tables = random_tables(7, 4, 100)
+    entrants = [Entrant(f"s{n}", f"s{n}", tables[n].tolist()) for n in range(4)] + [Entrant("out", "x", None, "no")]
+    play(load_variant("sp19"), entrants, progress=recorded_progress)
+    assert recorded_progress.done() == [("playing matchups", 6, 6)]
 
 
 def test_win_rates_average_both_seats_and_sum_to_one_across_a_pair():

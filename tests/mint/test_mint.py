@@ -92,10 +92,13 @@ def test_an_unbalanced_composition_is_rejected_with_the_reason(root):
 
 
 @pytest.mark.slow
-def test_a_seed_whose_draw_fails_draws_again_and_says_why(root):
+def test_a_seed_whose_draw_fails_draws_again_and_says_why_and_shows_each_draw_solved(root, recorded_progress):
     out = io.StringIO()
-    minted = mint("mintr", seed=4, choices=Choices(zero_dice="digits_extreme(largest=1,a=2,c=3,k=13)"), out=out)
+    minted = mint("mintr", seed=4, choices=Choices(zero_dice="digits_extreme(largest=1,a=2,c=3,k=13)"), out=out,
+                  progress=recorded_progress)
     assert minted.attempts > 1 and "rejected: always_roll(0)" in out.getvalue()
+    assert recorded_progress.done() == [(f"draw {n} of at most 40: solving the game exactly", None, 0)
+                                        for n in range(1, minted.attempts + 1)]
 
 
 def test_balance_band_is_configurable():

@@ -4,14 +4,17 @@ scores per bin, full points per question, the commonest failures, win rates agai
 from __future__ import annotations
 
 import json
+import math
 import re
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from hypothesis import assume, given, settings, strategies as st
 
 from grader import cli
 from grader.classroom import batch
-from grader.report import classroom, instructor
+from grader.report import classroom, html, instructor
 from grader.spec import load_variant
 
 VARIANT = load_variant("sp19")
@@ -75,17 +78,79 @@ def test_score_bins_are_whole_points_wide(top, width, count):
     assert (high, bins) == (width * count, count) and high >= top
 
 
-def test_the_score_axis_is_labelled_in_whole_points(out):
-    """sp19's 23 points: the axis reads 0, 6, 12, 18, 24 (bins of 3), not 0, 4.6, 9.2, ...; a dashed
-    line marks full marks, and every bar's tooltip names whole points."""
+def axis_labels(html: str, chart: str) -> list[str]:
+    """The labels under the x axis of one chart of the page."""
+    svg = html[html.index(f'<svg id="{chart}"'):]
+    svg = svg[:svg.index("</svg>")]
+    return re.findall(r'<text x="[\d.]+" y="216" font-size="11" text-anchor="(?:middle|end)">([^<]*)</text>', svg)
+
+
+def test_the_score_axis_is_ticked_at_round_values_over_bins_of_whole_points(out):
+    """sp19's 23 points: the axis reads 0, 5, 10, ... 25 (not 0, 4.6, 9.2, ...), the bars are 3 whole
+    points wide (not 2.3), a dashed line marks full marks, and every bar's tooltip names whole points."""
     page, _ = classroom.write(out)
     html = page.read_text(encoding="utf-8")
+    assert axis_labels(html, "scores") == ["0", "5", "10", "15", "20", "25"]
     chart = html[html.index('<svg id="scores"'):]
     chart = chart[:chart.index("</svg>")]
-    labels = re.findall(r'<text x="[\d.]+" y="216" font-size="11" text-anchor="(?:middle|end)">([^<]*)</text>', chart)
-    assert labels == ["0", "6", "12", "18", "24"]
     assert re.findall(r"<title>([^<]*) to ([^<]*):", chart)[:3] == [("0", "3"), ("3", "6"), ("6", "9")]
     assert ">full marks</text>" in chart
+
+
+def test_the_time_axis_is_ticked_at_round_values_and_binned_in_round_widths(tmp_path):
+    """The longest grading took 1.182 s: the axis reads 0, 0.5, 1, 1.5 s (not 0.1182, 0.2364, ...), and
+    the bars are 0.2 s wide."""
+    full = {q.label: q.points for q in VARIANT.questions}
+    for name, seconds in (("ada", 0.0591), ("bo", 0.3546), ("cy", 1.182)):
+        craft(tmp_path, name, full, seconds=seconds)
+    page, _ = classroom.write(tmp_path)
+    html = page.read_text(encoding="utf-8")
+    assert axis_labels(html, "times") == ["0", "0.5", "1", "1.5 s"]
+    bins = classroom.figures(tmp_path)["time"]["histogram"]
+    assert [(b["low"], b["high"], b["count"]) for b in bins] == [
+        (0.0, 0.2, 1), (0.2, 0.4, 1), (0.4, 0.6, 0), (0.6, 0.8, 0), (0.8, 1.0, 0), (1.0, 1.2, 1)]
+    assert axis_labels(html, "win-rates") == ["0", "0.2", "0.4", "0.6", "0.8", "1"]
+
+
+@pytest.mark.parametrize("top, width, count", [(1.182, 0.2, 6), (4.0, 0.5, 8), (10, 1, 10), (0.003, 0.0005, 6),
+                                                (123.4, 20, 7), (0, 0.1, 10)])
+def test_time_bins_are_round_widths(top, width, count):
+    high, bins = classroom.time_bins(top)
+    assert bins == count and high == pytest.approx(width * count) and high >= top
+
+
+def decimal_places(label: str) -> int:
+    return len(label.split(".")[1]) if "." in label else 0
+
+
+@settings(max_examples=500, deadline=None)
+@given(low=st.one_of(st.just(0.0), st.floats(0, 1e6)), span=st.floats(1e-6, 1e6))
+def test_ticks_are_round_multiples_of_one_step_covering_the_range(low, span):
+    high = low + span
+    assume(high > low)
+    ticks = html.ticks(low, high)
+    values = [Decimal(t.label) for t in ticks]
+    step = values[1] - values[0]
+    digits = step.normalize().as_tuple().digits
+    assert len(digits) == 1 and digits[0] in (1, 2, 5)                      # 1, 2 or 5 times a power of ten
+    assert all(b - a == step for a, b in zip(values, values[1:]))            # one step throughout
+    assert all(value % step == 0 for value in values)                        # on multiples of it
+    noise = 1e-9 * float(step) + 4 * math.ulp(high)                        # what float arithmetic blurs
+    assert ticks[0].value <= low + noise and ticks[-1].value >= high - noise  # covering the range
+    assert (4 if low == 0 else 3) <= len(ticks) <= 6
+    places = max(0, -step.normalize().as_tuple().exponent)
+    for tick, value in zip(ticks, values):                                   # written as by hand
+        assert tick.value == float(value) and decimal_places(tick.label) <= places
+        assert len(tick.label) <= len(str(int(high))) + decimal_places(tick.label) + 2
+
+
+def test_ticks_read_as_written_by_hand():
+    labels = lambda low, high: [t.label for t in html.ticks(low, high)]  # noqa: E731
+    assert labels(0, 0.15) == ["0", "0.05", "0.1", "0.15"]
+    assert labels(0, 0.3546) == ["0", "0.1", "0.2", "0.3", "0.4"]
+    assert labels(0, 2403) == ["0", "500", "1000", "1500", "2000", "2500"]
+    with pytest.raises(ValueError, match="an axis needs a low end below its high end"):
+        html.ticks(1.0, 1.0)
 
 
 def test_full_points_are_counted_per_question(out):

@@ -14,6 +14,7 @@ from grader import cli, project
 from grader.reference.hog_source import skeleton_source, solution_source
 from grader.report import classroom
 from grader.similarity import fingerprint as fp
+from grader.similarity.batch import similarity
 from grader.similarity.compare import MAX_SHARE, THRESHOLD
 from grader.spec import load_variant
 from tests import TESTS
@@ -36,6 +37,14 @@ def test_every_planted_copy_is_at_the_top_and_no_independent_pair_is_listed(tmp_
     assert scores == sorted(scores, reverse=True) and min(scores) >= 0.9
     assert report["threshold"] == THRESHOLD and report["submissions"] == len(INDEPENDENT) + len(PLANTED)
     assert report["max_share"] == MAX_SHARE
+
+
+def test_the_work_shows_the_submissions_fingerprinted_then_the_pairs_compared(tmp_path, recorded_progress):
+    similarity(CORPUS, tmp_path / "out", variant_of=lambda name, text: "sp19", progress=recorded_progress)
+    count = len(INDEPENDENT) + len(PLANTED)
+    (fingerprinted, *counts), (compared, pairs, done) = recorded_progress.done()
+    assert (fingerprinted, *counts) == ("fingerprinting submissions", count, count)
+    assert compared == "comparing pairs" and 0 < pairs == done <= count * (count - 1) // 2
 
 
 def test_independent_solutions_stay_far_below_the_threshold_even_with_nothing_ignored(tmp_path):
