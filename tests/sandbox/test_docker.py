@@ -89,9 +89,9 @@ def image() -> str:
 
 
 @pytest.fixture(scope="module")
-def mounts():
-    """The folders the container reads: the bundle, the wheelhouse, the submissions, the planted copy."""
-    from tests.wheelhouse import wheelhouse
+def mounts(wheelhouse):
+    """The folders the container reads: the bundle, the wheelhouse (tests/wheelhouse.py: the kit's
+    requirements repacked from this environment), the submissions, the planted copy."""
     place = Path(tempfile.mkdtemp(prefix="hog-docker-", dir="/var/tmp"))
     (place / "bundle").mkdir()
     (place / "bundle" / "autograder.zip").write_bytes(assign.autograder_zip(load_variant("sp19")))
@@ -105,7 +105,7 @@ def mounts():
     shutil.copytree(ROOT / "solution", planted / "solution", ignore=shutil.ignore_patterns("__pycache__"))
     (place / "no-landlock.json").write_text(json.dumps(NO_LANDLOCK_PROFILE))
     subprocess.run(["chmod", "-R", "a+rX", str(place)], check=True)
-    yield {"place": place, "wheels": wheelhouse()}
+    yield {"place": place, "wheels": wheelhouse}
     shutil.rmtree(place, ignore_errors=True)
 
 
