@@ -18,7 +18,7 @@ import pytest
 
 from grader import project
 from grader.classroom import play
-from grader.publishing import assign
+from tests.shipped.test_hog_gui import student_folder
 from grader.spec import all_variants, load_variant
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -50,12 +50,7 @@ def student_server(tmp_path):
     processes = []
 
     def start(variant, source, *args):
-        folder = tmp_path / variant.id
-        for name, text in assign.student_files(variant).items():
-            (folder / name).parent.mkdir(parents=True, exist_ok=True)
-            (folder / name).write_text(text, encoding="utf-8")
-        if source is not None:
-            (folder / "hog.py").write_text(source, encoding="utf-8")
+        folder = student_folder(tmp_path, variant, source)
         process = subprocess.Popen([sys.executable, "hog_gui.py", "--no-browser", *args], cwd=folder,
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         processes.append(process)
