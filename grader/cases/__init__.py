@@ -5,26 +5,23 @@ draws one (``hog grade --seed N`` repeats a run) and every question derives its
 own random stream from it, so a regrade with the same seed grades with the same
 cases, and a set of cases that leaked is worth nothing the next time. Their
 expected outputs come from running the reference solution here, in the
-grader's process. They never leave the grader:
+grader's process (``grader.cases.calling``). They never leave the grader:
 the sandbox receives only the calls, never what they should return.
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
-import inspect
-import io
 import json
 import random
 import secrets
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from grader import project, reference
-from grader.cases import agreement
+from grader import project
+from grader.cases import agreement, calling
+from grader.cases.calling import Api, run_reference  # noqa: F401  (part of this module's names)
 from grader.project import signed_cache
 from grader.reference import hog_source
 from grader.cases.agreement import SCORE_PAIRS, Table  # noqa: F401  (SCORE_PAIRS: part of this module's names)
@@ -33,48 +30,6 @@ from grader.spec import Case, Step, Variant
 GENERATED = "generated from the reference solution"
 DEFAULT_SEED = 0      # the seed of callers that do not choose one (hog cases --hidden, the kit's own tests)
 KEPT_PER_VARIANT = 16  # cached generations kept per variant (one per seed): the newest
-
-
-@dataclass(frozen=True)
-class Api:
-    """How this variant's functions are called, read from the reference's signatures.
-
-    With ``alternative`` (the source of an allowed alternative from the spec), ``hog``
-    is the reference with those functions replaced."""
-    variant: Variant
-    alternative: str = ""
-
-    @functools.cached_property
-    def hog(self):
-        if self.alternative:
-            return reference.alternative(self.variant.id, self.alternative)
-        return reference.load(self.variant.id)
-
-    def name(self, role: str) -> str:
-        return self.variant.functions[role]
-
-    def params(self, function: str) -> list[str]:
-        return list(inspect.signature(getattr(self.hog, function)).parameters)
-
-    def roll_dice(self, num_rolls: int, dice: str, score: int) -> str:
-        if self.scored_by_parity:
-            return f"roll_dice({score}, {num_rolls}, {dice})"
-        return f"roll_dice({num_rolls}, {dice})"
-
-    def take_turn(self, num_rolls: int, score: int, opponent: int, dice: str) -> str:
-        if self.scored_by_parity:
-            return f"take_turn({num_rolls}, {score}, {opponent}, {dice})"
-        return f"take_turn({num_rolls}, {opponent}, {dice})"
-
-    def swap(self, current: str, opponent: str) -> str:
-        swap = self.name("swap")
-        if len(self.params(swap)) == 1:
-            return f"{swap}({current})"
-        return f"{swap}({current}, {opponent})"
-
-    @property
-    def scored_by_parity(self) -> bool:
-        return "parity_bonus" in self.variant.features
 
 
 # ------------------------------------------------------------ generators
@@ -248,38 +203,6 @@ GENERATORS: dict[str, Callable[[Api, random.Random], Sessions]] = {
 """Role → generator. final_strategy has none: it is graded by its exact win rate."""
 
 
-# ------------------------------------------------------- expected outputs
-
-
-def _namespace(api: Api) -> dict:
-    names = {name: value for name, value in vars(reference.dice()).items() if not name.startswith("_")}
-    names.update({name: value for name, value in vars(api.hog).items() if not name.startswith("_")})
-    return names
-
-
-@functools.lru_cache(maxsize=4096)
-def _compiled(source: str) -> tuple[object, bool]:
-    """A step's code and whether it is an expression (the reference and each allowed alternative
-    run the same steps: compiled once)."""
-    try:
-        return compile(source, "<case>", "eval"), True
-    except SyntaxError:
-        return compile(source, "<case>", "exec"), False
-
-
-def run_reference(api: Api, sources: list[str]) -> list[str]:
-    """What the reference shows for each step, exactly as an interpreter would."""
-    namespace = _namespace(api)
-    shown = []
-    for source in sources:
-        out = io.StringIO()
-        code, expression = _compiled(source)
-        with contextlib.redirect_stdout(out):
-            value = eval(code, namespace) if expression else exec(code, namespace)
-        shown.append(out.getvalue() + ("" if value is None else repr(value) + "\n"))
-    return shown
-
-
 def new_seed() -> int:
     """A fresh seed for one grading run."""
     return secrets.randbelow(10**9)
@@ -319,8 +242,8 @@ def undecided(variant: Variant, seed: int = DEFAULT_SEED) -> dict[str, dict[str,
 def cache_key(variant: Variant) -> str:
     """Changes whenever anything the generated cases come from changes."""
     digest = hashlib.sha256()
-    for part in (Path(__file__).read_text(encoding="utf-8"), Path(agreement.__file__).read_text(encoding="utf-8"),
-                 hog_source.solution_source(variant), project.DICE.read_text(encoding="utf-8"),
+    for part in (*(Path(module.__file__).read_text(encoding="utf-8") for module in (calling, agreement)),
+                 Path(__file__).read_text(encoding="utf-8"), hog_source.solution_source(variant), project.DICE.read_text(encoding="utf-8"),
                  repr(variant.questions)):
         digest.update(part.encode("utf-8"))
     return digest.hexdigest()[:24]
