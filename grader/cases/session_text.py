@@ -121,6 +121,7 @@ def pieces(sources: list[str]) -> list[list[int]]:
 
 
 def with_value(sources: list[str], number: Number, value: int) -> list[str]:
+    """The sources with ``number`` written as ``value``, the rest as typed."""
     changed = list(sources)
     source = changed[number.step]
     changed[number.step] = source[:number.start] + str(value) + source[number.end:]
@@ -147,7 +148,7 @@ def with_keyword(source: str, function: str, keyword: str, value: str, position:
                    and (position is None or len(node.args) <= position)), reverse=True)
     for end in ends:   # the last call first, so the earlier offsets still hold
         inside = source[:end - 1].rstrip()
-        separator = "" if inside.endswith("(") else ", "
+        separator = "" if inside.endswith("(") else " " if inside.endswith(",") else ", "
         source = inside + separator + f"{keyword}={value}" + source[end - 1:]
     return source
 

@@ -124,6 +124,7 @@ def test_a_number_is_changed_where_it_is_typed_and_everything_else_stays_as_type
         ["play(always_roll(2), always_roll(0), score0=7, dice=make_test_dice(4), goal=84)\n"]
     assert session_text.with_keyword("play(a, b)\n", "play", "feral_hogs", "False") == "play(a, b, feral_hogs=False)\n"
     assert session_text.with_keyword("f(1, 2)\n", "f", "goal", "5", position=1) == "f(1, 2)\n"   # passed by position
+    assert session_text.with_keyword("f(1,\n  2,)\n", "f", "goal", "5") == "f(1,\n  2, goal=5)\n"
 
 
 def test_a_session_that_rolls_fair_dice_raises_or_never_ends_is_no_probe():
