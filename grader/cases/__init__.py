@@ -3,78 +3,39 @@
 Hidden cases are generated per question role from a seed: each grading run
 draws one (``hog grade --seed N`` repeats a run) and every question derives its
 own random stream from it, so a regrade with the same seed grades with the same
-cases, and a set of cases that leaked is worth nothing the next time. Their
+cases, and a set of cases that leaked is worth nothing the next time. Every run
+also has the probes of the public cases (``grader.cases.visible``), the same for
+every seed: a program that recites a public example fails them every time. Their
 expected outputs come from running the reference solution here, in the
-grader's process. They never leave the grader:
+grader's process (``grader.cases.calling``). They never leave the grader:
 the sandbox receives only the calls, never what they should return.
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
-import inspect
-import io
 import json
 import random
 import secrets
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from grader import project, reference
-from grader.cases import agreement
+from grader import project
+from grader.cases import agreement, calling, session_text, visible
+from grader.cases.calling import Api, run_reference  # noqa: F401  (part of this module's names)
 from grader.project import signed_cache
 from grader.reference import hog_source
 from grader.cases.agreement import SCORE_PAIRS, Table  # noqa: F401  (SCORE_PAIRS: part of this module's names)
-from grader.spec import Case, Step, Variant
+from grader.spec import Case, Question, Step, Variant
 
 GENERATED = "generated from the reference solution"
+PROBE = "public case {case} with one number changed, answers from the reference solution"
 DEFAULT_SEED = 0      # the seed of callers that do not choose one (hog cases --hidden, the kit's own tests)
 KEPT_PER_VARIANT = 16  # cached generations kept per variant (one per seed): the newest
-
-
-@dataclass(frozen=True)
-class Api:
-    """How this variant's functions are called, read from the reference's signatures.
-
-    With ``alternative`` (the source of an allowed alternative from the spec), ``hog``
-    is the reference with those functions replaced."""
-    variant: Variant
-    alternative: str = ""
-
-    @functools.cached_property
-    def hog(self):
-        if self.alternative:
-            return reference.alternative(self.variant.id, self.alternative)
-        return reference.load(self.variant.id)
-
-    def name(self, role: str) -> str:
-        return self.variant.functions[role]
-
-    def params(self, function: str) -> list[str]:
-        return list(inspect.signature(getattr(self.hog, function)).parameters)
-
-    def roll_dice(self, num_rolls: int, dice: str, score: int) -> str:
-        if self.scored_by_parity:
-            return f"roll_dice({score}, {num_rolls}, {dice})"
-        return f"roll_dice({num_rolls}, {dice})"
-
-    def take_turn(self, num_rolls: int, score: int, opponent: int, dice: str) -> str:
-        if self.scored_by_parity:
-            return f"take_turn({num_rolls}, {score}, {opponent}, {dice})"
-        return f"take_turn({num_rolls}, {opponent}, {dice})"
-
-    def swap(self, current: str, opponent: str) -> str:
-        swap = self.name("swap")
-        if len(self.params(swap)) == 1:
-            return f"{swap}({current})"
-        return f"{swap}({current}, {opponent})"
-
-    @property
-    def scored_by_parity(self) -> bool:
-        return "parity_bonus" in self.variant.features
+GENERATED_BY = tuple(Path(module.__file__) for module in (calling, agreement, session_text, visible)) + \
+    (Path(__file__),)
+"""The code hidden cases come from: each file is part of their key."""
 
 
 # ------------------------------------------------------------ generators
@@ -248,38 +209,6 @@ GENERATORS: dict[str, Callable[[Api, random.Random], Sessions]] = {
 """Role → generator. final_strategy has none: it is graded by its exact win rate."""
 
 
-# ------------------------------------------------------- expected outputs
-
-
-def _namespace(api: Api) -> dict:
-    names = {name: value for name, value in vars(reference.dice()).items() if not name.startswith("_")}
-    names.update({name: value for name, value in vars(api.hog).items() if not name.startswith("_")})
-    return names
-
-
-@functools.lru_cache(maxsize=4096)
-def _compiled(source: str) -> tuple[object, bool]:
-    """A step's code and whether it is an expression (the reference and each allowed alternative
-    run the same steps: compiled once)."""
-    try:
-        return compile(source, "<case>", "eval"), True
-    except SyntaxError:
-        return compile(source, "<case>", "exec"), False
-
-
-def run_reference(api: Api, sources: list[str]) -> list[str]:
-    """What the reference shows for each step, exactly as an interpreter would."""
-    namespace = _namespace(api)
-    shown = []
-    for source in sources:
-        out = io.StringIO()
-        code, expression = _compiled(source)
-        with contextlib.redirect_stdout(out):
-            value = eval(code, namespace) if expression else exec(code, namespace)
-        shown.append(out.getvalue() + ("" if value is None else repr(value) + "\n"))
-    return shown
-
-
 def new_seed() -> int:
     """A fresh seed for one grading run."""
     return secrets.randbelow(10**9)
@@ -319,7 +248,7 @@ def undecided(variant: Variant, seed: int = DEFAULT_SEED) -> dict[str, dict[str,
 def cache_key(variant: Variant) -> str:
     """Changes whenever anything the generated cases come from changes."""
     digest = hashlib.sha256()
-    for part in (Path(__file__).read_text(encoding="utf-8"), Path(agreement.__file__).read_text(encoding="utf-8"),
+    for part in (*(path.read_text(encoding="utf-8") for path in GENERATED_BY),
                  hog_source.solution_source(variant), project.DICE.read_text(encoding="utf-8"),
                  repr(variant.questions)):
         digest.update(part.encode("utf-8"))
@@ -336,21 +265,78 @@ def _cached_generation(variant: Variant, seed: int = DEFAULT_SEED) -> dict[str, 
                              keep=(f"{variant.id}-*.json", KEPT_PER_VARIANT))
 
 
+# ------------------------------------------------- probes of the public cases
+
+GAME_START = frozenset({"score0", "score1", "goal"})
+"""What decides whether a game starts at its goal, question 5a's rule (play's): the other questions that
+grade play (Feral Hogs, commentary) keep these as their public games type them."""
+
+
+def _probes(variant: Variant) -> dict[str, list[list]]:
+    """Question number → its probes (``grader.cases.visible``), each [public case id, [[source, expected], ...]]:
+    the same for every seed. A question with no generator (the final strategy) has none. A probe changes
+    no number of a call to another question's function, nor a game's start outside the play question; and
+    where a question of its own grades Feral Hogs, every other question's games turn it off."""
+    api, made = Api(variant), {}
+    apart = "dice_count_bonus" in variant.features and "feral_hogs" in variant.functions
+    for question in variant.questions:
+        if question.role not in GENERATORS:
+            continue
+        public = [case for case in question.cases if not case.hidden]
+        sessions = [[session_text.with_keyword(step.source, api.name("play"), "feral_hogs", "False")
+                     if apart and question.role != "feral_hogs" else step.source for step in case.steps]
+                    for case in public]
+        grades_play_too = question.function == variant.functions.get("play") and question.role != "play"
+        probing = visible.Probing(functools.partial(run_reference, api),
+                                  [functools.partial(run_reference, Api(variant, alternative.source))
+                                   for alternative in question.alternatives],
+                                  question.function, tuple(api.params(question.function)), variant.goal - 1,
+                                  frozenset(variant.functions.values()) - {question.function},
+                                  GAME_START if grades_play_too else frozenset())
+        made[question.number] = [[public[index].id, pairs] for index, pairs in visible.probes(sessions, probing)]
+    return made
+
+
+def _cached_probes(variant: Variant) -> dict[str, list[list]]:
+    """The probes, from the grader's private, signed cache when it holds them: one file per variant and key."""
+    key = cache_key(variant)
+    return signed_cache.kept("probes", f"{variant.id}-{key}.json", key, "probes of the public cases",
+                             lambda: _probes(variant), load=signed_cache.json_of(dict),
+                             dump=lambda made: json.dumps(made).encode("utf-8"), keep=(f"{variant.id}-*.json", 2))
+
+
+# ------------------------------------------------------------ the cases
+
+
+def _hidden(variant: Variant, question: Question, drawn: list, probes: list) -> list[Case]:
+    """A question's hidden cases: the spec's, then the sessions drawn for a seed, then its probes."""
+    cases = [case for case in question.cases if case.hidden]
+    made = [(GENERATED, pairs) for pairs in drawn] + [(PROBE.format(case=case), pairs) for case, pairs in probes]
+    for index, (origin, pairs) in enumerate(made, start=1):
+        steps = tuple(Step(source, want) for source, want in pairs)
+        session = "".join(">>> " + s.source.replace("\n", "\n... ").removesuffix("... ") + s.want for s in steps)
+        cases.append(Case(id=f"{variant.id}-q{question.number}-hidden-{index}", question=question.number,
+                          origin=origin, session=session, steps=steps, hidden=True, note="",
+                          path=variant.path, line=question.line))
+    return cases
+
+
 @functools.lru_cache(maxsize=16)
 def hidden_cases(variant: Variant, seed: int = DEFAULT_SEED) -> tuple[Case, ...]:
-    """The spec's hidden cases, then the ones generated from ``seed``, question by question."""
-    generated = _cached_generation(variant, seed)
-    cases = []
-    for question in variant.questions:
-        cases += [case for case in question.cases if case.hidden]
-        for index, pairs in enumerate(generated.get(question.number, []), start=1):
-            steps = tuple(Step(source, want) for source, want in pairs)
-            session = "".join(">>> " + s.source.replace("\n", "\n... ").removesuffix("... ") + s.want
-                              for s in steps)
-            cases.append(Case(id=f"{variant.id}-q{question.number}-hidden-{index}", question=question.number,
-                              origin=GENERATED, session=session, steps=steps, hidden=True, note="",
-                              path=variant.path, line=question.line))
-    return tuple(cases)
+    """The spec's hidden cases, then the ones generated from ``seed``, then the probes of the public
+    cases (the same for every seed), question by question."""
+    generated, probes = _cached_generation(variant, seed), _cached_probes(variant)
+    return tuple(case for question in variant.questions for case in
+                 _hidden(variant, question, generated.get(question.number, []), probes.get(question.number, [])))
+
+
+def question_hidden_cases(variant: Variant, number: str, seed: int = DEFAULT_SEED) -> tuple[Case, ...]:
+    """Question ``number``'s part of ``hidden_cases(variant, seed)``, without drawing the other questions'
+    (nor caching what it draws)."""
+    question = variant.question(number)
+    generate = GENERATORS.get(question.role)
+    drawn = _question_sessions(Api(variant), question, generate, seed)[0] if generate else []
+    return tuple(_hidden(variant, question, drawn, _cached_probes(variant).get(question.number, [])))
 
 
 def public_cases(variant: Variant) -> tuple[Case, ...]:

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from grader.cases import GENERATED
+from grader.cases import GENERATED, PROBE
 from grader.spec import load_variant
 
 
@@ -44,7 +44,9 @@ def test_hidden_adds_the_generated_cases_question_by_question():
     every = json.loads(hog("cases", "nju24", "--json", "--hidden"))
     assert every[:len(public)] == public
     generated = every[len(public):]
-    assert generated and all(r["visibility"] == "hidden" and r["origin"] == GENERATED for r in generated)
+    probing = {PROBE.format(case=record["id"]) for record in public}   # a public case with a number changed
+    assert generated and all(r["visibility"] == "hidden" and r["origin"] in probing | {GENERATED} for r in generated)
+    assert {r["origin"] for r in generated} & probing
     # final_strategy is graded by the exact engine, not by cases
     questions = {q.number for q in load_variant("nju24").questions if q.points and q.role != "final_strategy"}
     assert {r["question"] for r in generated} == questions
