@@ -9,6 +9,11 @@ Tasks travel in chunks (one Dask task each); a chunk whose worker dies is run ag
 another (Dask retries it), so a killed worker loses nothing; results come back here and
 the caller writes them, so the files are the same as a local run's.
 
+Who may use it: a local cluster (``--workers``) speaks only mutual TLS, with a certificate and
+key made for it in memory (Dask's ``Security.temporary()``) and held by this process and its
+workers alone, so another user of the machine (or a submission) that reaches its ports is
+refused at the handshake; its web pages (dashboard, task and log pages) are not served.
+
 Stopping: a Dask event (one per run) is set, pending chunks are cancelled, and a running
 chunk stops before its next task; a local cluster is then closed, which ends its worker
 processes and, through ``PR_SET_PDEATHSIG``, their sandboxes.
@@ -23,6 +28,7 @@ at the same path on the workers as here (a shared file system), as on any cluste
 from __future__ import annotations
 
 import contextlib
+import logging
 import threading
 import time
 import uuid
@@ -35,6 +41,10 @@ INSTALL = "pip install 'hog-kit[cluster]'"
 POLL_SECONDS = 0.1
 CHUNKS_PER_WORKER = 4      # chunks per worker: enough to balance slow submissions, few enough to be cheap
 MAX_CHUNK = 8
+NO_WEB_PAGES = {"distributed.scheduler.http.routes": [], "distributed.worker.http.routes": []}
+NO_DASHBOARD = {"dashboard": False, "dashboard_address": "127.0.0.1:0"}   # its empty web server on a free port
+QUIET = logging.CRITICAL + 1   # Dask's logs, even the "Closed comm" ones as a stopped command closes its
+                               # client: a failure reaches the user as the kit reports it
 
 
 def _distributed():
@@ -44,6 +54,20 @@ def _distributed():
         raise UsageError(f"--scheduler and --workers run the work on a Dask cluster, which needs Dask's "
                          f"distributed package: {INSTALL} (or leave both out to run here)") from None
     return distributed
+
+
+def _local(distributed, workers: int):
+    """A cluster of ``workers`` processes on this machine that only this process can use."""
+    try:
+        security = distributed.Security.temporary()
+    except ImportError:
+        raise UsageError(f"--workers secures its cluster with TLS, which needs the cryptography package: "
+                         f"{INSTALL}") from None
+    import dask   # installed with distributed
+    with dask.config.set(NO_WEB_PAGES):   # read by the scheduler and by each worker as it starts
+        return distributed.LocalCluster(n_workers=workers, processes=True, threads_per_worker=1,
+                                        dashboard_address=None, scheduler_kwargs=NO_DASHBOARD, silence_logs=QUIET,
+                                        security=security)
 
 
 @contextlib.contextmanager
@@ -67,8 +91,7 @@ def connect(*, scheduler: str | None = None, workers: int | None = None) -> Iter
                 raise UsageError(f"--scheduler {scheduler}: no Dask scheduler answered ({error}); "
                                  f"give the address it prints, e.g. tcp://10.0.0.5:8786") from None
         else:
-            local = distributed.LocalCluster(n_workers=workers, processes=True, threads_per_worker=1,
-                                             dashboard_address=None, silence_logs=50)
+            local = _local(distributed, workers)
             client = distributed.Client(local)
     except BaseException:
         if local is not None:
