@@ -218,10 +218,12 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
 def add_cluster_options(verb: argparse.ArgumentParser, what: str) -> None:
     where = verb.add_mutually_exclusive_group()
     where.add_argument("--scheduler", metavar="ADDRESS",
-                       help=f"a Dask scheduler (e.g. tcp://10.0.0.5:8786): {what} on its workers "
+                       help=f"a Dask scheduler (e.g. tls://10.0.0.5:8786, with the certificates of Dask's "
+                            f"distributed.comm.tls configuration): {what} on its workers "
                             f"(pip install 'hog-kit[cluster]')")
     where.add_argument("--workers", type=int, metavar="N",
-                       help=f"start a local Dask cluster of N worker processes: {what} there")
+                       help=f"start a local Dask cluster of N worker processes, which only this command can use "
+                            f"(TLS with a certificate of its own): {what} there")
 
 
 # verb → handler: the parsed arguments become the keyword arguments of one function of grader.commands.

@@ -9,6 +9,15 @@ Tasks travel in chunks (one Dask task each); a chunk whose worker dies is run ag
 another (Dask retries it), so a killed worker loses nothing; results come back here and
 the caller writes them, so the files are the same as a local run's.
 
+Who may use it: a local cluster (``--workers``) speaks only mutual TLS, with a certificate and
+key made for it in memory (Dask's ``Security.temporary()``) and held by this process and its
+workers alone, so another user of the machine (or a submission) that reaches its ports is
+refused at the handshake; its web pages (dashboard, task and log pages) are not served. A
+running scheduler (``--scheduler``) is reached as Dask's own configuration says: a ``tls://``
+address with the certificates of ``distributed.comm.tls`` (a Dask config file or
+``DASK_DISTRIBUTED__COMM__TLS__...`` variables); a ``tcp://`` one is open to whoever reaches
+it, which is said on stderr.
+
 Stopping: a Dask event (one per run) is set, pending chunks are cancelled, and a running
 chunk stops before its next task; a local cluster is then closed, which ends its worker
 processes and, through ``PR_SET_PDEATHSIG``, their sandboxes.
@@ -23,10 +32,12 @@ at the same path on the workers as here (a shared file system), as on any cluste
 from __future__ import annotations
 
 import contextlib
+import logging
+import sys
 import threading
 import time
 import uuid
-from typing import Callable, Iterator
+from typing import Callable, Iterator, TextIO
 
 from grader.classroom import pool
 from grader.errors import UsageError
@@ -35,6 +46,13 @@ INSTALL = "pip install 'hog-kit[cluster]'"
 POLL_SECONDS = 0.1
 CHUNKS_PER_WORKER = 4      # chunks per worker: enough to balance slow submissions, few enough to be cheap
 MAX_CHUNK = 8
+NO_WEB_PAGES = {"distributed.scheduler.http.routes": [], "distributed.worker.http.routes": []}
+NO_DASHBOARD = {"dashboard": False, "dashboard_address": "127.0.0.1:0"}   # its empty web server on a free port
+QUIET = logging.CRITICAL + 1   # Dask's logs, even the "Closed comm" ones as a stopped command closes its
+                               # client: a failure reaches the user as the kit reports it
+TLS_CONFIG = ("distributed.comm.tls.ca-file, .client.cert and .client.key in Dask's configuration (a YAML file "
+              "in ~/.config/dask/, or DASK_DISTRIBUTED__COMM__TLS__CA_FILE, DASK_DISTRIBUTED__COMM__TLS__CLIENT__CERT "
+              "and DASK_DISTRIBUTED__COMM__TLS__CLIENT__KEY)")
 
 
 def _distributed():
@@ -46,9 +64,60 @@ def _distributed():
     return distributed
 
 
+def _local(distributed, workers: int):
+    """A cluster of ``workers`` processes on this machine that only this process can use."""
+    try:
+        security = distributed.Security.temporary()
+    except ImportError:
+        raise UsageError(f"--workers secures its cluster with TLS, which needs the cryptography package: "
+                         f"{INSTALL}") from None
+    import dask   # installed with distributed
+    with dask.config.set(NO_WEB_PAGES):   # read by the scheduler and by each worker as it starts
+        return distributed.LocalCluster(n_workers=workers, processes=True, threads_per_worker=1,
+                                        dashboard_address=None, scheduler_kwargs=NO_DASHBOARD, silence_logs=QUIET,
+                                        security=security)
+
+
+def _remote(distributed, scheduler: str, notes: TextIO):
+    """A client of the scheduler at ``scheduler``, with the security Dask's configuration gives."""
+    try:
+        scheme, place = distributed.comm.parse_address(scheduler)
+        security = distributed.Security()   # distributed.comm.tls.* of Dask's configuration
+    except (ValueError, TypeError) as error:
+        raise UsageError(f"--scheduler {scheduler}: {error}") from None
+    secured = scheme in ("tls", "wss")
+    if not secured and security.require_encryption:
+        raise UsageError(f"--scheduler {scheduler}: Dask's configuration requires encryption "
+                         f"(distributed.comm.require-encryption), which a {scheme}:// address does not give; "
+                         f"give the scheduler's tls:// address")
+    if secured:
+        if not (security.tls_ca_file and security.tls_client_cert):
+            raise UsageError(f"--scheduler {scheduler}: a {scheme}:// scheduler admits only clients holding a "
+                             f"certificate of its cluster; set {TLS_CONFIG}")
+        try:
+            security.get_connection_args("client")
+        except OSError as error:
+            raise UsageError(f"--scheduler {scheduler}: the certificate or key that Dask's configuration names "
+                             f"cannot be used ({error}); set {TLS_CONFIG}") from None
+    try:
+        client = distributed.Client(scheduler, timeout="10s", security=security)
+    except (OSError, TimeoutError, ValueError) as error:
+        accepted = " or accepted the certificate of distributed.comm.tls.client.cert" if secured else ""
+        raise UsageError(f"--scheduler {scheduler}: no Dask scheduler answered{accepted} ({error}); "
+                         f"give the address it prints, e.g. tls://10.0.0.5:8786") from None
+    if not secured:
+        print(f"Warning: --scheduler {scheduler} is neither encrypted nor authenticated: whoever reaches {place} "
+              f"(every user of this machine, at least) can run code on its workers as their user and read "
+              f"what they read. Secure the cluster with TLS (a tls:// scheduler and workers started with "
+              f"certificates; here, {TLS_CONFIG}), or use --workers N.", file=notes)
+    return client
+
+
 @contextlib.contextmanager
-def connect(*, scheduler: str | None = None, workers: int | None = None) -> Iterator["Cluster | None"]:
-    """A cluster for ``--scheduler ADDRESS`` or ``--workers N``; None (run here) when neither is given."""
+def connect(*, scheduler: str | None = None, workers: int | None = None,
+            notes: TextIO | None = None) -> Iterator["Cluster | None"]:
+    """A cluster for ``--scheduler ADDRESS`` or ``--workers N``; None (run here) when neither is given.
+    ``notes`` (stderr by default) hears that a scheduler's connection is not secured."""
     if scheduler is None and workers is None:
         yield None
         return
@@ -61,14 +130,9 @@ def connect(*, scheduler: str | None = None, workers: int | None = None) -> Iter
     local = None
     try:
         if scheduler is not None:
-            try:
-                client = distributed.Client(scheduler, timeout="10s")
-            except (OSError, TimeoutError, ValueError) as error:
-                raise UsageError(f"--scheduler {scheduler}: no Dask scheduler answered ({error}); "
-                                 f"give the address it prints, e.g. tcp://10.0.0.5:8786") from None
+            client = _remote(distributed, scheduler, notes or sys.stderr)
         else:
-            local = distributed.LocalCluster(n_workers=workers, processes=True, threads_per_worker=1,
-                                             dashboard_address=None, silence_logs=50)
+            local = _local(distributed, workers)
             client = distributed.Client(local)
     except BaseException:
         if local is not None:
