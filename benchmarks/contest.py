@@ -20,7 +20,7 @@ with in-run baselines.
    per-matchup costs.
 5. ``hog report`` on REPORTS synthetic results written by this script.
 
-    python benchmarks/contest.py [--count 200] [--variant sp19] [--batch 60] [--reports 200] [--no-cluster]
+    python benchmarks/contest.py [--count 200] [--variant sp19] [--batch 60] [--reports 200] [--no-cluster] [--docs]
 """
 
 from __future__ import annotations
@@ -300,4 +300,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from figures import recorded   # with --docs, also the page of figures in docs/benchmarks/
+    recorded(main)

@@ -1,6 +1,6 @@
 """Grading speed: one submission per variant, a batch with 1 and 2 jobs, and the cost of isolation.
 
-Run: python benchmarks/grading.py [--batch 200] [--okpy-only]
+Run: python benchmarks/grading.py [--batch 200] [--okpy-only] [--docs]
 Every figure is measured in this run; ratios compare figures of this run.
 """
 
@@ -206,4 +206,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from figures import recorded   # with --docs, also the page of figures in docs/benchmarks/
+    recorded(main)

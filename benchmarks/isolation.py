@@ -1,6 +1,6 @@
 """What each isolation level costs: the reference sp19 graded at process, files and bubblewrap levels.
 
-Run: python benchmarks/isolation.py [--repeat 3]
+Run: python benchmarks/isolation.py [--repeat 3] [--docs]
 Every figure is measured in this run (median wall time of grading the reference of sp19,
 public and hidden cases and the final-strategy tabulation); ratios compare each level with
 the process level of this run.
@@ -55,4 +55,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from figures import recorded   # with --docs, also the page of figures in docs/benchmarks/
+    recorded(main)

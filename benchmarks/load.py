@@ -8,7 +8,7 @@ full and the time per grade, and the ratio between the phases. Every figure is
 measured in this run; the machine's load average at the start is printed, since
 other users' work counts as load too.
 
-Run: python benchmarks/load.py [--runs 50] [--idle-runs 5] [--jobs 4] [--isolation files]
+Run: python benchmarks/load.py [--runs 50] [--idle-runs 5] [--jobs 4] [--isolation files] [--docs]
 (--runs and --idle-runs are grades per variant.)
 """
 
@@ -102,4 +102,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from figures import recorded   # with --docs, also the page of figures in docs/benchmarks/
+    recorded(main)

@@ -1,6 +1,6 @@
 """The grader's own peak memory and time against the size of a submitted hog.py, nju24 against sp19.
 
-Run: python benchmarks/memory.py [--sizes 1K,30K,300K,1M,3M,10M,30M] [--repeat 1]
+Run: python benchmarks/memory.py [--sizes 1K,30K,300K,1M,3M,10M,30M] [--repeat 1] [--docs]
 
 For each size, one hog.py: the nju24 reference padded with short assignments to that size (1 KB: a
 hog.py of assignments only). It is graded with `hog grade` as nju24 (whose picky_piggy is checked for
@@ -112,4 +112,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from figures import recorded   # with --docs, also the page of figures in docs/benchmarks/
+    recorded(main)

@@ -1,6 +1,6 @@
 """Mint variants for many seeds in a temporary course folder, and check each end to end.
 
-    python benchmarks/mint_seeds.py [--seeds 20] [--keep]
+    python benchmarks/mint_seeds.py [--seeds 20] [--keep] [--docs]
 
 For each seed: ``hog mint`` (balance figures shown), ``hog build --variant``,
 ``hog build --check --variant``, the solution graded (full marks expected),
@@ -118,4 +118,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from figures import recorded   # with --docs, also the page of figures in docs/benchmarks/
+    recorded(main)

@@ -1,6 +1,6 @@
 """What a move of `hog play --submission` costs now that the submission runs in the sandbox.
 
-Run: python benchmarks/play.py [--repeat 20]
+Run: python benchmarks/play.py [--repeat 20] [--docs]
 Each move starts one sandbox, imports the submission and replays the game so far with
 hog_gui_game.py (the same work a student's own page does in a plain Python process per move).
 Every figure is measured in this run: the median and the slowest wall time of a move, at
@@ -87,4 +87,5 @@ class _Pinned:
 
 
 if __name__ == "__main__":
-    main()
+    from figures import recorded   # with --docs, also the page of figures in docs/benchmarks/
+    recorded(main)

@@ -18,7 +18,7 @@ there, so no two are alike all through); every 50th is a copy of the one before 
 and prints each figure with its ratio to the baseline and the target (COUNT = 500 in under 60 s on
 the project's 2-core machine; the comparison runs in one process).
 
-    python benchmarks/similarity.py [--count 500] [--seed 3]
+    python benchmarks/similarity.py [--count 500] [--seed 3] [--docs]
 """
 
 from __future__ import annotations
@@ -162,4 +162,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from figures import recorded   # with --docs, also the page of figures in docs/benchmarks/
+    recorded(main)

@@ -1,7 +1,7 @@
 """What `hog grade` costs outside the sandbox: from the interpreter's start to the sandbox's start,
 and from the sandbox's end to the exit, against the bare interpreter's start-up in the same run.
 
-Run: python benchmarks/startup.py [--variant sp19] [--repeat 7]
+Run: python benchmarks/startup.py [--variant sp19] [--repeat 7] [--docs]
 Each figure is the median of the runs, each run a new process. The sandbox's own time is shown
 for scale, not judged here (benchmarks/grading.py times the whole command).
 """
@@ -83,4 +83,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from figures import recorded   # with --docs, also the page of figures in docs/benchmarks/
+    recorded(main)

@@ -7,7 +7,7 @@ time a make_averaged-style estimate with the reference ``play`` needs for
 +-0.001 at 95% confidence (about 960,000 games), extrapolated linearly from a
 smaller number of games actually played. Every figure is measured in this run.
 
-    python benchmarks/strategy.py [--variants sp19 fa19] [--games 2000] [--repeats 3]
+    python benchmarks/strategy.py [--variants sp19 fa19] [--games 2000] [--repeats 3] [--docs]
 """
 
 from __future__ import annotations
@@ -117,4 +117,5 @@ def main(argv=None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from figures import recorded   # with --docs, also the page of figures in docs/benchmarks/
+    recorded(main)
