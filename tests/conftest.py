@@ -1,4 +1,4 @@
-"""Options and fixtures for the whole suite: golden files and the ``slow`` marker.
+"""Options and fixtures for the whole suite: golden files, the ``slow`` marker, the ``wheelhouse``.
 
 ``python -m pytest --update-goldens`` rewrites every golden file in
 ``tests/goldens/`` from what the code makes now; review the diff and commit it.
@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 GOLDENS = Path(__file__).parent / "goldens"
+
+pytest_plugins = ["tests.wheelhouse"]   # the ``wheelhouse`` fixture: the kit's requirements, for setup.sh
 
 
 # Slow tests of files marked from here rather than in the file (each over ~1 s when measured

@@ -15,6 +15,7 @@ import pytest
 
 from grader.errors import UsageError
 from grader.publishing import wheel
+from tests import wheelhouse
 
 INFO = "dice_demo-1.0.dist-info"
 
@@ -117,3 +118,8 @@ def test_pip_installs_the_wheel_from_a_folder_with_no_index(site, tmp_path):
     assert (target / "dice_demo" / "__init__.py").read_bytes() == b"SIDES = 6\n"
     assert (target / INFO / "INSTALLER").read_text() == "pip\n"
 
+
+def test_the_wheelhouse_of_the_bundle_tests_holds_what_the_kit_needs_to_run_and_not_its_extras():
+    needed = wheelhouse.requirements()
+    assert {"jinja2", "markupsafe", "pyyaml", "numpy", "scipy", "numba", "llvmlite"} <= set(needed)
+    assert not {"pytest", "playwright", "distributed", "hog-kit"} & set(needed)
