@@ -1,4 +1,5 @@
-"""Options and fixtures for the whole suite: golden files, the ``slow`` marker, recorded progress.
+"""Options and fixtures for the whole suite: golden files, the ``slow`` marker, recorded progress, the
+``wheelhouse``.
 
 ``python -m pytest --update-goldens`` rewrites every golden file in
 ``tests/goldens/`` from what the code makes now; review the diff and commit it.
@@ -14,6 +15,8 @@ import pytest
 from grader.report.progress import Progress
 
 GOLDENS = Path(__file__).parent / "goldens"
+
+pytest_plugins = ["tests.wheelhouse"]   # the ``wheelhouse`` fixture: the kit's requirements, for setup.sh
 
 
 # Slow tests of files marked from here rather than in the file (each over ~1 s when measured
