@@ -48,7 +48,7 @@ GRADESCOPE = r"""
 set -euo pipefail
 mkdir -p /autograder/source /autograder/results
 python3 -m zipfile -e /bundle/autograder.zip /autograder/source
-HOG_PIP_OPTIONS="--no-index --find-links /wheels" bash /autograder/source/setup.sh > /autograder/setup.log 2>&1 \
+HOG_PIP_OPTIONS="--no-index --find-links /wheels --no-compile" bash /autograder/source/setup.sh > /autograder/setup.log 2>&1 \
   || { tail -40 /autograder/setup.log >&2; exit 3; }
 cp /autograder/source/run_autograder /autograder/run_autograder
 for name in reference hunter; do
