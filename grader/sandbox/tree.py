@@ -32,6 +32,7 @@ from pathlib import Path
 from grader import project
 from grader.sandbox import namespaces
 
+FOLDER = "files-tree"   # in the kit's cache; the bundle's setup.sh names it too (it leaves the modes inside as made)
 FORMAT = 5              # changes whenever what a tree holds changes
 SANDBOXES = "sandboxes"
 COMPLETE = ".complete"  # written last: a tree without it is unfinished and is made again
@@ -54,7 +55,7 @@ class TreeError(Exception):
 def location(python: str) -> Path:
     """Where the tree of ``python`` lives (it may not exist yet)."""
     key = hashlib.sha256(f"{FORMAT}\n{python}\n{sys.version}\n{_stdlib()}".encode("utf-8")).hexdigest()[:20]
-    return project.CACHE / "files-tree" / key
+    return project.CACHE / FOLDER / key
 
 
 def inside(folder: Path, tree: Path) -> str:

@@ -105,3 +105,10 @@ def test_a_grader_that_is_not_root_cannot_enter_a_tree_and_says_why(monkeypatch)
 
 def test_a_scratch_folder_is_seen_inside_the_tree_from_its_root(tmp_path):
     assert tree.inside(tmp_path / "sandboxes" / "hog-sandbox-1", tmp_path) == "/sandboxes/hog-sandbox-1"
+
+
+def test_the_bundle_closes_the_cache_but_leaves_the_trees_modes_as_made():
+    """setup.sh closes the kit's cache to other users; a recursive chmod of the tree would make the standard
+    library unreadable inside it, so the tree's folder is left as the kit made it."""
+    setup = (project.PACKAGE / "shipped" / "autograder" / "setup.sh").read_text()
+    assert f"! -name {tree.FOLDER} -exec chmod -R go-rwx" in setup and 'chmod -R go-rwx "$cache"' not in setup

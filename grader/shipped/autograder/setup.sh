@@ -56,5 +56,10 @@ if level.landlock_unavailable() and tree.unavailable(namespaces.interpreter()) i
 chmod -R go-rwx "$ROOT/source"
 if [ -d "$VENV" ]; then chmod -R go-rwx "$VENV"; fi
 cache="${HOG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hog-kit}"
-if [ -d "$cache" ]; then chmod -R go-rwx "$cache"; fi
+if [ -d "$cache" ]; then
+  # Not the sandbox's file tree: the sandbox reads it from inside (chroot), and the cache's own mode
+  # already keeps everyone else from reaching it.
+  chmod go-rwx "$cache"
+  find "$cache" -mindepth 1 -maxdepth 1 ! -name files-tree -exec chmod -R go-rwx {} +
+fi
 # <<< Close the kit.
