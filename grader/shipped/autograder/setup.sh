@@ -52,9 +52,15 @@ if level.landlock_unavailable() and tree.unavailable(namespaces.interpreter()) i
 # A layer beside the allowlist of the files level (Landlock or the chroot tree): the kit, its virtual
 # environment (which holds a copy of the kit) and its cache (the hidden cases and their signing key)
 # are closed to the sandbox's uid by their permissions too. The sandbox runs the interpreter the
-# environment was made from (under /usr), which stays readable.
+# environment was made from (under /usr), which stays readable. The chroot tree in the cache
+# (files-tree/) keeps its modes: once inside, the sandbox's uid must read the runtime it holds; the
+# cache and files-tree/ themselves are closed, and the sandbox enters its tree as root.
 chmod -R go-rwx "$ROOT/source"
 if [ -d "$VENV" ]; then chmod -R go-rwx "$VENV"; fi
 cache="${HOG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hog-kit}"
-if [ -d "$cache" ]; then chmod -R go-rwx "$cache"; fi
+if [ -d "$cache" ]; then
+  chmod go-rwx "$cache"
+  find "$cache" -mindepth 1 -maxdepth 1 ! -name files-tree -exec chmod -R go-rwx {} +
+  if [ -d "$cache/files-tree" ]; then chmod go-rwx "$cache/files-tree"; fi
+fi
 # <<< Close the kit.
