@@ -60,6 +60,7 @@ if [ -d "$cache" ]; then
   # Not the sandbox's file tree: the sandbox reads it from inside (chroot), and the cache's own mode
   # already keeps everyone else from reaching it.
   chmod go-rwx "$cache"
+  if [ -d "$cache/files-tree" ]; then chmod go-rwx "$cache/files-tree"; fi
   find "$cache" -mindepth 1 -maxdepth 1 ! -name files-tree -exec chmod -R go-rwx {} +
 fi
 # <<< Close the kit.
