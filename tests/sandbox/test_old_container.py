@@ -1,11 +1,12 @@
-"""An older container engine, as Gradescope's and schools' graders may still run: no namespaces, and the
-Landlock system calls refused (Docker before 23.0). A root grader still reaches the files level there,
-with a uid of the sandbox's own to which file permissions close the kit, its cache and other
-submissions: the reference grades full, a submission that hunts for the kit gets nothing, and the
-report names the layers that held. A grader that is not root cannot reach files there and says so.
+"""An older container engine or kernel, as Gradescope's and schools' graders may still run: no
+namespaces, and the Landlock system calls refused. A root grader still reaches the files level there,
+by a tree holding only the Python runtime, entered with chroot before the switch to a uid of the
+sandbox's own: the reference grades full, a submission that hunts for the kit (or for a world-readable
+copy of the solutions elsewhere on the machine) gets nothing, and the report names the layers that
+held. A grader that is not root cannot reach files there and says so.
 
 The engine is simulated with tests/tools/nouserns.py --no-landlock under setpriv, in a mount
-namespace of its own where the machine looks like such a container's image (see OLD_CONTAINER).
+namespace of its own with a /tmp of its own (see OLD_CONTAINER); the rest of the machine stays as it is.
 """
 
 from __future__ import annotations
