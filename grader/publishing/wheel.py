@@ -96,10 +96,13 @@ class Repacked:
 
 def _installed_wheel(distribution: str) -> tuple[metadata.Distribution, list[str]]:
     """The installed ``distribution`` and the tags of the wheel it was installed from."""
-    try:
-        found = metadata.distribution(distribution)
-    except metadata.PackageNotFoundError:
-        raise UsageError(f"{distribution} is not installed here (pip install {distribution})") from None
+    # The standard library's own finder over sys.path: a finder another package puts on sys.meta_path
+    # (the importlib_metadata backport, which Dask brings) would answer with distributions of its own kind,
+    # which read RECORD otherwise.
+    context = metadata.DistributionFinder.Context(name=distribution)
+    found = next(iter(metadata.MetadataPathFinder.find_distributions(context)), None)
+    if found is None:
+        raise UsageError(f"{distribution} is not installed here (pip install {distribution})")
     tags = [line.split(":", 1)[1].strip() for line in (found.read_text("WHEEL") or "").splitlines()
             if line.startswith("Tag:")]
     if not tags or not found.read_text("RECORD"):
