@@ -107,9 +107,10 @@ def _write_canvas(folder: Path, export: Path, assignment: str | None, manifest: 
     if column.maxima:
         out.write(f"results out of different maximum scores ({', '.join(f'{m:g}' for m in column.maxima)}): "
                   f"Points Possible is the largest, {column.points:g}\n")
+    left = len(column.unmatched)
     out.write(f"wrote {column.path}: {column.assignment!r} out of {column.points:g}, {column.scored} of "
-              f"{column.students} students scored; {len(column.unmatched)} submission{'' if len(column.unmatched) == 1 else 's'} left out, listed in "
-              f"{column.unmatched_path}\n")
+              f"{column.students} students scored; {left} submission{'' if left == 1 else 's'} left out, "
+              f"listed in {column.unmatched_path}\n")
 
 
 def _write_report(folder: Path, out: TextIO, variant) -> None:

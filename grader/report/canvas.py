@@ -12,8 +12,9 @@ to the student whose SIS User ID or SIS Login ID is its name (without case or
 surrounding spaces; an email's local part matches a login without one, and the
 reverse), or one of the ``aliases`` the caller knows for it (a manifest's
 student id and email). Every submission that matches no student, or a student
-already matched, is listed in ``OUTDIR/canvas-unmatched.csv``; a result whose
-grader failed is no score: its cell stays empty and it is listed.
+already matched, or whose result cannot be read, is listed in
+``OUTDIR/canvas-unmatched.csv``; a result whose grader failed is no score: its
+cell stays empty and it is listed.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from typing import Callable, Iterable
 from grader.errors import UsageError
 from grader.project.files import write_atomically
 from grader.report.classroom import GRADED_FROM, GRADER_FAILED, Graded, load
+from grader.report.html import spreadsheet_cell
 
 NAME = "canvas.csv"
 UNMATCHED_NAME = "canvas-unmatched.csv"
@@ -149,8 +151,8 @@ def match(students: tuple[Student, ...], graded: list[Graded],
         top = float(g.result.get("max_score") or 0)
         place = next((index[key] for key in _keys([g.name, *aliases(g.name)]) if key in index), None)
         if place is None:
-            unmatched.append(Unmatched(g.name, score, top, "no student of the Canvas export has this SIS User ID "
-                                                            "or SIS Login ID" + ("; " + RERUN if score is None else "")))
+            why = "no student of the Canvas export has this SIS User ID or SIS Login ID"
+            unmatched.append(Unmatched(g.name, score, top, why + ("; " + RERUN if score is None else "")))
         elif place in given:
             unmatched.append(Unmatched(g.name, score, top, f"{students[place].label} already has the score of "
                                                             f"{given[place].name}"))
@@ -179,7 +181,7 @@ def write(out: Path, export: Path, *, assignment: str | None = None,
           aliases: Callable[[str], Iterable[str]] = lambda name: ()) -> Column:
     """``OUTDIR/canvas.csv`` and ``OUTDIR/canvas-unmatched.csv`` from the results in OUTDIR."""
     students = read_export(export)
-    graded, _ = load(out)
+    graded, unreadable = load(out)
     if not graded:
         raise UsageError(f"{out} holds no result of grade-batch (give the OUTDIR of hog grade-batch)")
     assignment = (assignment or default_assignment(graded)).strip()
@@ -188,6 +190,8 @@ def write(out: Path, export: Path, *, assignment: str | None = None,
     maxima = sorted({float(g.result.get("max_score") or 0) for g in graded})
     points = maxima[-1]
     given, unmatched = match(students, graded, aliases)
+    unmatched += [Unmatched(Path(skipped["file"]).stem, None, None, f"{skipped['file']}: {skipped['reason']}")
+                  for skipped in unreadable]
     rows: list[tuple] = [(*IDENTITY, assignment), (POINTS_POSSIBLE, "", "", "", "", _number(points))]
     failed, scored = [], 0
     for place, student in enumerate(students):
@@ -200,8 +204,8 @@ def write(out: Path, export: Path, *, assignment: str | None = None,
         rows.append((*student.cells, cell))
     write_atomically(out / NAME, _csv(rows))
     write_atomically(out / UNMATCHED_NAME, _csv([UNMATCHED_COLUMNS] + [
-        (u.submission, "" if u.score is None else _number(u.score), "" if u.max_score is None else _number(u.max_score),
-         u.reason) for u in unmatched]))
+        (spreadsheet_cell(u.submission), "" if u.score is None else _number(u.score),
+         "" if u.max_score is None else _number(u.max_score), spreadsheet_cell(u.reason)) for u in unmatched]))
     return Column(out / NAME, out / UNMATCHED_NAME, assignment, points, len(students), scored,
                   tuple(s for place, s in enumerate(students) if place not in given), tuple(failed),
                   tuple(unmatched), tuple(maxima) if len(maxima) > 1 else ())

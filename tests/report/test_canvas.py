@@ -167,3 +167,11 @@ def test_a_folder_without_results_is_a_usage_error(tmp_path, export, capsys):
     empty.mkdir()
     assert cli.main(["report", str(empty), "--canvas", str(export)]) == 2
     assert "holds no result of grade-batch" in capsys.readouterr().err
+
+
+def test_a_result_that_cannot_be_read_is_listed_not_dropped(tmp_path, export, capsys):
+    result(tmp_path, "s001", FULL)
+    (tmp_path / "=bo.json").write_text("{not json")
+    assert cli.main(["report", str(tmp_path), "--canvas", str(export)]) == 0
+    assert rows(tmp_path / "canvas-unmatched.csv")[1][:3] == ["'=bo", "", ""]
+    assert "not in the Canvas column: =bo: =bo.json: not readable as JSON" in capsys.readouterr().out
