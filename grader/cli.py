@@ -140,6 +140,14 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
 
     report = add_verb("report", help="the class report of a grade-batch: OUTDIR/report.html and report.json")
     report.add_argument("out", metavar="OUTDIR")
+    report.add_argument("--canvas", metavar="EXPORT",
+                        help="Canvas's gradebook export (Grades, Export): also write OUTDIR/canvas.csv, the scores "
+                             "as one assignment column to import, matched by SIS User ID or SIS Login ID")
+    report.add_argument("--assignment", metavar="NAME",
+                        help="with --canvas: the Canvas column's name (default: Hog (VARIANT))")
+    report.add_argument("--manifest", metavar="M",
+                        help="with --canvas: manifest.csv of hog assign --roster, to match a submission named "
+                             "after a student id or email")
 
     similar = add_verb("similarity", help="compare every pair of submissions by structure: similarity.html and "
                                           "similarity.json (a lead for a human, not a verdict)")
@@ -246,7 +254,9 @@ HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
                                                      out_dir=args.out, isolation=args.isolation, seed=args.seed,
                                                      report=args.report, manifest=args.manifest, scheduler=args.scheduler,
                                                      workers=args.workers, out=sys.stdout),
-    "report": lambda args: _verbs("batch").class_report(out_dir=args.out, out=sys.stdout),
+    "report": lambda args: _verbs("batch").class_report(out_dir=args.out, canvas=args.canvas,
+                                                        assignment=args.assignment, manifest=args.manifest,
+                                                        out=sys.stdout),
     "similarity": lambda args: _verbs("batch").similarity(folder=args.folder, out_dir=args.out,
                                                           variant=args.variant, manifest=args.manifest,
                                                           threshold=args.threshold, max_share=args.max_share,

@@ -13,7 +13,7 @@ from grader.classroom.cluster import connect
 from grader.commands.grading import (DECLARATION_LINES, GRADER_FAULT, _check_seed, class_folder, declared_in,
                                      isolation_level)
 from grader.errors import GraderFault, UsageError
-from grader.report import classroom, progress
+from grader.report import canvas as canvas_column, classroom, progress
 from grader.similarity.compare import THRESHOLD
 from grader.spec import course, load_variant
 
@@ -71,13 +71,46 @@ def grade_batch(*, folder: str, variant: str | None, jobs: int, out_dir: str, ou
     return GRADER_FAULT if summary.failed else 0
 
 
-def class_report(*, out_dir: str, out: TextIO) -> int:
-    """``hog report OUTDIR``: report.html and report.json from the results grade-batch wrote."""
+def class_report(*, out_dir: str, out: TextIO, canvas: str | None = None, assignment: str | None = None,
+                 manifest: str | None = None) -> int:
+    """``hog report OUTDIR``: report.html and report.json from the results grade-batch wrote; with
+    ``canvas`` (Canvas's gradebook export), canvas.csv too: the scores as one assignment column, the
+    submissions matched to the export's students by name, or through a roster's ``manifest``."""
     folder = Path(out_dir)
     if not folder.is_dir():
         raise UsageError(f"{out_dir} is not a folder (give the OUTDIR of hog grade-batch)")
+    if canvas is None and (assignment is not None or manifest is not None):
+        raise UsageError(f"--{'assignment' if assignment is not None else 'manifest'} names the Canvas column "
+                         f"or its students: give --canvas EXPORT.csv too (Canvas's gradebook export)")
+    if canvas is not None:
+        _write_canvas(folder, Path(canvas), assignment, manifest, out)
     _write_report(folder, out, None)
     return 0
+
+
+def _write_canvas(folder: Path, export: Path, assignment: str | None, manifest: str | None, out: TextIO) -> None:
+    """canvas.csv and canvas-unmatched.csv, and every student and submission they leave out, listed."""
+    listed = roster.read_manifest(Path(manifest)) if manifest else None
+
+    def aliases(name: str) -> tuple[str, ...]:
+        student = listed.student_for(name) if listed is not None else None
+        return (student.student_id, student.email) if student else ()
+
+    column = canvas_column.write(folder, export, assignment=assignment, aliases=aliases)
+    for student in column.without_submission:
+        out.write(f"no submission: {student.label}, line {student.line} of {export}\n")
+    for student, name in column.failed:
+        out.write(f"no score for {student.label}: {name}'s {canvas_column.RERUN}\n")
+    for unmatched in column.unmatched:
+        if unmatched.reason != canvas_column.RERUN:
+            out.write(f"not in the Canvas column: {unmatched.submission}: {unmatched.reason}\n")
+    if column.maxima:
+        out.write(f"results out of different maximum scores ({', '.join(f'{m:g}' for m in column.maxima)}): "
+                  f"Points Possible is the largest, {column.points:g}\n")
+    left = len(column.unmatched)
+    out.write(f"wrote {column.path}: {column.assignment!r} out of {column.points:g}, {column.scored} of "
+              f"{column.students} students scored; {left} submission{'' if left == 1 else 's'} left out, "
+              f"listed in {column.unmatched_path}\n")
 
 
 def _write_report(folder: Path, out: TextIO, variant) -> None:
