@@ -113,7 +113,8 @@ def bundle(variant: Variant) -> dict[str, bytes]:
     files = {f"questions/{question_id(variant)}/{name}": data for name, data in question_files(variant).items()}
     files.update({f"grader-image/{name}": data for name, data in image_files(variant).items()})
     files["README.md"] = _render("README.md.j2", variant, question=question_id(variant), image=image(),
-                                 base=BASE_IMAGE, topic=TOPIC, timeout=TIMEOUT).encode()
+                                 base=BASE_IMAGE, topic=TOPIC, timeout=TIMEOUT,
+                                 assessment_uuid=uuid.uuid5(UUIDS, f"assessment {variant.id}")).encode()
     return files
 
 
