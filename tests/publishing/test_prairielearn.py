@@ -84,7 +84,7 @@ def test_the_downloads_are_the_student_folder_and_nothing_hidden():
 def test_the_image_runs_the_gradescope_setup_on_a_slim_python():
     files = prairielearn.image_files(load_variant("sp19"))
     dockerfile = files["Dockerfile"].decode()
-    assert "FROM python:3.11-slim" in dockerfile
+    assert "ARG BASE=python:3.11-slim\nFROM ${BASE}" in dockerfile
     assert "setup.sh" in dockerfile and files["setup.sh"] == (prairielearn.assign.SHIPPED / "setup.sh").read_bytes()
 
 
