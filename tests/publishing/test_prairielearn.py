@@ -68,6 +68,7 @@ def test_the_question_shows_the_handout_takes_hog_py_and_shows_the_grader_result
     assert '<pl-file-upload file-names="hog.py">' in html
     assert "<pl-external-grader-results>" in html
     assert '<pl-file-download file-name="hog-sp19.zip"' in html
+    assert '<pl-file-download file-name="handout.html" label="the handout" force-download="false">' in html
     assert "<h2>The rules</h2>" in html or 'id="rules"' in html
     assert "{{" not in html and "<style>" not in html   # Mustache reads the page; PrairieLearn styles it
 
