@@ -65,7 +65,7 @@ def test_each_variant_has_its_own_question_uuid_the_same_every_time():
 def test_the_question_shows_the_handout_takes_hog_py_and_shows_the_grader_results():
     files = prairielearn.question_files(load_variant("sp19"))
     html = files["question.html"].decode()
-    assert '<pl-file-upload file-names="hog.py">' in html
+    assert '<pl-file-upload file-names="hog.py" optional-file-names=".hog_unlock.json">' in html
     assert "<pl-external-grader-results>" in html
     assert '<pl-file-download file-name="hog-sp19.zip"' in html
     assert '<pl-file-download file-name="handout.html" label="the handout" force-download="false">' in html
