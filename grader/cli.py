@@ -113,8 +113,9 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
                        help=f"the rules to grade under (default: the variant hog.py declares): {ids}")
     grade.add_argument("--force-variant", action="store_true",
                        help="grade under --variant even when hog.py declares another variant")
-    grade.add_argument("--format", choices=("text", "json", "junit"), default="text",
-                       help="text (as the ok client), json (Gradescope) or junit (default: text)")
+    grade.add_argument("--format", choices=("text", "json", "junit", "prairielearn"), default="text",
+                       help="text (as the ok client), json (Gradescope), junit, or prairielearn (PrairieLearn's "
+                            "external grading results) (default: text)")
     grade.add_argument("--output", metavar="FILE", help="write the report here (default: standard output)")
     grade.add_argument("--isolation", choices=LEVELS, help=ISOLATION_HELP)
     grade.add_argument("--seed", type=int, metavar="N", help=SEED_HELP)
@@ -200,6 +201,9 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
     assign = add_verb("assign", help="write the student folder and the autograder bundle of a variant")
     assign.add_argument("variant", metavar="ID", nargs="?", help=variant_id + " (none with --roster)")
     assign.add_argument("--out", metavar="DIR", required=True, help="a new or empty folder to write into")
+    assign.add_argument("--platform", choices=("gradescope", "prairielearn"), default="gradescope",
+                        help="gradescope (default): the student folder, autograder.zip and a GitHub workflow; "
+                             "prairielearn: a PrairieLearn question and its grader image")
     assign.add_argument("--roster", metavar="ROSTER.csv",
                         help="mint a variant per section or student of this roster (a header row; a student id "
                              "and an email column; a section column for --by section)")
@@ -274,6 +278,7 @@ HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
                                        swap=args.swap, bonus=args.bonus, goal=args.goal, like=args.like,
                                        band=tuple(args.band), force=args.force, out=sys.stdout),
     "assign": lambda args: _verbs("authoring").assign(variant=args.variant, path=args.out, roster=args.roster,
+                                                      platform=args.platform,
                                                       by=args.by, seed=args.seed, like=args.like, out=sys.stdout),
 }
 

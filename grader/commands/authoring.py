@@ -10,6 +10,7 @@ from typing import TextIO
 import grader.publishing.assign
 import grader.publishing.build
 import grader.publishing.handout
+import grader.publishing.prairielearn
 import grader.classroom.roster
 from grader import mint as minting
 from grader import project
@@ -144,15 +145,26 @@ def handout(*, variant: str, fmt: str | None, path: str | None, out: TextIO,
 
 
 def assign(*, variant: str | None, path: str, out: TextIO, roster: str | None = None, by: str = "section",
-           seed: int = 0, like: str = "sp19") -> int:
+           seed: int = 0, like: str = "sp19", platform: str = "gradescope") -> int:
     """``hog assign ID --out DIR``: DIR/student/ and DIR/autograder/ for one variant; with ``roster``,
-    a variant per section or student (grader.classroom.roster)."""
+    a variant per section or student (grader.classroom.roster); on ``platform`` prairielearn, a
+    PrairieLearn question and its grader image (grader.publishing.prairielearn)."""
+    if roster is not None and platform != "gradescope":
+        raise UsageError(f"--roster writes a Gradescope bundle only: drop --platform {platform}, or assign "
+                         f"one variant (hog assign ID --platform {platform})")
     if roster is not None:
         return _assign_roster(variant=variant, roster=roster, path=path, by=by, seed=seed, like=like, out=out)
     if variant is None:
         raise UsageError("hog assign needs a variant ID, or --roster ROSTER.csv to mint one per section or student")
     spec = load_variant(variant)
     folder = Path(path)
+    if platform == "prairielearn":
+        files = grader.publishing.prairielearn.assign_question(spec, folder)
+        question = grader.publishing.prairielearn.question_id(spec)
+        out.write(f"wrote {project.display(folder / 'questions' / question)}/ (the PrairieLearn question), "
+                  f"{project.display(folder / 'grader-image')}/ (its grader image's Dockerfile) and "
+                  f"{project.display(folder / 'README.md')} ({len(files)} files)\n")
+        return 0
     files = grader.publishing.assign.assign(spec, folder)
     student = sum(name.startswith("student/") for name in files)
     out.write(f"wrote {project.display(folder / 'student')}/ ({student} files: skeleton, handout, public cases)\n")

@@ -1,8 +1,9 @@
 """Template rendering: the one place that builds a Jinja environment.
 
 Every product the kit renders has its folder under ``grader/templates/``:
-``hog/`` (the reference ``hog.py``), ``handout/`` (the handout) and
-``autograder/`` (the Gradescope scripts and the GitHub workflow). Every
+``hog/`` (the reference ``hog.py``), ``handout/`` (the handout),
+``autograder/`` (the Gradescope scripts and the GitHub workflow) and ``prairielearn/``
+(the PrairieLearn question, its entrypoint and grader image). Every
 environment fails loudly on a missing value (``StrictUndefined``), escapes
 HTML only in ``*.html.j2`` templates, keeps a template's last newline, and
 knows the kit's filters (``points``, ``percent``, ``md``).
@@ -16,7 +17,7 @@ import jinja2
 
 from grader import catalogue, project
 
-PRODUCTS = ("hog", "handout", "autograder")
+PRODUCTS = ("hog", "handout", "autograder", "prairielearn")
 
 
 def points(value: float) -> str:

@@ -1,4 +1,4 @@
-"""Grade results as text (the ok client's style), Gradescope JSON, or JUnit XML."""
+"""Grade results as text (the ok client's style), Gradescope JSON, PrairieLearn JSON, or JUnit XML."""
 
 from __future__ import annotations
 
@@ -14,4 +14,5 @@ def _format(module: str) -> Callable[..., str]:
     return render
 
 
-FORMATS = {"text": _format("text"), "json": _format("gradescope"), "junit": _format("junit")}
+FORMATS = {"text": _format("text"), "json": _format("gradescope"), "junit": _format("junit"),
+           "prairielearn": _format("prairielearn")}

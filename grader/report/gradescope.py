@@ -17,10 +17,48 @@ from __future__ import annotations
 import json
 
 from grader import project
-from grader.grading.grade import GradeResult
+from grader.grading.grade import GradeResult, QuestionResult
+from grader.cases.unlocking import UnlockStatus
+from grader.spec import Question
 from grader.report.failure import RERUN, describe
 
 UNLOCKED = ".u"   # a question's number + this: the entry that says whether its locked cases were unlocked
+
+
+def question_name(question: Question) -> str:
+    return f"Question {question.label}: {question.title} ({question.function})"
+
+
+def counted(question: QuestionResult) -> str:
+    """How many of a question's cases passed (hidden ones only counted), and its message."""
+    passed, total = question.counts
+    return f"{passed}/{total} cases passed" + (f"\n{question.message}" if question.message else "")
+
+
+def explained(result: GradeResult, question: QuestionResult, rerun: str = RERUN) -> str:
+    """Why a question lost points, as a student reads it: the first failing public case as the ok
+    client shows it, or a count of the hidden ones; empty when it did not lose any."""
+    if question.passed or not (result.import_error or question.first_failure is not None):
+        return ""
+    return result.import_error or describe(question, result.variant.setup,
+                                           rerun.format(number=question.question.number), student=True)
+
+
+def unlocked(status: UnlockStatus) -> str:
+    question = status.question
+    return (f"{status.done}/{status.total} locked cases and concept questions unlocked"
+            + ("" if status.unlocked else f" (run python3 unlock.py -q {question.number} "
+               "and hand in .hog_unlock.json with hog.py)"))
+
+
+def summary(result: GradeResult) -> str:
+    """The line above the questions: the rules, the isolation, the seed; an import error."""
+    output = f"Hog ({result.variant.title}). Isolation: {result.isolation}."
+    if result.seed is not None:
+        output += f" Hidden cases drawn from seed {result.seed}."
+    if result.import_error:
+        output += f"\nhog.py could not be imported: {result.import_error}"
+    return output
 
 
 def results(result: GradeResult, *, rerun: str = RERUN) -> dict:
@@ -34,17 +72,11 @@ def results(result: GradeResult, *, rerun: str = RERUN) -> dict:
                 "grader_failed": True}
     tests = []
     for question in result.questions:
-        passed, total = question.counts
-        output = f"{passed}/{total} cases passed"
-        if question.message:
-            output += f"\n{question.message}"
-        if not question.passed and (result.import_error or question.first_failure is not None):
-            explanation = result.import_error or describe(question, result.variant.setup,
-                                                          rerun.format(number=question.question.number),
-                                                          student=True)
+        output = counted(question)
+        explanation = explained(result, question, rerun)
+        if explanation:
             output += "\n\n" + explanation
-        tests.append({"name": f"Question {question.question.label}: {question.question.title} "
-                              f"({question.question.function})",
+        tests.append({"name": question_name(question.question),
                       "number": question.question.label, "score": question.score,
                       "max_score": question.max_score, "status": "passed" if question.passed else "failed",
                       "output": output, "visibility": "visible"})
@@ -53,17 +85,9 @@ def results(result: GradeResult, *, rerun: str = RERUN) -> dict:
         tests.append({"name": f"Question {question.label}: unlocked", "number": f"{question.label}{UNLOCKED}",
                       "score": status.score, "max_score": question.unlock.points,
                       "status": "passed" if status.unlocked else "failed",
-                      "output": f"{status.done}/{status.total} locked cases and concept questions unlocked"
-                                + ("" if status.unlocked else f" (run python3 unlock.py -q {question.number} "
-                                   "and hand in .hog_unlock.json with hog.py)"),
-                      "visibility": "visible"})
-    output = f"Hog ({result.variant.title}). Isolation: {result.isolation}."
-    if result.seed is not None:
-        output += f" Hidden cases drawn from seed {result.seed}."
-    if result.import_error:
-        output += f"\nhog.py could not be imported: {result.import_error}"
+                      "output": unlocked(status), "visibility": "visible"})
     return {"score": result.score, "max_score": result.max_score, "execution_time": round(result.seconds, 3),
-            "output": output, "tests": tests, "isolation_level": result.isolation_level,
+            "output": summary(result), "tests": tests, "isolation_level": result.isolation_level,
             "isolation_allowlist": result.isolation_allowlist, "isolation": result.isolation, "seed": result.seed, "kit_version": project.version(),
             "grader_failed": False}
 
