@@ -159,10 +159,10 @@ def test_a_grader_fault_is_not_gradable_and_says_why():
 # ------------------------------------------------------- grading in /grade
 
 
-def fake_grade(tmp_path, hog_source: str) -> Path:
+def fake_grade(tmp_path, hog_source: str, variant_id: str = "sp19") -> Path:
     """A copy of PrairieLearn's /grade: the question's tests/ and a submitted hog.py in student/."""
     root = tmp_path / "grade"
-    files = prairielearn.question_files(load_variant("sp19"))
+    files = prairielearn.question_files(load_variant(variant_id))
     for name, data in files.items():
         if name.startswith("tests/"):
             (root / name).parent.mkdir(parents=True, exist_ok=True)
@@ -181,11 +181,14 @@ def run_grade(root):
 
 
 @pytest.mark.slow
-def test_grading_in_grade_gives_the_reference_full_marks_and_the_skeleton_none(tmp_path):
-    results = run_grade(fake_grade(tmp_path / "solved", (project.SOLUTION / "sp19/hog.py").read_text()))
+@pytest.mark.parametrize("variant_id", ["sp19", "nju24", "nju21", "fa19", "fa18"])
+def test_grading_in_grade_gives_the_reference_full_marks_and_the_skeleton_none(tmp_path, variant_id):
+    solved = (project.SOLUTION / variant_id / "hog.py").read_text()
+    results = run_grade(fake_grade(tmp_path / "solved", solved, variant_id))
     assert results["gradable"] is True and results["score"] == 1.0, results["tests"]
     assert results["isolation_level"] in ("files", "bubblewrap")
-    results = run_grade(fake_grade(tmp_path / "started", (project.SKELETON / "sp19/hog.py").read_text()))
+    started = (project.SKELETON / variant_id / "hog.py").read_text()
+    results = run_grade(fake_grade(tmp_path / "started", started, variant_id))
     assert results["gradable"] is True and results["score"] == 0
     assert all(test["points"] == 0 for test in results["tests"])
 
