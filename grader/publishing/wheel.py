@@ -43,15 +43,27 @@ def _package_files() -> dict[str, bytes]:
 
 
 def _metadata() -> bytes:
-    try:
-        found = metadata.distribution(project.DISTRIBUTION)
-        text = found.read_text("METADATA") or found.read_text("PKG-INFO")   # a wheel's, or an egg-info's
-    except metadata.PackageNotFoundError:
-        text = None
+    """The installed kit's METADATA (its requirements among it). An installation's .dist-info comes first:
+    a build in the checkout leaves a hog_kit.egg-info there, whose PKG-INFO lists no requirements (they
+    are in its requires.txt), and the checkout is on the import path of whatever runs from it."""
+    found = list(metadata.MetadataPathFinder.find_distributions(
+        metadata.DistributionFinder.Context(name=project.DISTRIBUTION)))
+    texts = [each.read_text("METADATA") for each in found] + [_with_requirements(each) for each in found]
+    text = next((each for each in texts if each), None)
     if not text:
         raise GraderFault(f"the kit is not installed as {project.DISTRIBUTION} (run 'pip install .' or "
                           f"'pip install -e .' in its checkout), so its requirements are unknown")
     return text.encode("utf-8")
+
+
+def _with_requirements(found: metadata.Distribution) -> str | None:
+    """An egg-info's PKG-INFO with the Requires-Dist lines of its requires.txt, as a METADATA would have them."""
+    text = found.read_text("PKG-INFO")
+    if not text or "\nRequires-Dist:" in text:
+        return text
+    head, _, body = text.partition("\n\n")
+    lines = "".join(f"\nRequires-Dist: {requirement}" for requirement in found.requires or ())
+    return f"{head}{lines}\n\n{body}"
 
 
 def _digest(data: bytes) -> str:

@@ -123,3 +123,17 @@ def test_the_wheelhouse_of_the_bundle_tests_holds_what_the_kit_needs_to_run_and_
     needed = wheelhouse.requirements()
     assert {"jinja2", "markupsafe", "pyyaml", "numpy", "scipy", "numba", "llvmlite"} <= set(needed)
     assert not {"pytest", "playwright", "distributed", "hog-kit"} & set(needed)
+
+
+def test_the_kits_wheel_names_its_requirements_even_beside_a_build_of_the_checkout(tmp_path, monkeypatch):
+    """A build in the checkout leaves hog_kit.egg-info there (its PKG-INFO without requirements); the
+    kit's wheel for the bundle still requires what the kit needs, or the bundle's venv would lack them."""
+    egg = tmp_path / "hog_kit.egg-info"
+    egg.mkdir()
+    (egg / "PKG-INFO").write_text("Metadata-Version: 2.1\nName: hog-kit\nVersion: 0.1.0\n\n# Hog kit\n")
+    (egg / "requires.txt").write_text("Jinja2>=3.1\nPyYAML>=6.0\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with zipfile.ZipFile(io.BytesIO(wheel.build())) as archive:
+        info = next(name for name in archive.namelist() if name.endswith(".dist-info/METADATA"))
+        requires = [line for line in archive.read(info).decode().splitlines() if line.startswith("Requires-Dist:")]
+    assert "Requires-Dist: Jinja2>=3.1" in requires and any(line.startswith("Requires-Dist: numpy") for line in requires)
