@@ -3,8 +3,8 @@ bugs, and each variant's reference), graded in a batch per variant with a fixed 
 results.json, and the same instructor records, as the goldens in tests/goldens/batch/ (refreshed with
 ``python -m pytest --update-goldens`` when a change of verdict is intended).
 
-Only what depends on when and how fast it ran is left out: times, the kit's version and the key of the
-code the hidden cases come from."""
+Only what depends on when, where and how fast it ran is left out: times, the kit's version, the key of
+the code the hidden cases come from, and the isolation this machine reached."""
 
 import json
 import shutil
@@ -20,6 +20,7 @@ from tests import ROOT, TESTS
 VARIANTS = ("fa18", "fa19", "nju21", "nju24", "sp19")
 SEED = 20261126
 TIMING = {"execution_time", "seconds", "kit_version", batch.GRADED_FROM}
+ISOLATION = ("isolation", "isolation_level", "isolation_allowlist")
 
 
 def _corpus(variant: str, folder: Path) -> None:
@@ -39,11 +40,20 @@ def _untimed(data):
     return data
 
 
+def _here(data: dict) -> dict:
+    """``data`` without the isolation this machine reached, which its summary line names too."""
+    isolation = data.get("isolation")
+    kept = {key: value for key, value in data.items() if key not in ISOLATION}
+    if isolation and "output" in kept:
+        kept["output"] = kept["output"].replace(f"Isolation: {isolation}.", "Isolation: (this machine's).")
+    return kept
+
+
 def _verdicts(out: Path) -> dict:
     found = {}
     for path in sorted(out.glob("*.json")):
-        found[path.stem] = {"results": _untimed(json.loads(path.read_text())),
-                            "instructor": _untimed(json.loads((out / instructor.FOLDER / path.name).read_text()))}
+        found[path.stem] = {"results": _here(_untimed(json.loads(path.read_text()))),
+                            "instructor": _here(_untimed(json.loads((out / instructor.FOLDER / path.name).read_text())))}
     return found
 
 
