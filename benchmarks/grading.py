@@ -1,7 +1,8 @@
 """Grading speed: one submission per variant, a batch with 1 and 2 jobs, and the cost of isolation.
 
-Run: python benchmarks/grading.py [--batch 200] [--okpy-only] [--docs]
-Every figure is measured in this run; ratios compare figures of this run.
+Run: python benchmarks/grading.py [--batch 200] [--okpy-only] [--cases-only] [--before REV] [--corpus 3] [--docs]
+Every figure is measured in this run; ratios compare figures of this run. ``--before REV`` also times
+the hidden cases of a fresh seed with the kit as it was at git revision REV, in this run.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import contextlib
 import io
 import os
 import shutil
+import json
 import statistics
 import subprocess
 import sys
@@ -20,6 +22,7 @@ import time
 from pathlib import Path
 
 from grader import cases, project
+from grader.classroom import batch, cluster
 from grader.grading import grade, tabulate
 from grader.commands import batch as commands
 from grader.sandbox import run_cases
@@ -117,7 +120,7 @@ def against_okpy() -> None:
     print("before: the exact engine loads and solves it); 'fresh seed': without --seed, as by default (the")
     print("run draws its own seed and generates its hidden cases); median of 5")
     print(f"{'variant':8} {'hog grade':>10} {'new table':>10} {'fresh seed':>11} {'okpy-like':>10} {'ratio':>6} "
-          f"{'target':>7}  met")
+          f"{'target':>7}  met  {'fresh/okpy':>10} (target 0.5x)")
     cache = tempfile.mkdtemp(prefix="hog-bench-cache-")
     environment = {**os.environ, "HOG_CACHE": cache}
     for variant_id in VARIANTS:
@@ -142,7 +145,8 @@ def against_okpy() -> None:
         okpy_seconds = timed(lambda: subprocess.run(okpy, check=True, capture_output=True), repeat=5)
         target = TARGETS[variant_id]
         print(f"{variant_id:8} {hog_seconds:9.2f}s {new_table:9.2f}s {fresh:10.2f}s {okpy_seconds:9.2f}s "
-              f"{hog_seconds / okpy_seconds:5.1f}x {target:6.2f}s  {'yes' if hog_seconds <= target else 'no'}")
+              f"{hog_seconds / okpy_seconds:5.1f}x {target:6.2f}s  {'yes' if hog_seconds <= target else 'no':3}  "
+              f"{fresh / okpy_seconds:9.2f}x")
     shutil.rmtree(cache, ignore_errors=True)
     bare = timed(lambda: subprocess.run([sys.executable, "-c", "pass"], check=True), repeat=5)
     helped = timed(lambda: subprocess.run([sys.executable, "-m", "grader.cli", "--help"], check=True,
@@ -193,14 +197,151 @@ def batch_throughput(size: int) -> None:
     print(f"--jobs 2 / --jobs 1 throughput: {rates[2] / rates[1]:.2f}x")
 
 
+FRESH_SEEDS = (101, 202, 303, 404, 505)
+GENERATION = """\
+import json, statistics, sys, time
+from grader import cases
+from grader.spec import load_variant
+seeds, times = json.loads(sys.argv[1]), {}
+for variant_id in json.loads(sys.argv[2]):
+    variant = load_variant(variant_id)
+    cases.hidden_cases(variant, 0)   # what every seed shares (probes; where kept, the decisions) is ready
+    spent = []
+    for seed in seeds:
+        started = time.process_time()
+        cases._generate(variant, seed)
+        spent.append(time.process_time() - started)
+    times[variant_id] = statistics.median(spent)
+print(json.dumps(times))
+"""
+
+
+def _generation_times(tree: Path) -> dict[str, float]:
+    """The median CPU time to draw and decide a fresh seed's hidden cases, per variant, with the kit at
+    ``tree`` (CPU time: on a shared, loaded machine the wall time mostly says how busy the others were)."""
+    cache = tempfile.mkdtemp(prefix="hog-bench-cache-")
+    try:
+        done = subprocess.run([sys.executable, "-c", GENERATION, json.dumps(FRESH_SEEDS), json.dumps(VARIANTS)],
+                              check=True, capture_output=True, text=True, cwd=tree,
+                              env={**os.environ, "HOG_CACHE": cache, "PYTHONPATH": str(tree)})
+        return json.loads(done.stdout.splitlines()[-1])
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+
+
+def hidden_case_generation(before: str | None) -> None:
+    """The hidden cases of a fresh seed, in a process that has graded before (what a batch worker or
+    a warm grader pays per seed); with ``before``, the kit at that git revision alongside."""
+    print("\nHidden cases of a fresh seed: drawn and decided (the reference's answers, the agreement of the")
+    print(f"allowed alternatives), the median of {len(FRESH_SEEDS)} seeds, in a process that has graded before")
+    print("(CPU seconds of the grading process; the least of 3 runs, the revisions' runs taking turns)")
+    runs: dict[str, list[dict[str, float]]] = {"now": [], "then": []}
+    with tempfile.TemporaryDirectory(prefix="hog-bench-before-") as tree:
+        if before:
+            archive = subprocess.run(["git", "archive", before], check=True, capture_output=True, cwd=project.ROOT)
+            subprocess.run(["tar", "-x", "-C", tree], input=archive.stdout, check=True)
+        for _ in range(3):
+            runs["now"].append(_generation_times(project.ROOT))
+            if before:
+                runs["then"].append(_generation_times(Path(tree)))
+    now = {variant_id: min(run[variant_id] for run in runs["now"]) for variant_id in VARIANTS}
+    then = {variant_id: min(run[variant_id] for run in runs["then"]) for variant_id in VARIANTS} if before else None
+    print(f"{'variant':8} {'now':>8}" + (f" {before[:12]:>12} {'speed-up':>9}" if then else ""))
+    for variant_id in VARIANTS:
+        line = f"{variant_id:8} {now[variant_id] * 1000:6.0f}ms"
+        if then:
+            line += f" {then[variant_id] * 1000:10.0f}ms {then[variant_id] / now[variant_id]:8.1f}x"
+        print(line)
+
+
+def outside_the_code(repeat: int = 3) -> None:
+    """The share of a grade spent outside the student's code: ``hog grade`` of the reference in a new
+    process with a fresh seed, against the same cases run in this process without isolation."""
+    compileall.compile_dir(str(project.PACKAGE), quiet=1)
+    print("\nOutside the student's code: `hog grade` of the reference (a new process, a fresh seed) against")
+    print("its own code's time (the same sessions, tabulation included, run in one process without isolation);")
+    print(f"the rest is start-up, case generation, the sandbox, comparison and scoring; median of {repeat}")
+    print(f"{'variant':8} {'hog grade':>10} {'its code':>9} {'outside':>8} {'share':>6}")
+    cache = tempfile.mkdtemp(prefix="hog-bench-cache-")
+    environment = {**os.environ, "HOG_CACHE": cache}
+    for variant_id in VARIANTS:
+        variant = load_variant(variant_id)
+        folder = project.SOLUTION / variant_id
+        command = [sys.executable, "-m", "grader.cli", "grade", str(folder), "--variant", variant_id,
+                   "--format", "json"]
+        subprocess.run(command + ["--seed", "1"], check=True, capture_output=True, env=environment)  # a first run
+        whole = timed(lambda: subprocess.run(command, check=True, capture_output=True, env=environment), repeat)
+        graded = cases.grading_cases(variant, 1)
+        sessions = [[step.source for step in case.steps] for case in graded] + [tabulate.table_session(variant)]
+        own = timed(lambda: in_process(variant, folder, sessions), repeat)
+        print(f"{variant_id:8} {whole:9.2f}s {own:8.2f}s {whole - own:7.2f}s {(whole - own) / whole:5.0%}")
+    shutil.rmtree(cache, ignore_errors=True)
+
+
+def _corpus(folder: Path, copies: int) -> dict[str, str]:
+    """The kit's corpus of real students' submissions (tests/submissions/allowed and buggy) and each
+    variant's reference, ``copies`` times: name → variant."""
+    variants = {}
+    sources = [path for kind in ("allowed", "buggy")
+               for path in sorted((project.ROOT / "tests" / "submissions" / kind).glob("*.py"))]
+    sources += [project.SOLUTION / variant_id / "hog.py" for variant_id in VARIANTS]
+    for copy in range(copies):
+        for path in sources:
+            variant_id = path.name.split("_")[0] if path.name != "hog.py" else path.parent.name
+            name = f"{copy}-{variant_id}-{path.stem}"
+            shutil.copy(path, folder / f"{name}.py")
+            variants[name] = variant_id
+    return variants
+
+
+def corpus_batch(copies: int, dask: bool) -> None:
+    """``hog grade-batch`` of the corpus, each submission under its own variant, one fresh seed per run."""
+    with tempfile.TemporaryDirectory() as scratch:
+        source = Path(scratch) / "in"
+        source.mkdir()
+        named = _corpus(source, copies)
+        loaded = {variant_id: load_variant(variant_id) for variant_id in VARIANTS}
+
+        def choose(name: str):
+            return loaded[named[name]], ""
+
+        print(f"\nA batch of the kit's corpus of students' submissions, {copies} times ({len(named)} submissions, "
+              f"every variant), {os.cpu_count()} cores, a fresh seed each run")
+        rates = {}
+        runs = [("--jobs 1", 1, False), ("--jobs 2", 2, False)] + ([("Dask, 2 workers", 2, True)] if dask else [])
+        for label, jobs, on_dask in runs:
+            out = Path(scratch) / f"out-{jobs}-{on_dask}"
+            started = time.perf_counter()
+            with cluster.connect(workers=jobs if on_dask else None) as workers:
+                summary = batch.grade_batch(source, loaded["sp19"], out, jobs=jobs, choose=choose, cluster=workers)
+            seconds = time.perf_counter() - started
+            assert summary.failed == 0, summary
+            rates[label] = len(named) / seconds
+            print(f"{label:16}: {seconds:6.1f} s, {rates[label]:5.2f} submissions/s (target at 2: 15)")
+        print(f"--jobs 2 / --jobs 1: {rates['--jobs 2'] / rates['--jobs 1']:.2f}x" +
+              (f"; Dask / --jobs 2: {rates['Dask, 2 workers'] / rates['--jobs 2']:.2f}x (target 0.9)" if dask else ""))
+    print(f"load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--batch", type=int, default=200, help="submissions in the batch (default 200)")
     parser.add_argument("--okpy-only", action="store_true", help="only hog grade against okpy and hog --help")
+    parser.add_argument("--cases-only", action="store_true",
+                        help="only the hidden cases of a fresh seed, the share outside the student's code and "
+                             "the corpus batch")
+    parser.add_argument("--before", metavar="REV", help="also time a fresh seed's hidden cases at git revision REV")
+    parser.add_argument("--corpus", type=int, default=3, help="copies of the corpus in its batch (default 3)")
+    parser.add_argument("--dask", action="store_true", help="also grade the corpus batch on a 2-worker Dask cluster")
     args = parser.parse_args()
-    print(f"$ python benchmarks/grading.py --batch {args.batch}{' --okpy-only' if args.okpy_only else ''}\n")
-    against_okpy()
-    if not args.okpy_only:
+    print(f"$ python benchmarks/grading.py {' '.join(sys.argv[1:])}\n")
+    print(f"load average at the start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    hidden_case_generation(args.before)
+    if not args.cases_only:
+        against_okpy()
+    outside_the_code()
+    corpus_batch(args.corpus, args.dask)
+    if not (args.okpy_only or args.cases_only):
         single(args)
         batch_throughput(args.batch)
 

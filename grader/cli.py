@@ -24,6 +24,8 @@ STDOUT_FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO)   # standard 
 ISOLATION_HELP = ("the least isolation the submission may run under: process, files (the kit's files out of "
                   "its reach) or bubblewrap; below it, grading fails (exit 1) instead of scoring "
                   "(default: $HOG_ISOLATION, else the course config's, else files)")
+CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+"""The cores this process may run on: a batch's workers by default."""
 SEED_HELP = "draw the hidden cases from this seed (default: a fresh one, recorded in the report)"
 
 
@@ -132,7 +134,8 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
     batch.add_argument("--variant", metavar="ID", help=variant_id + " (required unless --manifest)")
     batch.add_argument("--manifest", metavar="M",
                        help="manifest.csv of hog assign --roster: grade each student under their own variant")
-    batch.add_argument("--jobs", type=int, default=2, metavar="N", help="submissions graded at once (default 2)")
+    batch.add_argument("--jobs", type=int, default=CORES, metavar="N",
+                       help=f"submissions graded at once (default: this machine's cores, {CORES})")
     batch.add_argument("--out", required=True, metavar="OUTDIR", help="where results and gradebook.csv go")
     batch.add_argument("--isolation", choices=LEVELS, help=ISOLATION_HELP)
     batch.add_argument("--seed", type=int, metavar="N", help=SEED_HELP.replace("a fresh one", "a fresh one per run"))

@@ -214,13 +214,46 @@ def new_seed() -> int:
     return secrets.randbelow(10**9)
 
 
+def _runs(api: Api, question: Question) -> tuple[agreement.Run, list[agreement.Run]]:
+    """How the reference, and the reference with each of the question's allowed alternatives, show a session."""
+    return (functools.partial(run_reference, api),
+            [functools.partial(run_reference, Api(api.variant, alternative.source))
+             for alternative in question.alternatives])
+
+
 def _question_sessions(api: Api, question, generate, seed: int) -> tuple[list[list[list[str]]], dict[str, int]]:
     """The generated sessions of one question where the rules decide the answer, and what was left out;
-    the question's stream is derived from the run's seed, the variant and the question's role."""
+    the question's stream is derived from the run's seed, the variant and the question's role. The
+    candidates every seed draws are decided once per spec (``_cached_fixed``)."""
     rng = random.Random(f"{seed}/{api.variant.id}/{question.role}")
-    others = [functools.partial(run_reference, Api(api.variant, alternative.source))
-              for alternative in question.alternatives]
-    return agreement.decided_sessions(functools.partial(run_reference, api), others, lambda: generate(api, rng))
+    reference, others = _runs(api, question)
+    return agreement.decided_sessions(reference, others, lambda: generate(api, rng),
+                                      _cached_fixed(api.variant).get(question.number, {}))
+
+
+FIXED_STREAMS = ("every seed/1", "every seed/2")
+"""Two streams a question's generator draws from: what both draw alike, every seed draws (a strategy
+table over every score pair, a list over every score); it is decided once per spec."""
+
+
+def _fixed(variant: Variant) -> dict[str, dict[str, agreement.Decision]]:
+    """Question number → the decisions on the candidates every seed draws, by the candidate's repr."""
+    api, made = Api(variant), {}
+    for question in variant.questions:
+        generate = GENERATORS.get(question.role)
+        if generate is not None:
+            made[question.number] = agreement.decisions(
+                *_runs(api, question), [generate(api, random.Random(stream)) for stream in FIXED_STREAMS])
+    return made
+
+
+@functools.lru_cache(maxsize=8)
+def _cached_fixed(variant: Variant) -> dict[str, dict[str, agreement.Decision]]:
+    """The decisions every seed shares, from the grader's private, signed cache when it holds them."""
+    key = cache_key(variant)
+    return signed_cache.kept("fixed", f"{variant.id}-{key}.json", key, "hidden cases every seed draws",
+                             lambda: _fixed(variant), load=signed_cache.json_of(dict),
+                             dump=lambda made: json.dumps(made).encode("utf-8"), keep=(f"{variant.id}-*.json", 2))
 
 
 def _generate(variant: Variant, seed: int = DEFAULT_SEED) -> dict[str, list[list[list[str]]]]:

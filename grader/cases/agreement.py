@@ -62,27 +62,41 @@ def _lines(sources: list[str]) -> list[str]:
     return [source if source.endswith("\n") else source + "\n" for source in sources]
 
 
-def _decided(reference: Run, others: list[Run], candidate) -> tuple[list[str], list[str]] | Table | None:
-    """(sources, expected) when the reference and every alternative agree on the candidate;
-    for a table where they disagree on some pairs, the table without those pairs; else None."""
+Decision = tuple["list[list[str]] | None", int]
+"""What is made of one candidate: the session kept ([source, expected] pairs; None: dropped), and how many
+pairs of a table were left out."""
+
+
+def decide(reference: Run, others: list[Run], candidate) -> Decision:
+    """The candidate as a session when the reference and every alternative agree on it; for a table
+    where they disagree on some pairs, the table without those pairs (what the reference shows for it is
+    its answers for the other pairs: a strategy's answer for a pair depends on that pair alone); else None."""
     sources = _lines(candidate.sources() if isinstance(candidate, Table) else candidate)
     expected = reference(sources)
     shown = [other(sources) for other in others]
     if all(answer == expected for answer in shown):
-        return sources, expected
+        return _session(sources, expected), 0
     if isinstance(candidate, Table) and not candidate.skip:
         mine = _table(expected[0])
         theirs = [_table(answer[0]) for answer in shown]
-        skip = tuple(pair for index, pair in enumerate(candidate.pairs)
-                     if any(table[index] != mine[index] for table in theirs))
-        return Table(candidate.call, candidate.goal, skip, candidate.rows)
-    return None
+        disagree = [any(table[index] != mine[index] for table in theirs) for index in range(len(mine))]
+        skip = tuple(pair for pair, differs in zip(candidate.pairs, disagree) if differs)
+        kept = [answer for answer, differs in zip(mine, disagree) if not differs]
+        table = Table(candidate.call, candidate.goal, skip, candidate.rows)
+        return _session(_lines(table.sources()), [repr(kept) + "\n"]), len(skip)
+    return None, 0
 
 
-def decided_sessions(reference: Run, others: list[Run], draw: Callable[[], list]
-                     ) -> tuple[list[list[list[str]]], dict[str, int]]:
+def _session(sources: list[str], expected: list[str]) -> list[list[str]]:
+    return [[source, want] for source, want in zip(sources, expected)]
+
+
+def decided_sessions(reference: Run, others: list[Run], draw: Callable[[], list],
+                     known: dict[str, Decision] | None = None) -> tuple[list[list[list[str]]], dict[str, int]]:
     """Sessions ([source, expected] pairs) the reference and ``others`` agree on, as many as the
-    first draw of candidates held; and counts: candidates dropped, table pairs left out."""
+    first draw of candidates held; and counts: candidates dropped, table pairs left out. ``known``:
+    decisions made already (``decisions``), by the candidate's ``repr``."""
+    known = known or {}
     kept, seen, target = [], set(), None
     dropped = pairs_left_out = 0
     for _ in range(ROUNDS if others else 1):
@@ -95,14 +109,19 @@ def decided_sessions(reference: Run, others: list[Run], draw: Callable[[], list]
             if key in seen:
                 continue
             seen.add(key)
-            decided = _decided(reference, others, candidate)
-            if isinstance(decided, Table):
-                pairs_left_out += len(decided.skip)
-                decided = _decided(reference, others, decided)
-            if decided is None or isinstance(decided, Table):
+            session, left_out = known[key] if key in known else decide(reference, others, candidate)
+            pairs_left_out += left_out
+            if session is None:
                 dropped += 1
                 continue
-            kept.append([list(pair) for pair in zip(*decided)])
+            kept.append(session)
         if len(kept) >= target:
             break
     return kept, {"dropped": dropped, "pairs_left_out": pairs_left_out}
+
+
+def decisions(reference: Run, others: list[Run], draws: list[list]) -> dict[str, Decision]:
+    """The decisions on the candidates every one of ``draws`` holds, by the candidate's ``repr``."""
+    common = set.intersection(*({repr(candidate) for candidate in drawn} for drawn in draws))
+    return {repr(candidate): decide(reference, others, candidate) for candidate in draws[0]
+            if repr(candidate) in common}

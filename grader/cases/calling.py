@@ -31,6 +31,13 @@ class Api:
             return reference.alternative(self.variant.id, self.alternative)
         return reference.load(self.variant.id)
 
+    @functools.cached_property
+    def names(self) -> dict:
+        """The public names of dice.py and of ``hog``, as a session starts with them (copied for each)."""
+        names = {name: value for name, value in vars(reference.dice()).items() if not name.startswith("_")}
+        names.update({name: value for name, value in vars(self.hog).items() if not name.startswith("_")})
+        return names
+
     def name(self, role: str) -> str:
         return self.variant.functions[role]
 
@@ -59,9 +66,8 @@ class Api:
 
 
 def _namespace(api: Api) -> dict:
-    names = {name: value for name, value in vars(reference.dice()).items() if not name.startswith("_")}
-    names.update({name: value for name, value in vars(api.hog).items() if not name.startswith("_")})
-    return names
+    """A fresh namespace for one session: the public names of dice.py and of the reference."""
+    return dict(api.names)
 
 
 @functools.lru_cache(maxsize=4096)

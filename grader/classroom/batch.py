@@ -31,6 +31,7 @@ from grader.classroom import pool
 from grader.classroom.cluster import Cluster
 from grader.errors import UsageError
 from grader.project.files import write_atomically
+from grader.grading import tabulate
 from grader.grading.grade import GradeResult, QuestionResult, grade_safely
 from grader.report import gradescope, instructor
 from grader.report.progress import SILENT, Progress
@@ -279,9 +280,11 @@ def _run(variants: dict[Path, Variant], out: Path, todo: list[Path], sources: di
     # workers inherit them (as many as the cache keeps); a variant of one submission is left to its worker.
     shared = Counter(variants[s].id for s in todo)
     kept = case_source.hidden_cases.cache_info().maxsize
+    # So is what rating a final strategy's table needs (the exact engine, loaded once rather than per worker).
     for variant in [v for v in {variants[s].id: variants[s] for s in todo}.values() if shared[v.id] > 1][:kept]:
         try:
             case_source.grading_cases(variant, seed)
+            tabulate.ready(variant)
         except Exception:
             pass  # a fault of the kit: each submission meets it again in grade_safely, which reports it
 

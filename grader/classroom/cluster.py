@@ -65,14 +65,17 @@ def _distributed():
 
 
 def _local(distributed, workers: int):
-    """A cluster of ``workers`` processes on this machine that only this process can use."""
+    """A cluster of ``workers`` processes on this machine that only this process can use. Its workers start
+    from a fork server that has loaded Dask once, rather than each as a new interpreter (Dask's default):
+    in about a third of the time, and they close at once."""
     try:
         security = distributed.Security.temporary()
     except ImportError:
         raise UsageError(f"--workers secures its cluster with TLS, which needs the cryptography package: "
                          f"{INSTALL}") from None
     import dask   # installed with distributed
-    with dask.config.set(NO_WEB_PAGES):   # read by the scheduler and by each worker as it starts
+    # Read by the scheduler and by each worker as it starts.
+    with dask.config.set({**NO_WEB_PAGES, "distributed.worker.multiprocessing-method": "forkserver"}):
         return distributed.LocalCluster(n_workers=workers, processes=True, threads_per_worker=1,
                                         dashboard_address=None, scheduler_kwargs=NO_DASHBOARD, silence_logs=QUIET,
                                         security=security)

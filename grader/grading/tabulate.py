@@ -17,6 +17,7 @@ soon as the tabulation's case is in, while the other cases run.
 from __future__ import annotations
 
 import functools
+import importlib
 import hashlib
 import json
 import threading
@@ -170,6 +171,13 @@ def win_rate(variant: Variant, table: list[list[int]]) -> float:
     return signed_cache.kept("win-rates", f"{variant.id}-{rules}-{digest[:40]}.json", key, "win rate", solve,
                              load=signed_cache.json_of(float), dump=lambda rate: json.dumps(rate).encode("ascii"),
                              keep=(f"{variant.id}-*.json", KEPT_WIN_RATES))
+
+
+def ready(variant: Variant) -> None:
+    """What rating a variant's tables needs, made before the first one: the rules' key, and the exact
+    engine loaded (a batch does it once, before its workers fork, rather than once in each worker)."""
+    _rules_key(variant)
+    importlib.import_module("grader.reference.engine")
 
 
 @functools.lru_cache(maxsize=16)

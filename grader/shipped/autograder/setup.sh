@@ -39,7 +39,8 @@ wheel="$(ls "$KIT"/*.whl)"
 "$VENV/bin/python" -m grader.cli --course "$COURSE" variants
 # Generate every variant's hidden cases once (from the default seed, into the
 # image's cache), so that a kit that cannot fails the image's build rather than a
-# student's grading; each grading then draws its own cases from a fresh seed.
+# student's grading; each grading then draws its own cases from a fresh seed (what every seed
+# draws, and the probes of the public cases, are made here once, into the same cache).
 HOG_COURSE="$COURSE" "$VENV/bin/python" -c \
   'from grader.cases import hidden_cases; from grader.spec import all_variants; [hidden_cases(v) for v in all_variants()]'
 # Where the engine refuses Landlock, the files level's allowlist is a tree holding only the Python
