@@ -65,6 +65,7 @@ def test_a_hog_py_over_one_mib_is_not_read_and_the_student_is_told_its_size(tmp_
                                "bytes (1 MiB); remove what the project does not need")
 
 
+@pytest.mark.slow
 def test_a_parse_that_needs_more_than_the_sandboxs_memory_is_the_submissions(tmp_path):
     hog = padded(tmp_path / "hog.py", 60_000)          # under 1 MiB, about 150 MiB to parse
     checked = check(hog, Limits(case_seconds=2.0, memory_bytes=96 << 20))

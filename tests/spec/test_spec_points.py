@@ -116,6 +116,7 @@ def test_a_changed_point_shows_in_the_text_json_and_junit_reports(graded_with_ch
     assert '<property name="max_score" value="7" />' in xml
 
 
+@pytest.mark.slow
 def test_a_changed_point_shows_in_the_gradebook_and_the_class_report(tmp_path):
     """The batch's workers grade with the Variant they are given, not the spec's defaults."""
     variant = with_points(load_variant("sp19"), {"4": 7})
