@@ -96,8 +96,9 @@ def prepared(python: str) -> Path:
 def _make(tree: Path, python: str) -> None:
     building = Path(tempfile.mkdtemp(prefix="building-", dir=tree.parent))
     try:
-        _fill(building, python)
-        (building / COMPLETE).write_text("\n".join(sorted(_wanted(python))) + "\n", encoding="utf-8")
+        wanted = _wanted(python)
+        _fill(building, wanted)
+        (building / COMPLETE).write_text("\n".join(sorted(wanted)) + "\n", encoding="utf-8")
         building.chmod(0o711)
         shutil.rmtree(tree, ignore_errors=True)   # an unfinished one, left by a build that was stopped
         building.rename(tree)
@@ -149,8 +150,7 @@ def _loaded_by(elves: list[str]) -> set[str]:
     return found
 
 
-def _fill(building: Path, python: str) -> None:
-    wanted = _wanted(python)
+def _fill(building: Path, wanted: set[str]) -> None:
     for path in sorted(wanted):
         _add(building, path)
     (building / "dev").mkdir(exist_ok=True)
