@@ -46,14 +46,20 @@ def _metadata() -> bytes:
     """The installed kit's METADATA (its requirements among it). An installation's .dist-info comes first:
     a build in the checkout leaves a hog_kit.egg-info there, whose PKG-INFO lists no requirements (they
     are in its requires.txt), and the checkout is on the import path of whatever runs from it."""
-    found = list(metadata.MetadataPathFinder.find_distributions(
-        metadata.DistributionFinder.Context(name=project.DISTRIBUTION)))
-    texts = [each.read_text("METADATA") for each in found] + [_with_requirements(each) for each in found]
-    text = next((each for each in texts if each), None)
+    found = _installations(project.DISTRIBUTION)
+    text = next((text for text in (each.read_text("METADATA") for each in found) if text), None) \
+        or next((text for text in (_with_requirements(each) for each in found) if text), None)
     if not text:
         raise GraderFault(f"the kit is not installed as {project.DISTRIBUTION} (run 'pip install .' or "
                           f"'pip install -e .' in its checkout), so its requirements are unknown")
     return text.encode("utf-8")
+
+
+def _installations(name: str) -> list[metadata.Distribution]:
+    """Every installation of ``name`` on sys.path, in its order, found by the standard library's own finder:
+    one that another package puts on sys.meta_path (the importlib_metadata backport, which Dask brings)
+    would answer with distributions of its own kind, which read RECORD otherwise."""
+    return list(metadata.MetadataPathFinder.find_distributions(metadata.DistributionFinder.Context(name=name)))
 
 
 def _with_requirements(found: metadata.Distribution) -> str | None:
@@ -108,11 +114,7 @@ class Repacked:
 
 def _installed_wheel(distribution: str) -> tuple[metadata.Distribution, list[str]]:
     """The installed ``distribution`` and the tags of the wheel it was installed from."""
-    # The standard library's own finder over sys.path: a finder another package puts on sys.meta_path
-    # (the importlib_metadata backport, which Dask brings) would answer with distributions of its own kind,
-    # which read RECORD otherwise.
-    context = metadata.DistributionFinder.Context(name=distribution)
-    found = next(iter(metadata.MetadataPathFinder.find_distributions(context)), None)
+    found = next(iter(_installations(distribution)), None)
     if found is None:
         raise UsageError(f"{distribution} is not installed here (pip install {distribution})")
     tags = [line.split(":", 1)[1].strip() for line in (found.read_text("WHEEL") or "").splitlines()
