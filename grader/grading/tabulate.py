@@ -17,7 +17,6 @@ soon as the tabulation's case is in, while the other cases run.
 from __future__ import annotations
 
 import functools
-import importlib
 import hashlib
 import json
 import threading
@@ -177,7 +176,7 @@ def ready(variant: Variant) -> None:
     """What rating a variant's tables needs, made before the first one: the rules' key, and the exact
     engine loaded (a batch does it once, before its workers fork, rather than once in each worker)."""
     _rules_key(variant)
-    importlib.import_module("grader.reference.engine")
+    from grader.reference import engine  # noqa: F401 (loaded, as win_rate's solve loads it)
 
 
 @functools.lru_cache(maxsize=16)
