@@ -34,6 +34,7 @@ from grader.project.files import write_atomically
 from grader.grading import tabulate
 from grader.grading.grade import GradeResult, QuestionResult, grade_safely
 from grader.report import gradescope, instructor
+from grader.report.html import spreadsheet_cell
 from grader.report.progress import SILENT, Progress
 from grader.spec import Variant
 from grader.classroom.submissions import Skipped, UnusableZip, clashes, extract, result_name, scan, submission_name
@@ -42,7 +43,6 @@ from grader.classroom.submissions import digest as submission_digest
 GRADED_FROM = "graded_from"      # the key of the provenance in each result, beside Gradescope's fields
 GRADER_FAILED = "grader failed"  # the gradebook's status of a result whose grader_failed is true
 SKIPPED = "skipped.csv"
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")   # what makes a spreadsheet run a cell as a formula
 INSTRUCTOR = "instructor"        # grade_one's key for instructor-only facts: written to a side file
 
 
@@ -90,16 +90,9 @@ def _finished(data: dict | None, graded_from: dict) -> bool:
 # ------------------------------------------------------------------ gradebook, skipped list
 
 
-def cell(value):
-    """A CSV cell a spreadsheet shows as text: one starting like a formula gets a leading '."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return "'" + value
-    return value
-
-
 def _csv(rows: list[list]) -> str:
     buffer = io.StringIO()
-    csv.writer(buffer).writerows([[cell(value) for value in row] for row in rows])
+    csv.writer(buffer).writerows([[spreadsheet_cell(value) for value in row] for row in rows])
     return buffer.getvalue()
 
 
