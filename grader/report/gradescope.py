@@ -61,15 +61,20 @@ def summary(result: GradeResult) -> str:
     return output
 
 
+def kit_fields(result: GradeResult) -> dict:
+    """The kit's own fields of a results.json, beside the platform's (Gradescope's, PrairieLearn's)."""
+    return {"isolation_level": result.isolation_level, "isolation_allowlist": result.isolation_allowlist,
+            "isolation": result.isolation, "seed": result.seed, "kit_version": project.version(),
+            "grader_failed": bool(result.grader_error)}
+
+
 def results(result: GradeResult, *, rerun: str = RERUN) -> dict:
     if result.grader_error:
         return {"score": 0, "max_score": result.max_score, "execution_time": round(result.seconds, 3),
                 "output": f"grader failed: {result.grader_error}",
                 "tests": [{"name": "grader failed", "number": "0", "score": 0, "max_score": result.max_score,
                            "status": "failed", "output": result.grader_error, "visibility": "visible"}],
-                "isolation_level": result.isolation_level, "isolation_allowlist": result.isolation_allowlist,
-                "isolation": result.isolation, "seed": result.seed, "kit_version": project.version(),
-                "grader_failed": True}
+                **kit_fields(result)}
     tests = []
     for question in result.questions:
         output = counted(question)
@@ -87,9 +92,7 @@ def results(result: GradeResult, *, rerun: str = RERUN) -> dict:
                       "status": "passed" if status.unlocked else "failed",
                       "output": unlocked(status), "visibility": "visible"})
     return {"score": result.score, "max_score": result.max_score, "execution_time": round(result.seconds, 3),
-            "output": summary(result), "tests": tests, "isolation_level": result.isolation_level,
-            "isolation_allowlist": result.isolation_allowlist, "isolation": result.isolation, "seed": result.seed, "kit_version": project.version(),
-            "grader_failed": False}
+            "output": summary(result), "tests": tests, **kit_fields(result)}
 
 
 def render(result: GradeResult, **options) -> str:

@@ -15,25 +15,18 @@ from __future__ import annotations
 
 import json
 
-from grader import project
 from grader.grading.grade import GradeResult
 from grader.report.failure import RERUN
-from grader.report.gradescope import counted, explained, question_name, summary, unlocked
+from grader.report.gradescope import counted, explained, kit_fields, question_name, summary, unlocked
 
 FAULT = "The autograder failed (not your submission's fault): {error}. Tell your instructor."
-
-
-def _kit(result: GradeResult) -> dict:
-    return {"isolation_level": result.isolation_level, "isolation_allowlist": result.isolation_allowlist,
-            "isolation": result.isolation, "seed": result.seed, "kit_version": project.version(),
-            "grader_failed": bool(result.grader_error)}
 
 
 def results(result: GradeResult, *, rerun: str = RERUN) -> dict:
     if result.grader_error:
         message = FAULT.format(error=result.grader_error)
         return {"gradable": False, "message": message, "format_errors": [message], "output": "", "tests": [],
-                **_kit(result)}
+                **kit_fields(result)}
     tests = []
     for question in result.questions:
         tests.append({"name": question_name(question.question), "points": question.score,
@@ -45,7 +38,7 @@ def results(result: GradeResult, *, rerun: str = RERUN) -> dict:
     score = result.score / result.max_score if result.max_score else 0.0
     return {"gradable": True, "score": round(min(max(score, 0.0), 1.0), 6),
             "message": f"{result.score:g} / {result.max_score:g} points",
-            "output": summary(result), "tests": tests, **_kit(result)}
+            "output": summary(result), "tests": tests, **kit_fields(result)}
 
 
 def render(result: GradeResult, **options) -> str:
