@@ -247,13 +247,17 @@ def _fixed(variant: Variant) -> dict[str, dict[str, agreement.Decision]]:
     return made
 
 
+def _kept(folder: str, variant: Variant, key: str, what: str, make: Callable[[], dict], kept: int) -> dict:
+    """``make()``, or what the grader's private, signed cache (``grader.project.signed_cache``) holds of it
+    under ``key``: one JSON file per variant and key in ``folder``, only the ``kept`` newest of a variant."""
+    return signed_cache.kept(folder, f"{variant.id}-{key}.json", key, what, make, load=signed_cache.json_of(dict),
+                             dump=lambda made: json.dumps(made).encode("utf-8"), keep=(f"{variant.id}-*.json", kept))
+
+
 @functools.lru_cache(maxsize=8)
 def _cached_fixed(variant: Variant) -> dict[str, dict[str, agreement.Decision]]:
-    """The decisions every seed shares, from the grader's private, signed cache when it holds them."""
-    key = cache_key(variant)
-    return signed_cache.kept("fixed", f"{variant.id}-{key}.json", key, "hidden cases every seed draws",
-                             lambda: _fixed(variant), load=signed_cache.json_of(dict),
-                             dump=lambda made: json.dumps(made).encode("utf-8"), keep=(f"{variant.id}-*.json", 2))
+    """The decisions every seed shares, from the signed cache when it holds them."""
+    return _kept("fixed", variant, cache_key(variant), "hidden cases every seed draws", lambda: _fixed(variant), 2)
 
 
 def _generate(variant: Variant, seed: int = DEFAULT_SEED) -> dict[str, list[list[list[str]]]]:
@@ -289,13 +293,10 @@ def cache_key(variant: Variant) -> str:
 
 
 def _cached_generation(variant: Variant, seed: int = DEFAULT_SEED) -> dict[str, list[list[list[str]]]]:
-    """The generated sessions, from the grader's private, signed cache (``grader.project.signed_cache``) when
-    it holds them; one file per seed, only the newest few of a variant kept."""
-    key = f"{cache_key(variant)}-seed{seed}"
-    return signed_cache.kept("hidden", f"{variant.id}-{key}.json", key, "hidden cases",
-                             lambda: _generate(variant, seed), load=signed_cache.json_of(dict),
-                             dump=lambda generated: json.dumps(generated).encode("utf-8"),
-                             keep=(f"{variant.id}-*.json", KEPT_PER_VARIANT))
+    """The generated sessions, from the signed cache when it holds them; one file per seed, only the newest
+    few of a variant kept."""
+    return _kept("hidden", variant, f"{cache_key(variant)}-seed{seed}", "hidden cases",
+                 lambda: _generate(variant, seed), KEPT_PER_VARIANT)
 
 
 # ------------------------------------------------- probes of the public cases
@@ -331,11 +332,8 @@ def _probes(variant: Variant) -> dict[str, list[list]]:
 
 
 def _cached_probes(variant: Variant) -> dict[str, list[list]]:
-    """The probes, from the grader's private, signed cache when it holds them: one file per variant and key."""
-    key = cache_key(variant)
-    return signed_cache.kept("probes", f"{variant.id}-{key}.json", key, "probes of the public cases",
-                             lambda: _probes(variant), load=signed_cache.json_of(dict),
-                             dump=lambda made: json.dumps(made).encode("utf-8"), keep=(f"{variant.id}-*.json", 2))
+    """The probes, from the signed cache when it holds them: one file per variant and key."""
+    return _kept("probes", variant, cache_key(variant), "probes of the public cases", lambda: _probes(variant), 2)
 
 
 # ------------------------------------------------------------ the cases
