@@ -55,8 +55,9 @@ class _Unused:
     def add_argument(self, *args, **kwargs) -> None:
         pass
 
-    def add_mutually_exclusive_group(self, **kwargs) -> "_Unused":
+    def add_mutually_exclusive_group(self, *args, **kwargs) -> "_Unused":
         return self
+    add_subparsers = add_parser = add_mutually_exclusive_group
 
 
 def parser(only: str | None = None) -> argparse.ArgumentParser:
@@ -227,6 +228,19 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
     mint.add_argument("--band", type=float, nargs=2, default=(0.45, 0.55), metavar=("LOW", "HIGH"),
                       help="the optimal first player's win rate must lie in this band (default 0.45 0.55)")
     mint.add_argument("--force", action="store_true", help="replace specs/ID.yaml if it exists")
+    serve = add_verb("serve", help="the course server: students submit, graded at once (pip install 'hog-kit[server]')")
+    serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: 127.0.0.1, this machine)")
+    serve.add_argument("--port", type=int, default=8000, metavar="N", help="the port (default 8000; 0: any free)")
+    serve.add_argument("--jobs", type=int, default=CORES, metavar="N", help="submissions graded at once (default: the cores)")
+    add_cluster_options(serve, "submissions graded")
+    actions = serve.add_subparsers(dest="action", metavar="ACTION", parser_class=_Parser)
+    people = actions.add_parser("people", help="a new sign-in link for each person of a roster: server/people.csv")
+    people.add_argument("roster", metavar="ROSTER.csv", help="a roster as for hog assign --roster")
+    people.add_argument("--role", choices=("student", "staff"), default="student", help="(default: student)")
+    regrade = actions.add_parser("regrade", help="grade every submission of an assignment again")
+    regrade.add_argument("assignment", metavar="ASSIGNMENT", help="an [assignments.NAME] of the course config")
+    for each in (serve, people, regrade):
+        each.add_argument("--database", metavar="URL", help="sqlite:///PATH or postgresql://... (default: SQLite in server/)")
     return top
 
 
@@ -283,6 +297,10 @@ HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "assign": lambda args: _verbs("authoring").assign(variant=args.variant, path=args.out, roster=args.roster,
                                                       platform=args.platform,
                                                       by=args.by, seed=args.seed, like=args.like, out=sys.stdout),
+    "serve": lambda args: _verbs("serve").run(
+        action=args.action, host=args.host, port=args.port, database=args.database, jobs=args.jobs,
+        scheduler=args.scheduler, workers=args.workers, roster=getattr(args, "roster", None),
+        role=getattr(args, "role", None), assignment=getattr(args, "assignment", None), out=sys.stdout),
 }
 
 

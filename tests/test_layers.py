@@ -24,7 +24,8 @@ LAYERS = [
     ["grader.sandbox"],                                              # student code, isolated
     ["grader.grading"],                                              # verdicts and scores
     ["grader.report"],                                               # what people read
-    ["grader.publishing", "grader.classroom", "grader.contest", "grader.mint", "grader.similarity"],
+    ["grader.publishing", "grader.classroom", "grader.contest", "grader.mint", "grader.similarity",
+     "grader.server"],                                               # what is built on a grade; the course server
     ["grader.commands"],
     ["grader.cli"],
 ]

@@ -162,7 +162,7 @@ def _not_graded(variant: Variant, submission: Path, seed: int, why: str) -> dict
                                 "none", 0.0, import_error=why, seed=seed))
 
 
-def _worker_failed(variant: Variant, submission: Path, why: str, seed: int) -> dict:
+def worker_failed(variant: Variant, submission: Path, why: str, seed: int) -> dict:
     """hog grade's "grader failed" result, for a worker that broke or died before it could report."""
     return gradescope.results(GradeResult(variant, str(submission), [], "unknown", 0.0, grader_error=why,
                                           seed=seed))
@@ -301,7 +301,7 @@ def _run(variants: dict[Path, Variant], out: Path, todo: list[Path], sources: di
         write(Path(task), *value)
 
     def lost(task: str, why: str) -> None:
-        write(Path(task), _worker_failed(variants[Path(task)], Path(task), why, seed), True)
+        write(Path(task), worker_failed(variants[Path(task)], Path(task), why, seed), True)
 
     by_task = {str(s): variants[s] for s in todo}
     work = functools.partial(_grade_task, grade or grade_one, by_task, isolation=isolation, seed=seed)

@@ -16,14 +16,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader import project
-from grader.errors import SpecError, UsageError
+from grader.errors import UsageError
+from grader.spec import serving
+from grader.spec.config_error import ConfigError
 from grader.spec.model import Threshold, Variant, with_points
 
-KEYS = ("name", "variants", "isolation", "points", "thresholds")
-
-
-class ConfigError(SpecError):
-    """The course config is not usable (exit 2): ``file:line: what is wrong (the fix)``."""
+KEYS = ("name", "variants", "isolation", "points", "thresholds", "server", "assignments")
 
 
 @dataclass(frozen=True)
@@ -35,6 +33,7 @@ class Course:
     points: dict = field(default_factory=dict)       # variant id → {question key: points}
     thresholds: dict = field(default_factory=dict)   # variant id → {question key: (Threshold, ...)}
     lines: dict = field(default_factory=dict)        # dotted key → its line in the file
+    server: serving.Server = serving.Server()         # the course server: [server], [assignments.NAME]
 
 
 def _lines(text: str) -> dict[str, int]:
@@ -112,7 +111,8 @@ def read(path: Path) -> Course:
             target[variant_id] = {key: entry(value, shown, lines.get(f"{table}.{variant_id}.{key}"),
                                              f"{table}.{variant_id}.{key}")
                                   for key, value in questions.items()}
-    return Course(path, name, tuple(variants), isolation, points, thresholds, lines)
+    return Course(path, name, tuple(variants), isolation, points, thresholds, lines,
+                  serving.read(data, shown, lines, known))
 
 
 def _thresholds(value, shown: str, line: int | None, what: str) -> tuple[Threshold, ...]:
@@ -229,6 +229,8 @@ def config_text(name: str, variants: list[Variant], isolation: str = "files") ->
                 listed = ", ".join(f"{{win_rate = {t.win_rate:g}, points = {t.points:g}}}"
                                    for t in question.thresholds)
                 lines += [f"[thresholds.{variant.id}]", f"{question.key} = [{listed}]", ""]
+    lines += ["# The course server (hog serve): its public address and the assignments students submit to.",
+              serving.example_text()]
     return "\n".join(lines).rstrip("\n") + "\n"
 
 

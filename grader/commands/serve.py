@@ -1,0 +1,142 @@
+"""The course server's verbs: ``hog serve``, ``hog serve people ROSTER.csv``, ``hog serve regrade NAME``.
+
+``hog serve`` brings the database to the newest schema, puts back in the queue the jobs of graders that
+died (and those a fault of the kit failed), starts the grader process (restarted if it dies) and serves
+the web application on waitress until stopped.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import TextIO
+
+from grader import project
+from grader.classroom import pool
+from grader.classroom import roster as roster_module
+from grader.commands.grading import isolation_level
+from grader.errors import UsageError
+from grader.spec import course
+
+try:   # the server's libraries are an extra: pip install 'hog-kit[server]'
+    import waitress
+    from grader.server import db, graders, people as tokens, queue
+    from grader.server.app import create_app
+except ImportError as missing:   # said when a serve verb runs, not when the command line is parsed
+    waitress = None
+    MISSING = missing.name
+THREADS = 16                # requests served at once
+WATCH_SECONDS = 1.0         # how often the grader process is checked
+
+
+def _course() -> tuple[Path, course.Course]:
+    if waitress is None:
+        raise UsageError(f"the course server needs {MISSING} (pip install 'hog-kit[server]')")
+    place = project.here()
+    config = course.current()
+    if place.root is None or place.checkout or config is None:
+        raise UsageError(f"not in a course folder: hog serve serves a course (run 'hog init DIR', then work "
+                         f"inside DIR or give --course DIR)")
+    return place.root, config
+
+
+def _database(root: Path, database: str | None):
+    url = database or db.default_url(root / "server")
+    engine = db.connect(url)
+    try:
+        db.upgrade(engine)
+    except Exception as error:   # the database cannot be reached or refuses: the operator's to fix
+        raise UsageError(f"cannot open the database {engine.url.render_as_string(hide_password=True)}: "
+                         f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}") from None
+    return url, engine
+
+
+def people(*, roster: str, role: str, database: str | None, out: TextIO) -> int:
+    """``hog serve people ROSTER.csv``: a new sign-in link for each person, written to server/people.csv."""
+    root, config = _course()
+    students = roster_module.read_roster(Path(roster), "student")
+    _, engine = _database(root, database)
+    with db.sessions(engine)() as session, session.begin():
+        issued = tokens.issue(session, students, role)
+    target = root / "server" / tokens.PEOPLE_CSV
+    tokens.write_csv(target, {s.student_id: (s.email, role, tokens.link(config.server.url, issued[s.student_id]))
+                              for s in students})
+    out.write(f"issued {len(students)} {role} sign-in links (any earlier link of theirs no longer works); "
+              f"send each person their row of {project.display(target)}\n")
+    return 0
+
+
+def regrade(*, assignment: str, database: str | None, out: TextIO) -> int:
+    """``hog serve regrade NAME``: every submission of the assignment back in the queue."""
+    root, config = _course()
+    if config.server.assignment(assignment) is None:
+        names = ", ".join(a.name for a in config.server.assignments) or "none yet"
+        raise UsageError(f"no [assignments.{assignment}] in {project.display(config.path)} (its assignments: "
+                         f"{names})")
+    _, engine = _database(root, database)
+    count = queue.regrade(engine, assignment)
+    out.write(f"{count} submissions of {assignment} queued to be graded again (a running hog serve grades them)\n")
+    return 0
+
+
+def _grader(root: Path, url: str, jobs: int, level: str, scheduler, workers):
+    process = multiprocessing.get_context("spawn").Process(
+        target=graders.run, name="hog-grader", daemon=False,
+        kwargs=dict(course=str(root), database=url, jobs=jobs, isolation=level, scheduler=scheduler,
+                    workers=workers, parent=os.getpid()))
+    process.start()
+    return process
+
+
+def serve(*, host: str, port: int, database: str | None, jobs: int, scheduler: str | None, workers: int | None,
+          out: TextIO) -> int:
+    """``hog serve``: the web application and its grader process, until SIGINT or SIGTERM."""
+    root, config = _course()
+    if jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    if scheduler is not None and workers is not None:
+        raise UsageError("give --scheduler ADDRESS or --workers N, not both")
+    level = isolation_level(None)
+    url, engine = _database(root, database)
+    queue.requeue_dead(engine, failed=True)
+    engine.dispose()
+    app = create_app(course=root, server=config.server, database=url)
+    server = waitress.create_server(app, host=host, port=port, threads=THREADS, clear_untrusted_proxy_headers=True)
+    running = {"grader": _grader(root, url, jobs, level, scheduler, workers), "stop": False}
+
+    def watch() -> None:   # a grader process that died is started again; its jobs go back to the queue
+        while not running["stop"]:
+            time.sleep(WATCH_SECONDS)
+            if not running["stop"] and not running["grader"].is_alive():
+                print(f"the grader process ended (exit status {running['grader'].exitcode}); starting another",
+                      file=sys.stderr)
+                running["grader"] = _grader(root, url, jobs, level, scheduler, workers)
+    threading.Thread(target=watch, daemon=True).start()
+    where = f"http://{host}:{server.effective_port}"
+    out.write(f"serving {config.name or project.display(root)} at {where} (public address {config.server.url}); "
+              f"{len(config.server.assignments)} assignments; database {db.shown(url)}; grading "
+              f"{'on a Dask cluster' if scheduler or workers else f'{jobs} at a time'} at isolation {level}\n")
+    out.flush()
+    try:
+        with pool.stopping_on_signals():
+            server.run()
+    finally:
+        running["stop"] = True
+        server.close()
+        running["grader"].terminate()
+        running["grader"].join(10)
+    return 0
+
+
+def run(*, action: str | None, host: str, port: int, database: str | None, jobs: int, scheduler: str | None,
+        workers: int | None, roster: str | None, role: str | None, assignment: str | None, out: TextIO) -> int:
+    """``hog serve [people|regrade]``: the verb its action names."""
+    if action == "people":
+        return people(roster=roster, role=role, database=database, out=out)
+    if action == "regrade":
+        return regrade(assignment=assignment, database=database, out=out)
+    return serve(host=host, port=port, database=database, jobs=jobs, scheduler=scheduler, workers=workers, out=out)

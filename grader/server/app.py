@@ -1,0 +1,52 @@
+"""The Flask application factory: ``create_app`` builds one app for a course and a database (tests build
+as many as they like). Pages are Jinja2 templates under ``grader/templates/server/`` (StrictUndefined);
+forms carry CSRF tokens (Flask-WTF); the session cookie is HttpOnly, SameSite=Lax, and Secure when the
+course's public URL is https. Nothing here runs student code: uploads are queued for the graders."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+from pathlib import Path
+
+import jinja2
+from flask import Flask
+from flask_wtf.csrf import CSRFProtect
+
+from grader import project
+from grader.project.files import write_atomically
+from grader.server import access, db, uploads
+from grader.server.api import api
+from grader.server.staff import staff
+from grader.server.student import student
+from grader.spec.serving import Server
+
+SECRET = "secret_key"              # server/secret_key: signs the session cookies (kept across restarts)
+FORM_SLACK = 64 * 1024             # a multipart body's fields and boundaries, beyond the file itself
+
+
+def secret_key(folder: Path) -> str:
+    path = folder / SECRET
+    if not path.is_file():
+        folder.mkdir(parents=True, exist_ok=True)
+        write_atomically(path, secrets.token_hex(32), mode=0o600)
+    return path.read_text(encoding="utf-8").strip()
+
+
+def create_app(*, course: Path, server: Server, database: str) -> Flask:
+    """The web application of ``course`` over ``database`` (already migrated)."""
+    app = Flask(__name__, template_folder=str(project.TEMPLATES / "server"))
+    app.jinja_env.undefined = jinja2.StrictUndefined
+    engine = db.connect(database)
+    app.config.update(
+        SECRET_KEY=secret_key(course / "server"), MAX_CONTENT_LENGTH=uploads.MAX_UPLOAD + FORM_SLACK,
+        SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Lax", SESSION_COOKIE_SECURE=server.secure,
+        SESSION_COOKIE_NAME="hog_session", PERMANENT_SESSION_LIFETIME=timedelta(days=120),
+        WTF_CSRF_TIME_LIMIT=None, JSON_SORT_KEYS=False,
+        **{access.SETTINGS: access.Settings(course, server, engine, db.sessions(engine))})
+    CSRFProtect(app).exempt(api)   # the API takes a Bearer token, never the cookie, for what it changes
+    app.teardown_appcontext(access.close_database)
+    for blueprint in (api, student, staff):
+        app.register_blueprint(blueprint)
+    app.jinja_env.globals.update(status_text=access.status_text)
+    return app

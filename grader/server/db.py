@@ -1,0 +1,83 @@
+"""The database: an engine for a URL (SQLite in the course folder by default, or PostgreSQL), the schema
+brought to the newest migration at start (Alembic's command API), and sessions handed to each request."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
+from sqlalchemy.orm import Session, sessionmaker
+
+from grader.errors import UsageError
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+FILE = "hog.sqlite3"
+BUSY_MS = 30_000    # how long an SQLite writer waits for another to finish
+
+
+def default_url(folder: Path) -> str:
+    """SQLite in the course's server folder."""
+    return f"sqlite:///{folder / FILE}"
+
+
+def connect(url: str) -> Engine:
+    """An engine for ``url``: SQLite (WAL, synchronous FULL: a commit is on disk) or PostgreSQL (psycopg 3)."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise UsageError(f"--database {url!r} is not a database URL (e.g. sqlite:///server/hog.sqlite3 or "
+                         f"postgresql://user@host/hog)") from None
+    if parsed.get_backend_name() == "sqlite":
+        if parsed.database:
+            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        engine = create_engine(parsed, connect_args={"timeout": BUSY_MS / 1000})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(connection, _record) -> None:
+            cursor = connection.cursor()
+            for pragma in ("journal_mode=WAL", "synchronous=FULL", "foreign_keys=ON", f"busy_timeout={BUSY_MS}"):
+                cursor.execute(f"PRAGMA {pragma}")
+            cursor.close()
+        return engine
+    if parsed.get_backend_name() == "postgresql":
+        return create_engine(parsed.set(drivername="postgresql+psycopg"), pool_pre_ping=True)
+    raise UsageError(f"--database {parsed.get_backend_name()}: the server keeps its data in SQLite or PostgreSQL "
+                     f"(give sqlite:///PATH or postgresql://...)")
+
+
+def is_sqlite(engine: Engine) -> bool:
+    return engine.dialect.name == "sqlite"
+
+
+def upgrade(engine: Engine) -> None:
+    """Apply every migration the database has not had yet (none: it is current)."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+def sessions(engine: Engine) -> sessionmaker[Session]:
+    return sessionmaker(engine, expire_on_commit=False)
+
+
+def now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def utc(moment: datetime | None) -> datetime | None:
+    """A time read back from the database, in UTC (SQLite keeps no time zone: what it keeps is UTC)."""
+    if moment is None:
+        return None
+    return moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment.astimezone(timezone.utc)
+
+
+def shown(url: str) -> str:
+    """A database URL as it may be printed (no password)."""
+    return make_url(url).render_as_string(hide_password=True)

@@ -1,0 +1,70 @@
+"""The live gradebook of an assignment: ``grade-batch``'s columns, plus late days and the counted
+submission, one row per student (those with no submission too)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from grader.report.html import spreadsheet_cell
+from grader.server import policy
+from grader.server.models import GRADED, STUDENT, Person, Submission
+from grader.spec import load_variant
+from grader.spec.serving import Assignment
+
+HEAD = ["student_id", "email", "submission", "submitted_at", "score", "max_score", "status", "late_days",
+        "raw_score", "submissions", "seed", "kit_version"]
+
+
+def history(session: Session, person_id: int, assignment: str) -> list[Submission]:
+    """A student's submissions to an assignment, oldest first."""
+    return list(session.scalars(select(Submission).where(
+        Submission.person_id == person_id, Submission.assignment == assignment).order_by(Submission.id)))
+
+
+def counted(assignment: Assignment, submissions: list[Submission]) -> Submission | None:
+    """The submission that counts: among the graded ones, by the assignment's ``score``."""
+    return policy.counted(assignment, [s for s in submissions if s.status == GRADED])
+
+
+def _labels(assignment: Assignment, variants: set[str]) -> list[str]:
+    chosen = assignment.variant or (min(variants) if variants else None)
+    return [q.label for q in load_variant(chosen).questions] if chosen else []
+
+
+def rows(session: Session, assignment: Assignment) -> list[list]:
+    """The gradebook's rows, its header first."""
+    students = list(session.scalars(select(Person).where(Person.role == STUDENT).order_by(Person.student_id)))
+    everything: dict[int, list[Submission]] = {}
+    for submission in session.scalars(select(Submission).where(Submission.assignment == assignment.name)
+                                      .order_by(Submission.id)):
+        everything.setdefault(submission.person_id, []).append(submission)
+    labels = _labels(assignment, {s.variant for group in everything.values() for s in group})
+    table = [HEAD + [f"q{label}" for label in labels]]
+    for student in students:
+        mine = everything.get(student.id, [])
+        chosen = counted(assignment, mine)
+        if chosen is None:
+            latest = mine[-1] if mine else None
+            table.append([student.student_id, student.email, latest.id if latest else "",
+                          latest.submitted_at.isoformat() if latest else "", "", "",
+                          latest.status if latest else "no submission", "", "", len(mine), "", ""]
+                         + [""] * len(labels))
+            continue
+        result = json.loads(chosen.result or "{}")
+        by_number = {test.get("number"): test.get("score") for test in result.get("tests", [])}
+        table.append([student.student_id, student.email, chosen.id, chosen.submitted_at.isoformat(),
+                      policy.counted_score(assignment, chosen.score, chosen.late_days), chosen.max_score,
+                      chosen.status, chosen.late_days, chosen.score, len(mine), result.get("seed", ""),
+                      result.get("kit_version", "")] + [by_number.get(label, "") for label in labels])
+    return table
+
+
+def csv_text(table: list[list]) -> str:
+    buffer = io.StringIO()
+    csv.writer(buffer).writerows([[spreadsheet_cell(value) for value in row] for row in table])
+    return buffer.getvalue()

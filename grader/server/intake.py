@@ -1,0 +1,107 @@
+"""What the web process does with an upload: check who may submit what, keep it, queue it.
+
+The upload is checked (``uploads``) and the assignment's rules applied (``policy``) before anything is
+kept; then its row is added, its file written and flushed to disk, and the row committed: only then is it
+acknowledged. Student code is never run here.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from datetime import datetime
+from pathlib import Path
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from grader import cases as case_source
+from grader.classroom import roster
+from grader.errors import UsageError
+from grader.server import db, policy, uploads
+from grader.server.models import Extension, Person, Seed, Submission
+from grader.spec.serving import Assignment
+
+
+class NotTaken(Exception):
+    """An upload that is not accepted: the HTTP status and the message the student reads."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status, self.message = status, message
+
+
+@functools.lru_cache(maxsize=8)
+def _manifest(path: Path, _modified: float) -> roster.Manifest:
+    return roster.read_manifest(path)
+
+
+def variant_for(course: Path, assignment: Assignment, person: Person) -> str | None:
+    """The variant ``person`` works in for ``assignment`` (a roster's manifest gives each their own)."""
+    if assignment.variant is not None:
+        return assignment.variant
+    path = course / assignment.manifest
+    try:
+        manifest = _manifest(path, path.stat().st_mtime)
+    except (OSError, UsageError):
+        return None
+    student = manifest.student_for(person.student_id) or manifest.student_for(person.email)
+    return student.variant if student is not None else None
+
+
+def extension(session: Session, person: Person, assignment: str) -> int:
+    return session.scalar(select(Extension.days).where(Extension.person_id == person.id,
+                                                       Extension.assignment == assignment)) or 0
+
+
+def _seed(session: Session, assignment: str) -> int:
+    found = session.get(Seed, assignment)
+    if found is None:
+        try:
+            with session.begin_nested():
+                session.add(Seed(assignment=assignment, seed=case_source.new_seed()))
+        except IntegrityError:   # another request drew it first
+            pass
+        found = session.get(Seed, assignment)
+    return found.seed
+
+
+def accept(session: Session, course: Path, assignment: Assignment | None, person: Person, name: str | None,
+           content: bytes, when: datetime | None = None) -> Submission:
+    """The new submission, on disk and committed; NotTaken (nothing kept) otherwise."""
+    when = when or db.now()
+    if assignment is None:
+        raise NotTaken(404, "no such assignment")
+    variant = variant_for(course, assignment, person)
+    if variant is None:
+        raise NotTaken(403, f"you are not on {assignment.name}'s roster ({assignment.manifest}): ask the staff")
+    days = extension(session, person, assignment.name)
+    closed = policy.closed_why(assignment, when, days)
+    if closed:
+        raise NotTaken(403, closed)
+    recent = session.scalar(select(func.count()).select_from(Submission).where(
+        Submission.person_id == person.id, Submission.assignment == assignment.name,
+        Submission.submitted_at > when - policy.WINDOW)) or 0
+    limited = policy.over_limit(assignment, recent)
+    if limited:
+        raise NotTaken(429, limited)
+    try:
+        upload = uploads.check(name, content)
+    except uploads.Refused as refused:
+        raise NotTaken(400, str(refused)) from None
+    submission = Submission(person_id=person.id, assignment=assignment.name, variant=variant,
+                            filename=upload.filename, sha256=hashlib.sha256(upload.content).hexdigest(),
+                            seed=_seed(session, assignment.name), submitted_at=when,
+                            late_days=policy.late_days(assignment, when, days), attempt=0)
+    session.add(submission)
+    session.flush()   # its id names its folder
+    folder = uploads.folder(course, assignment.name, submission.id)
+    try:
+        uploads.store(folder, upload)
+        session.commit()
+    except BaseException:
+        session.rollback()
+        (folder / upload.filename).unlink(missing_ok=True)
+        raise
+    return submission

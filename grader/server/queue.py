@@ -1,0 +1,102 @@
+"""The job table: each accepted submission is a row whose ``status`` says where its grading is.
+
+A grader claims rows atomically (PostgreSQL: ``FOR UPDATE SKIP LOCKED``; SQLite, whose writers take turns:
+one guarded UPDATE), each claim counting an ``attempt``. A result is written with its status in one
+commit, and only by the claim that is current (same attempt, still grading), so a submission claimed
+again after its grader died is graded once. At start, the jobs of graders that are gone go back to the
+queue, with the "grader failed" ones (a fault of the kit is regraded, never left as a zero).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+from datetime import timedelta
+
+from sqlalchemy import Engine, and_, delete, func, or_, select, update
+from sqlalchemy.orm import Session
+
+from grader.server import db
+from grader.server.models import FAILED, GRADED, GRADING, QUEUED, Grader, Submission
+
+STALE = timedelta(seconds=20)    # a grader silent this long is taken for dead
+
+
+def grader_name() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def claim(engine: Engine, grader: str, count: int) -> list[tuple[int, int]]:
+    """Up to ``count`` queued jobs, oldest first, now this grader's: (submission id, attempt) each."""
+    waiting = select(Submission.id).where(Submission.status == QUEUED).order_by(Submission.id).limit(count)
+    if not db.is_sqlite(engine):
+        waiting = waiting.with_for_update(skip_locked=True)
+    claimed = (update(Submission)
+               .where(Submission.id.in_(waiting.scalar_subquery()), Submission.status == QUEUED)
+               .values(status=GRADING, attempt=Submission.attempt + 1, grader=grader, claimed_at=db.now())
+               .returning(Submission.id, Submission.attempt))
+    with engine.begin() as connection:
+        return sorted((row.id, row.attempt) for row in connection.execute(claimed))
+
+
+def finish(engine: Engine, job: tuple[int, int], data: dict, private: dict | None, fault: bool) -> bool:
+    """Record a job's result with its status in one commit; False when the claim is no longer current
+    (it was requeued and claimed again: that claim records the result)."""
+    submission, attempt = job
+    values = dict(status=FAILED if fault else GRADED, graded_at=db.now(), result=json.dumps(data),
+                  instructor=json.dumps(private) if private is not None else None,
+                  score=None if fault else data.get("score"), max_score=data.get("max_score"))
+    with engine.begin() as connection:
+        done = connection.execute(update(Submission).where(
+            Submission.id == submission, Submission.attempt == attempt, Submission.status == GRADING).values(**values))
+        return done.rowcount == 1
+
+
+def beat(engine: Engine, grader: str) -> None:
+    """Say that ``grader`` is alive (its row's heartbeat)."""
+    with Session(engine) as session, session.begin():
+        row = session.get(Grader, grader)
+        if row is None:
+            session.add(Grader(id=grader, heartbeat=db.now()))
+        else:
+            row.heartbeat = db.now()
+
+
+def _dead(row: Grader) -> bool:
+    host, _, pid = row.id.rpartition(":")
+    if host == socket.gethostname() and pid.isdigit():
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            return True
+        except PermissionError:
+            pass
+    return db.now() - db.utc(row.heartbeat) > STALE
+
+
+def requeue_dead(engine: Engine, *, failed: bool = False) -> int:
+    """Jobs claimed by graders that are gone (no process, or silent for STALE) back to the queue; with
+    ``failed``, the "grader failed" ones too. How many."""
+    with Session(engine) as session, session.begin():
+        gone = [row.id for row in session.scalars(select(Grader)) if _dead(row)]
+        claimed = select(Grader.id)
+        lost = and_(Submission.status == GRADING,
+                    or_(Submission.grader.in_(gone), Submission.grader.is_(None),
+                        Submission.grader.not_in(claimed)))
+        changed = session.execute(update(Submission).where(or_(lost, Submission.status == FAILED) if failed
+                                                           else lost).values(status=QUEUED, grader=None))
+        session.execute(delete(Grader).where(Grader.id.in_(gone)))
+        return changed.rowcount
+
+
+def regrade(engine: Engine, assignment: str) -> int:
+    """Every submission of ``assignment`` not being graded back to the queue (after a spec fix)."""
+    with engine.begin() as connection:
+        return connection.execute(update(Submission).where(
+            Submission.assignment == assignment, Submission.status != GRADING).values(status=QUEUED)).rowcount
+
+
+def waiting(session: Session) -> int:
+    return session.scalar(select(func.count()).select_from(Submission).where(
+        Submission.status.in_((QUEUED, GRADING)))) or 0

@@ -1,0 +1,69 @@
+"""The class report and the similarity report of an assignment's counted submissions, made on request
+with the kit's own modules (``grader.report.classroom``, ``grader.similarity``) from a folder laid out as
+``grade-batch`` leaves one: ``server/reports/NAME/``."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from grader.classroom.batch import GRADED_FROM
+from grader.project.files import write_atomically
+from grader.report import classroom, instructor
+from grader.server import gradebook, uploads
+from grader.server.models import STUDENT, Person, Submission
+from grader.similarity import batch as similarity
+from grader.spec import load_variant
+from grader.spec.serving import Assignment
+
+UNSAFE = re.compile(r"[^A-Za-z0-9._@-]")
+
+
+def _counted(session: Session, assignment: Assignment) -> list[tuple[str, Submission]]:
+    found = []
+    for person in session.scalars(select(Person).where(Person.role == STUDENT).order_by(Person.student_id)):
+        chosen = gradebook.counted(assignment, gradebook.history(session, person.id, assignment.name))
+        if chosen is not None:
+            found.append((UNSAFE.sub("_", person.student_id) or f"student{person.id}", chosen))
+    return found
+
+
+def _fresh(folder: Path) -> Path:
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True, mode=0o700)
+    return folder
+
+
+def class_report(session: Session, course: Path, assignment: Assignment) -> Path:
+    """report.html of the counted submissions (each one's result and instructor record)."""
+    out = _fresh(course / "server" / "reports" / assignment.name / "class")
+    (out / instructor.FOLDER).mkdir()
+    for name, submission in _counted(session, assignment):
+        marker = {"submission": submission.id, "attempt": submission.attempt}
+        write_atomically(out / f"{name}.json", json.dumps({**json.loads(submission.result), GRADED_FROM: marker}))
+        if submission.instructor:
+            write_atomically(out / instructor.FOLDER / f"{name}.json",
+                             json.dumps({**json.loads(submission.instructor), GRADED_FROM: marker}))
+    page, _ = classroom.write(out, load_variant(assignment.variant) if assignment.variant else None)
+    return page
+
+
+def similarity_report(session: Session, course: Path, assignment: Assignment) -> Path:
+    """similarity.html over the counted submissions' uploads, each compared under its own variant."""
+    base = course / "server" / "reports" / assignment.name
+    folder = _fresh(base / "counted")
+    variants = {}
+    for name, submission in _counted(session, assignment):
+        kept = uploads.folder(course, submission.assignment, submission.id) / submission.filename
+        target = folder / (f"{name}.py" if submission.filename == uploads.HOG else f"{name}.zip")
+        shutil.copyfile(kept, target)
+        variants[name] = submission.variant
+    found = similarity.similarity(folder, _fresh(base / "similarity"),
+                                  variant_of=lambda name, _text: variants.get(name))
+    return found.html_path

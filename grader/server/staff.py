@@ -1,0 +1,115 @@
+"""The staff's pages: the live gradebook (and its CSV), each student's history and extensions, any
+submission's instructor view, the class and similarity reports of the counted submissions, regrade-all."""
+
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, Response, abort, redirect, render_template, request, send_file, url_for
+from sqlalchemy import func, select
+
+from grader.server import access, gradebook, queue, reports
+from grader.server.models import STUDENT, Extension, Person, Submission
+
+staff = Blueprint("staff", __name__, url_prefix="/staff")
+MAX_EXTENSION = 365
+
+
+@staff.get("/")
+def home():
+    person = access.staff()
+    database = access.database()
+    counts = dict(database.execute(select(Submission.assignment, func.count()).group_by(Submission.assignment)).all())
+    return render_template("staff_home.html", person=person, assignments=access.settings().server.assignments,
+                           counts=counts, waiting=queue.waiting(database),
+                           students=list(database.scalars(select(Person).order_by(Person.student_id))))
+
+
+@staff.get("/assignments/<name>")
+def assignment(name: str):
+    person = access.staff()
+    found = access.assignment_or_404(name)
+    table = gradebook.rows(access.database(), found)
+    return render_template("staff_gradebook.html", person=person, assignment=found, head=table[0],
+                           rows=table[1:], waiting=queue.waiting(access.database()))
+
+
+@staff.get("/assignments/<name>/gradebook.csv")
+def gradebook_csv(name: str):
+    access.staff()
+    found = access.assignment_or_404(name)
+    return Response(gradebook.csv_text(gradebook.rows(access.database(), found)), mimetype="text/csv",
+                    headers={"Content-Disposition": f'attachment; filename="{name}-gradebook.csv"'})
+
+
+@staff.post("/assignments/<name>/regrade")
+def regrade(name: str):
+    access.staff()
+    found = access.assignment_or_404(name)
+    queue.regrade(access.settings().engine, found.name)
+    return redirect(url_for("staff.assignment", name=name), 303)
+
+
+@staff.get("/assignments/<name>/report")
+def report(name: str):
+    access.staff()
+    found = access.assignment_or_404(name)
+    return send_file(reports.class_report(access.database(), access.settings().course, found), max_age=0)
+
+
+@staff.get("/assignments/<name>/similarity")
+def similarity(name: str):
+    access.staff()
+    found = access.assignment_or_404(name)
+    return send_file(reports.similarity_report(access.database(), access.settings().course, found), max_age=0)
+
+
+def _student(student_id: str) -> Person:
+    found = access.database().scalars(select(Person).where(Person.student_id == student_id)).first()
+    if found is None:
+        abort(404)
+    return found
+
+
+@staff.get("/students/<student_id>")
+def student(student_id: str):
+    person = access.staff()
+    found = _student(student_id)
+    database = access.database()
+    extensions = {e.assignment: e.days for e in database.scalars(select(Extension).where(
+        Extension.person_id == found.id))}
+    return render_template("staff_student.html", person=person, student=found, extensions=extensions,
+                           assignments=access.settings().server.assignments,
+                           history={a.name: gradebook.history(database, found.id, a.name)
+                                    for a in access.settings().server.assignments})
+
+
+@staff.post("/students/<student_id>/extensions")
+def extend(student_id: str):
+    access.staff()
+    found = _student(student_id)
+    chosen = access.assignment_or_404(request.form.get("assignment", ""))
+    try:
+        days = int(request.form.get("days", ""))
+    except ValueError:
+        abort(400)
+    if not 0 <= days <= MAX_EXTENSION or found.role != STUDENT:
+        abort(400)
+    database = access.database()
+    row = database.scalars(select(Extension).where(Extension.person_id == found.id,
+                                                   Extension.assignment == chosen.name)).first()
+    if row is None:
+        database.add(Extension(person_id=found.id, assignment=chosen.name, days=days))
+    else:
+        row.days = days
+    database.commit()
+    return redirect(url_for("staff.student", student_id=student_id), 303)
+
+
+@staff.get("/submissions/<int:submission_id>")
+def submission(submission_id: int):
+    person = access.staff()
+    found = access.own_submission(person, submission_id)
+    return render_template("staff_submission.html", person=person, submission=found,
+                           result=json.loads(found.result) if found.result else None,
+                           private=json.dumps(json.loads(found.instructor), indent=2) if found.instructor else "")

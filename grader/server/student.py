@@ -1,0 +1,109 @@
+"""The student's pages: sign in by link, the assignments, upload, a submission's status and report,
+earlier submissions, late days, and the contest leaderboard (an alias each chooses, or hidden)."""
+
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+from werkzeug.exceptions import HTTPException
+
+from grader.server import access, gradebook, intake, leaderboard, people, policy, uploads
+from grader.server.models import FAILED, GRADED, STAFF
+
+student = Blueprint("student", __name__)
+ALIAS_LIMIT = 40
+
+
+@student.app_errorhandler(HTTPException)
+def _error(error: HTTPException):
+    return render_template("message.html", title=error.name, message=access.message(error),
+                           person=access.person()), error.code
+
+
+@student.get("/signin/<token>")
+def sign_in(token: str):
+    found = people.signed_in(access.database(), token)
+    if found is None:
+        return render_template("message.html", title="Link not valid", person=None,
+                               message="This sign-in link is not valid (a newer one may have replaced it): "
+                                       "ask the course staff for yours."), 404
+    access.sign_in(found)
+    return redirect(url_for("staff.home" if found.role == STAFF else "student.home"))
+
+
+@student.post("/signout")
+def sign_out():
+    access.sign_out()
+    return redirect(url_for("student.home"))
+
+
+def _summary(person, assignment) -> dict:
+    mine = gradebook.history(access.database(), person.id, assignment.name)
+    chosen = gradebook.counted(assignment, mine)
+    return {"assignment": assignment, "submissions": mine, "counted": chosen,
+            "extension": intake.extension(access.database(), person, assignment.name),
+            "late_used": max((s.late_days for s in mine), default=0),
+            "score": policy.counted_score(assignment, chosen.score, chosen.late_days) if chosen else None}
+
+
+@student.get("/")
+def home():
+    person = access.person()
+    if person is None:
+        return render_template("message.html", title="Sign in", person=None,
+                               message="Open the personal sign-in link the course staff sent you."), 401
+    settings = access.settings()
+    return render_template("home.html", person=person,
+                           rows=[_summary(person, a) for a in settings.server.assignments])
+
+
+@student.get("/assignments/<name>")
+def assignment(name: str, error: str = "", status: int = 200):
+    person = access.required()
+    found = access.assignment_or_404(name)
+    return render_template("assignment.html", person=person, error=error, max_upload=uploads.MAX_UPLOAD,
+                           **_summary(person, found)), status
+
+
+@student.post("/assignments/<name>/submissions")
+def submit(name: str):
+    person = access.required()
+    settings = access.settings()
+    sent = request.files.get("file")
+    content = sent.stream.read(uploads.MAX_UPLOAD + 1) if sent is not None else b""
+    try:
+        submission = intake.accept(access.database(), settings.course, settings.server.assignment(name), person,
+                                   sent.filename if sent is not None else None, content)
+    except intake.NotTaken as refused:
+        if refused.status == 404:
+            abort(404)
+        return assignment(name, error=refused.message, status=refused.status)
+    return redirect(url_for("student.submission", submission_id=submission.id), 303)
+
+
+@student.get("/submissions/<int:submission_id>")
+def submission(submission_id: int):
+    person = access.required()
+    found = access.own_submission(person, submission_id)
+    done = found.status in (GRADED, FAILED) and found.result is not None
+    return render_template("submission.html", person=person, submission=found,
+                           result=json.loads(found.result) if done else None, done=done)
+
+
+@student.get("/assignments/<name>/leaderboard")
+def board(name: str):
+    person = access.required()
+    found = access.assignment_or_404(name)
+    return render_template("leaderboard.html", person=person, assignment=found,
+                           rows=leaderboard.rows(access.database(), found, person))
+
+
+@student.post("/alias")
+def alias():
+    person = access.required()
+    chosen = " ".join(request.form.get("alias", "").split())[:ALIAS_LIMIT]
+    person.alias = chosen or None
+    access.database().commit()
+    return redirect(request.form.get("back") if request.form.get("back", "").startswith("/assignments/")
+                    else url_for("student.home"), 303)

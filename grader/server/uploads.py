@@ -1,0 +1,111 @@
+"""What a student uploads: ``hog.py``, or a zip of the folder holding it; checked before anything is kept.
+
+Refused, with a message and nothing stored: more than ``MAX_UPLOAD`` bytes, a name with a folder in it,
+another name than hog.py or *.zip, a hog.py that is not UTF-8 text, a zip that cannot be read, holds no
+hog.py, has a member outside its folder or not a plain file, or would unpack to more than ``MAX_UNPACKED``
+(a zip bomb). An accepted upload is written and flushed to disk (file and folder) before it is acknowledged.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import stat
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+MAX_UPLOAD = 1024 * 1024               # 1 MiB, the file as sent
+MAX_UNPACKED = 8 * 1024 * 1024         # a zip's members together, unpacked
+MAX_MEMBERS = 200
+HOG = "hog.py"
+ZIP = "submission.zip"
+
+
+class Refused(Exception):
+    """An upload that is not kept; ``str()`` says why and what to send instead."""
+
+
+@dataclass(frozen=True)
+class Upload:
+    filename: str      # HOG or ZIP: what the file is kept as
+    content: bytes
+
+
+def _python(text: bytes, shown: str) -> None:
+    if b"\0" in text:
+        raise Refused(f"{shown} is not Python source (it holds NUL bytes): upload your hog.py")
+    try:
+        text.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise Refused(f"{shown} is not UTF-8 text (byte {error.start}): save it as UTF-8 and upload it again") \
+            from None
+
+
+def _zip(content: bytes) -> None:
+    try:
+        with zipfile.ZipFile(io.BytesIO(content)) as opened:
+            members = opened.infolist()
+            if len(members) > MAX_MEMBERS:
+                raise Refused(f"the zip holds {len(members)} files; at most {MAX_MEMBERS} are taken")
+            total, hog = 0, None
+            for member in members:
+                path = PurePosixPath(member.filename)
+                if "\\" in member.filename or path.is_absolute() or ".." in path.parts:
+                    raise Refused(f"the zip member {member.filename[:100]!r} would be written outside its folder")
+                kind = stat.S_IFMT(member.external_attr >> 16)
+                if kind and kind not in (stat.S_IFREG, stat.S_IFDIR):
+                    raise Refused(f"the zip member {member.filename[:100]!r} is not a plain file")
+                total += member.file_size
+                if total > MAX_UNPACKED:
+                    raise Refused(f"the zip unpacks to more than {MAX_UNPACKED // (1024 * 1024)} MiB "
+                                  f"(zip only your project folder)")
+                if path.name == HOG and path.parts[0] != "__MACOSX" and not member.is_dir() and (
+                        hog is None or len(path.parts) < len(PurePosixPath(hog.filename).parts)):
+                    hog = member
+            if hog is None:
+                raise Refused("the zip holds no hog.py (zip the folder that holds it)")
+            with opened.open(hog) as source:
+                _python(source.read(MAX_UPLOAD + 1), f"the zip's {hog.filename}")
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, RuntimeError, EOFError) as error:
+        raise Refused(f"the file is not a zip that can be read ({error})") from None
+
+
+def check(name: str | None, content: bytes) -> Upload:
+    """The upload as it will be kept, or Refused."""
+    if not name:
+        raise Refused("no file was sent (send hog.py in the form field 'file')")
+    if "/" in name or "\\" in name or "\0" in name or name in (".", ".."):
+        raise Refused(f"the file name {name[:100]!r} has a folder in it: send hog.py itself")
+    if len(content) > MAX_UPLOAD:
+        raise Refused(f"the file is over {MAX_UPLOAD // 1024} KiB ({len(content)} bytes): send hog.py alone")
+    if name == HOG:
+        _python(content, HOG)
+        return Upload(HOG, content)
+    if name.lower().endswith(".zip"):
+        _zip(content)
+        return Upload(ZIP, content)
+    raise Refused(f"{name[:100]!r} is neither hog.py nor a .zip: upload your hog.py")
+
+
+def folder(course: Path, assignment: str, submission: int) -> Path:
+    """Where a submission's upload is kept: ``server/uploads/ASSIGNMENT/ID/``."""
+    return course / "server" / "uploads" / assignment / str(submission)
+
+
+def store(into: Path, upload: Upload) -> Path:
+    """Write the upload into its own new folder and flush file and folders to disk; its path."""
+    into.mkdir(parents=True, mode=0o700)
+    target = into / upload.filename
+    descriptor = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    with os.fdopen(descriptor, "wb") as handle:
+        handle.write(upload.content)
+        handle.flush()
+        os.fsync(handle.fileno())
+    for each in (into, into.parent):
+        directory = os.open(each, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            os.fsync(directory)
+        finally:
+            os.close(directory)
+    return target

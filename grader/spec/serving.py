@@ -1,0 +1,153 @@
+"""The course server's tables of ``hog-course.toml``: ``[server]`` and one ``[assignments.NAME]`` each.
+
+```toml
+[server]
+url = "https://hog.example.edu"          # the public address: sign-in links start with it
+
+[assignments.hog]
+variant = "sp19"                         # or manifest = "rosters/r7_section.csv" (hog assign --roster)
+opens = 2026-09-01T09:00:00-07:00        # ISO 8601 with a time zone (a TOML date-time or a string)
+due = 2026-09-15T23:59:00-07:00
+late_days = 2                            # days after `due` a submission is still taken
+penalty_per_day = 0.1                    # the share of the score taken off per late day
+submissions_per_hour = 10                # per student
+score = "last"                           # the counted submission: "last" or "best"
+```
+Errors name the file, the line and the fix, as every error of the course config does.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import PurePosixPath
+
+from grader.spec.config_error import ConfigError
+
+DEFAULT_URL = "http://127.0.0.1:8000"
+SERVER_KEYS = ("url",)
+ASSIGNMENT_KEYS = ("variant", "manifest", "opens", "due", "late_days", "penalty_per_day",
+                   "submissions_per_hour", "score")
+SCORES = ("last", "best")
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+
+
+@dataclass(frozen=True)
+class Assignment:
+    name: str
+    variant: str | None          # one variant for everyone, or
+    manifest: str | None         # a roster's manifest (relative to the course folder): a variant per student
+    opens: datetime | None
+    due: datetime
+    late_days: int = 0
+    penalty_per_day: float = 0.0
+    submissions_per_hour: int = 20
+    score: str = "last"
+
+
+@dataclass(frozen=True)
+class Server:
+    url: str = DEFAULT_URL
+    assignments: tuple[Assignment, ...] = ()
+
+    def assignment(self, name: str) -> Assignment | None:
+        return next((each for each in self.assignments if each.name == name), None)
+
+    @property
+    def secure(self) -> bool:
+        return self.url.startswith("https://")
+
+
+def _when(value, shown: str, line: int | None, what: str) -> datetime:
+    fix = "write an ISO 8601 date-time with its time zone, e.g. 2026-09-15T23:59:00-07:00"
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value)
+        except ValueError:
+            raise ConfigError(shown, line, f"{what} {value!r} is not a date-time", fix) from None
+    if not isinstance(value, datetime):
+        raise ConfigError(shown, line, f"{what} is {value!r}, not a date-time", fix)
+    if value.tzinfo is None:
+        raise ConfigError(shown, line, f"{what} {value.isoformat()} has no time zone", fix)
+    return value
+
+
+def _whole(value, shown: str, line: int | None, what: str, least: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise ConfigError(shown, line, f"{what} is {value!r}", f"write a whole number, {least} or more")
+    return value
+
+
+def _assignment(name: str, table, shown: str, lines: dict, known: list[str]) -> Assignment:
+    here = f"assignments.{name}"
+    if not NAME.fullmatch(name):
+        raise ConfigError(shown, lines.get(here), f"[{here}]: an assignment's name is letters, digits, - and _",
+                          "rename it, e.g. [assignments.hog]")
+    if not isinstance(table, dict):
+        raise ConfigError(shown, lines.get(here), f"{here} is not a table", f"write [{here}] and its keys")
+    for key in table:
+        if key not in ASSIGNMENT_KEYS:
+            raise ConfigError(shown, lines.get(f"{here}.{key}", lines.get(here)), f"[{here}] has an unknown key "
+                              f"'{key}'", f"the keys are {', '.join(ASSIGNMENT_KEYS)}")
+    variant, manifest = table.get("variant"), table.get("manifest")
+    if (variant is None) == (manifest is None):
+        raise ConfigError(shown, lines.get(here), f"[{here}] needs either variant or manifest",
+                          'write variant = "sp19", or manifest = "rosters/....csv" from hog assign --roster')
+    if variant is not None and variant not in known:
+        raise ConfigError(shown, lines.get(f"{here}.variant"), f"{here}.variant names {variant!r}, which is "
+                          "neither built in nor in the course's specs/", f"known variants: {', '.join(known)}")
+    if manifest is not None and (not isinstance(manifest, str) or PurePosixPath(manifest).is_absolute()
+                                 or ".." in PurePosixPath(manifest).parts):
+        raise ConfigError(shown, lines.get(f"{here}.manifest"), f"{here}.manifest is {manifest!r}",
+                          "write the manifest's path inside the course folder, e.g. \"rosters/r7_section.csv\"")
+    if "due" not in table:
+        raise ConfigError(shown, lines.get(here), f"[{here}] has no due date",
+                          "write due = 2026-09-15T23:59:00-07:00 (with its time zone)")
+    due = _when(table["due"], shown, lines.get(f"{here}.due"), f"{here}.due")
+    opens = _when(table["opens"], shown, lines.get(f"{here}.opens"), f"{here}.opens") if "opens" in table else None
+    if opens is not None and opens >= due:
+        raise ConfigError(shown, lines.get(f"{here}.opens"), f"{here} opens after it is due",
+                          "make opens earlier than due")
+    penalty = table.get("penalty_per_day", 0.0)
+    if isinstance(penalty, bool) or not isinstance(penalty, (int, float)) or not 0 <= penalty <= 1:
+        raise ConfigError(shown, lines.get(f"{here}.penalty_per_day"), f"{here}.penalty_per_day is {penalty!r}",
+                          "write the share of the score taken off per late day, from 0 to 1, e.g. 0.1")
+    score = table.get("score", "last")
+    if score not in SCORES:
+        raise ConfigError(shown, lines.get(f"{here}.score"), f"{here}.score is {score!r}",
+                          'write score = "last" (the latest submission counts) or "best"')
+    return Assignment(name, variant, manifest, opens, due,
+                      _whole(table.get("late_days", 0), shown, lines.get(f"{here}.late_days"),
+                             f"{here}.late_days", 0),
+                      float(penalty),
+                      _whole(table.get("submissions_per_hour", 20), shown,
+                             lines.get(f"{here}.submissions_per_hour"), f"{here}.submissions_per_hour", 1),
+                      score)
+
+
+def read(data: dict, shown: str, lines: dict, known: list[str]) -> Server:
+    """The ``[server]`` and ``[assignments.*]`` tables of a parsed config, checked."""
+    server = data.get("server", {})
+    if not isinstance(server, dict):
+        raise ConfigError(shown, lines.get("server"), "server is not a table", 'write [server] and url = "https://..."')
+    for key in server:
+        if key not in SERVER_KEYS:
+            raise ConfigError(shown, lines.get(f"server.{key}"), f"[server] has an unknown key '{key}'",
+                              f"the keys are {', '.join(SERVER_KEYS)}")
+    url = server.get("url", DEFAULT_URL)
+    if not isinstance(url, str) or not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", url):
+        raise ConfigError(shown, lines.get("server.url"), f"server.url is {url!r}",
+                          'write the address students open, e.g. url = "https://hog.example.edu"')
+    assignments = data.get("assignments", {})
+    if not isinstance(assignments, dict):
+        raise ConfigError(shown, lines.get("assignments"), "assignments is not a table",
+                          "write one [assignments.NAME] table per assignment")
+    return Server(url.rstrip("/"), tuple(_assignment(name, table, shown, lines, known)
+                                         for name, table in assignments.items()))
+
+
+def example_text() -> str:
+    """The commented example ``hog init`` puts in a new course's config."""
+    body = __doc__.split("```toml\n", 1)[1].split("```", 1)[0]
+    return "".join(f"# {line}\n" if line else "#\n" for line in body.splitlines())
