@@ -39,8 +39,8 @@ def _course() -> tuple[Path, course.Course]:
     place = project.here()
     config = course.current()
     if place.root is None or place.checkout or config is None:
-        raise UsageError(f"not in a course folder: hog serve serves a course (run 'hog init DIR', then work "
-                         f"inside DIR or give --course DIR)")
+        raise UsageError("not in a course folder: hog serve serves a course (run 'hog init DIR', then work "
+                         "inside DIR or give --course DIR)")
     return place.root, config
 
 

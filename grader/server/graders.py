@@ -90,6 +90,16 @@ def _round(engine: Engine, name: str, jobs: int, isolation: str, cluster: Cluste
     return len(claimed)
 
 
+def drain(engine: Engine, *, jobs: int, isolation: str) -> int:
+    """Grade here until nothing is queued (``hog serve``'s grader process does this forever); how many."""
+    name, loaded, total = queue.grader_name(), {}, 0
+    queue.beat(engine, name)
+    with pool.Signals() as signals, pool.scratch_folder():
+        while signals.received is None and (claimed := _round(engine, name, jobs, isolation, None, signals, loaded)):
+            total += claimed
+    return total
+
+
 def run(*, course: str, database: str, jobs: int, isolation: str, scheduler: str | None = None,
         workers: int | None = None, parent: int | None = None) -> None:
     """Grade jobs until told to stop (SIGINT, SIGTERM) or until ``parent`` is gone. The entry point of the

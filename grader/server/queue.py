@@ -30,10 +30,12 @@ def grader_name() -> str:
 def claim(engine: Engine, grader: str, count: int) -> list[tuple[int, int]]:
     """Up to ``count`` queued jobs, oldest first, now this grader's: (submission id, attempt) each."""
     waiting = select(Submission.id).where(Submission.status == QUEUED).order_by(Submission.id).limit(count)
-    if not db.is_sqlite(engine):
-        waiting = waiting.with_for_update(skip_locked=True)
-    claimed = (update(Submission)
-               .where(Submission.id.in_(waiting.scalar_subquery()), Submission.status == QUEUED)
+    if db.is_sqlite(engine):   # one writer at a time: the subquery and the update are one step
+        chosen = Submission.id.in_(waiting.scalar_subquery())
+    else:   # picked once (a materialized CTE), rows others hold are skipped
+        picked = waiting.with_for_update(skip_locked=True).cte("picked").prefix_with("MATERIALIZED")
+        chosen = Submission.id == picked.c.id
+    claimed = (update(Submission).where(chosen, Submission.status == QUEUED)
                .values(status=GRADING, attempt=Submission.attempt + 1, grader=grader, claimed_at=db.now())
                .returning(Submission.id, Submission.attempt))
     with engine.begin() as connection:
