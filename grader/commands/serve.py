@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import sys
 import threading
 import time
@@ -121,14 +122,23 @@ def serve(*, host: str, port: int, database: str | None, jobs: int, scheduler: s
               f"{len(config.server.assignments)} assignments; database {db.shown(url)}; grading "
               f"{'on a Dask cluster' if scheduler or workers else f'{jobs} at a time'} at isolation {level}\n")
     out.flush()
+    received: list[int] = []
+
+    def stop(signum, _frame):   # waitress ends its loop on KeyboardInterrupt, which Stopped is
+        received.append(signum)
+        raise pool.Stopped(signum)
+    previous = {number: signal.signal(number, stop) for number in pool.STOPPING}
     try:
-        with pool.stopping_on_signals():
-            server.run()
+        server.run()
     finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
         running["stop"] = True
         server.close()
         running["grader"].terminate()
         running["grader"].join(10)
+    if received:
+        raise pool.Stopped(received[0])
     return 0
 
 
