@@ -49,4 +49,5 @@ def create_app(*, course: Path, server: Server, database: str) -> Flask:
     for blueprint in (api, student, staff):
         app.register_blueprint(blueprint)
     app.jinja_env.globals.update(status_text=access.status_text)
+    app.jinja_env.filters["when"] = lambda moment: db.utc(moment).isoformat(timespec="seconds")
     return app

@@ -11,7 +11,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from grader.report.html import spreadsheet_cell
-from grader.server import policy
+from grader.server import db, policy
 from grader.server.models import GRADED, STUDENT, Person, Submission
 from grader.spec import load_variant
 from grader.spec.serving import Assignment
@@ -51,13 +51,13 @@ def rows(session: Session, assignment: Assignment) -> list[list]:
         if chosen is None:
             latest = mine[-1] if mine else None
             table.append([student.student_id, student.email, latest.id if latest else "",
-                          latest.submitted_at.isoformat() if latest else "", "", "",
+                          db.utc(latest.submitted_at).isoformat(timespec="seconds") if latest else "", "", "",
                           latest.status if latest else "no submission", "", "", len(mine), "", ""]
                          + [""] * len(labels))
             continue
         result = json.loads(chosen.result or "{}")
         by_number = {test.get("number"): test.get("score") for test in result.get("tests", [])}
-        table.append([student.student_id, student.email, chosen.id, chosen.submitted_at.isoformat(),
+        table.append([student.student_id, student.email, chosen.id, db.utc(chosen.submitted_at).isoformat(timespec="seconds"),
                       policy.counted_score(assignment, chosen.score, chosen.late_days), chosen.max_score,
                       chosen.status, chosen.late_days, chosen.score, len(mine), result.get("seed", ""),
                       result.get("kit_version", "")] + [by_number.get(label, "") for label in labels])
