@@ -57,7 +57,8 @@ def rows(session: Session, assignment: Assignment) -> list[list]:
             continue
         result = json.loads(chosen.result or "{}")
         by_number = {test.get("number"): test.get("score") for test in result.get("tests", [])}
-        table.append([student.student_id, student.email, chosen.id, db.utc(chosen.submitted_at).isoformat(timespec="seconds"),
+        table.append([student.student_id, student.email, chosen.id,
+                      db.utc(chosen.submitted_at).isoformat(timespec="seconds"),
                       policy.counted_score(assignment, chosen.score, chosen.late_days), chosen.max_score,
                       chosen.status, chosen.late_days, chosen.score, len(mine), result.get("seed", ""),
                       result.get("kit_version", "")] + [by_number.get(label, "") for label in labels])

@@ -48,7 +48,8 @@ def kept(app, course) -> tuple[int, list]:
     ("hog.zip", zipped({"hog/dice.py": SOURCE}), 400, "the zip holds no hog.py"),
     ("hog.zip", zipped({"../hog.py": SOURCE}), 400, "the zip member '../hog.py' would be written outside"),
     ("hog.zip", zipped({"hog.py": b"/etc/passwd"}, mode=0o120777), 400, "the zip member 'hog.py' is not a plain file"),
-    ("hog.zip", zipped({"hog.py": SOURCE, "bomb": b"\0" * (9 * 1024 * 1024)}), 400, "the zip unpacks to more than 8 MiB"),
+    ("hog.zip", zipped({"hog.py": SOURCE, "bomb": b"\0" * (9 * 1024 * 1024)}), 400,
+     "the zip unpacks to more than 8 MiB"),
     ("hog.zip", zipped({"hog/hog.py": b"\xff\xfe\xfd"}), 400, "the zip's hog/hog.py is not UTF-8 text"),
 ])
 def test_a_refused_upload_says_why_and_nothing_is_kept(app, course, name, content, status, message):
