@@ -23,7 +23,10 @@ from grader.classroom.roster import Student                   # noqa: E402
 from grader.spec import course as course_config               # noqa: E402
 
 SOLUTION = project.PACKAGE.parent / "solution" / "sp19" / "hog.py"
-PG_BIN = Path(os.environ.get("HOG_TEST_POSTGRES_BIN", "/usr/lib/postgresql/15/bin"))
+# Debian's PostgreSQL (apt-get install postgresql): the newest version installed, or HOG_TEST_POSTGRES_BIN.
+PG_BIN = Path(os.environ.get("HOG_TEST_POSTGRES_BIN") or max(
+    Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: int(p.parent.name) if p.parent.name.isdigit() else 0,
+    default=Path("/usr/lib/postgresql/15/bin")))
 CONFIG = """name = "Server course"
 variants = ["sp19"]
 
