@@ -13,7 +13,7 @@ from sqlalchemy import select
 from grader.cli import main
 from grader.server import graders, queue
 from grader.server.models import GRADED, GRADING, QUEUED, Grader, Submission
-from tests.server.conftest import SOLUTION, bearer, issue, make_app, upload
+from tests.server.conftest import SOLUTION, bearer, issue, make_app, signed_in, upload
 
 SKELETON = SOLUTION.parents[2] / "skeleton" / "sp19" / "hog.py"
 
@@ -46,6 +46,14 @@ def test_an_upload_is_graded_as_hog_grade_grades_the_same_file_under_the_same_se
     gradebook = client.get("/api/assignments/hog/gradebook.csv", headers=bearer(tokens["t1"])).get_data(as_text=True)
     row = gradebook.splitlines()[1].split(",")
     assert row[:3] == ["s1", "s1@example.edu", str(sent[1]["id"])] and row[4:8] == ["23.0", "23.0", "graded", "0"]
+    staff = signed_in(app, tokens["t1"])
+    report = staff.get("/staff/assignments/hog/report")
+    assert report.status_code == 200 and "<h2>Skipped files</h2>" in report.get_data(as_text=True)
+    figures = json.loads((course / "server" / "reports" / "hog" / "class" / "report.json").read_text())
+    assert figures["submissions"] == 1 and figures["final_strategy"]   # the counted one, with its instructor record
+    assert staff.get("/staff/assignments/hog/similarity").status_code == 200
+    instructor = staff.get(f"/staff/submissions/{sent[0]['id']}").get_data(as_text=True)
+    assert "Instructor record" in instructor and "hidden&#34;: true" in instructor   # failed hidden cases by id
 
 
 def test_claims_never_overlap_and_only_the_current_claim_records_a_result(course, any_database):

@@ -1,0 +1,94 @@
+"""What students and staff see and change on the pages: a roster's variant per student, extensions and
+late days, the leaderboard's aliases, the Secure cookie behind https, a kit fault shown and graded again."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta, timezone
+
+from sqlalchemy import select
+
+from grader import project
+from grader.server import queue
+from grader.server.models import FAILED, QUEUED, Submission
+from tests.server.conftest import CONFIG, bearer, csrf, issue, make_app, signed_in, upload
+
+SOURCE = b'"""The Game of Hog (CS 61A Spring 2019 rules)."""\n'
+MANIFEST = "student_id,email,section,variant\ns1,s1@example.edu,101,sp19\ns2,s2@example.edu,102,fa19\n"
+
+
+def test_with_a_roster_manifest_each_student_submits_to_their_own_variant_and_others_are_refused(course):
+    (course / "manifest.csv").write_text(MANIFEST)
+    config = course / project.CONFIG_NAME
+    config.write_text(config.read_text() + '\n[assignments.sections]\nmanifest = "manifest.csv"\n'
+                      'due = 2099-01-01T00:00:00Z\n')
+    app = make_app(course, f"sqlite:///{course / 'server' / 'hog.sqlite3'}")
+    tokens = issue(app, "s1", "s2", "s3")
+    client = app.test_client()
+    for sid in ("s1", "s2"):
+        assert upload(client, tokens[sid], SOURCE, assignment="sections").status_code == 202
+    refused = upload(client, tokens["s3"], SOURCE, assignment="sections")
+    assert refused.status_code == 403 and "not on sections's roster (manifest.csv)" in refused.get_json()["error"]
+    with app.config["hog.settings"].sessions() as session:
+        assert [s.variant for s in session.scalars(select(Submission).order_by(Submission.id))] == ["sp19", "fa19"]
+
+
+def test_an_extension_given_by_staff_moves_the_late_days_and_the_closing_of_an_assignment(course):
+    due = (datetime.now(timezone.utc) - timedelta(days=2, hours=12)).isoformat(timespec="seconds")
+    config = course / project.CONFIG_NAME
+    config.write_text(config.read_text() + f'\n[assignments.recent]\nvariant = "sp19"\ndue = "{due}"\nlate_days = 1\n')
+    app = make_app(course, f"sqlite:///{course / 'server' / 'hog.sqlite3'}")
+    tokens = {**issue(app, "s1"), **issue(app, "t1", role="staff")}
+    closed = upload(app.test_client(), tokens["s1"], SOURCE, assignment="recent")
+    assert closed.status_code == 403 and "closed at" in closed.get_json()["error"]
+    staff = signed_in(app, tokens["t1"])
+    form = {"csrf_token": csrf(staff, "/staff/students/s1"), "assignment": "recent", "days": "400"}
+    assert staff.post("/staff/students/s1/extensions", data=form).status_code == 400
+    assert staff.post("/staff/students/s1/extensions", data={**form, "days": "2"}).status_code == 303
+    assert 'value="2"' in staff.get("/staff/students/s1").get_data(as_text=True)
+    sent = upload(app.test_client(), tokens["s1"], SOURCE, assignment="recent")
+    assert sent.status_code == 202   # due + 2 days of extension was half a day ago: one late day
+    shown = app.test_client().get(f"/api/submissions/{sent.get_json()['id']}", headers=bearer(tokens["s1"]))
+    assert shown.get_json()["late_days"] == 1
+    assert "(+2 days)" in signed_in(app, tokens["s1"]).get("/").get_data(as_text=True)
+
+
+def test_the_leaderboard_shows_aliases_only_and_the_viewer_as_you(app):
+    tokens = issue(app, "s1", "s2", "s3")
+    engine = app.config["hog.settings"].engine
+    for number, sid in enumerate(("s1", "s2", "s3")):
+        assert upload(app.test_client(), tokens[sid], SOURCE).status_code == 202
+        job = queue.claim(engine, queue.grader_name(), 1)[0]
+        queue.finish(engine, job, {"score": 20.0 + number, "max_score": 23.0, "tests": []},
+                     {"final_strategy": {"win_rate": 0.6 + number / 100}}, False)
+    for sid, alias in (("s1", "Ada"), ("s2", "")):
+        client = signed_in(app, tokens[sid])
+        assert client.post("/alias", data={"csrf_token": csrf(client), "alias": alias}).status_code == 303
+    page = signed_in(app, tokens["s3"]).get("/assignments/hog/leaderboard").get_data(as_text=True)
+    assert "Ada" in page and "(hidden) (you)" in page and "s2" not in page.split("<table>")[1]
+    assert page.index("0.6200") < page.index("0.6000")
+
+
+def test_behind_https_the_session_cookie_is_secure(course):
+    config = course / project.CONFIG_NAME
+    config.write_text(CONFIG.replace('url = "http://hog.test"', 'url = "https://hog.test"'))
+    app = make_app(course, f"sqlite:///{course / 'server' / 'hog.sqlite3'}")
+    token = issue(app, "s1")["s1"]
+    assert "Secure" in app.test_client().get(f"/signin/{token}").headers["Set-Cookie"]
+
+
+def test_a_kit_fault_is_shown_as_grader_failed_never_a_zero_and_goes_back_to_the_queue_at_start(app):
+    token = issue(app, "s1")["s1"]
+    engine = app.config["hog.settings"].engine
+    assert upload(app.test_client(), token, SOURCE).status_code == 202
+    job = queue.claim(engine, queue.grader_name(), 1)[0]
+    fault = {"score": 0, "max_score": 23.0, "tests": [], "grader_failed": True, "output": "grader failed: boom"}
+    assert queue.finish(engine, job, fault, None, True)
+    shown = app.test_client().get("/api/submissions/1", headers=bearer(token)).get_json()
+    assert shown["status"] == FAILED and shown["result"]["grader_failed"] is True
+    page = signed_in(app, token).get("/assignments/hog").get_data(as_text=True)
+    assert "grader failed (a fault of the kit, not of your code: it is graded again)" in page
+    with app.config["hog.settings"].sessions() as session:
+        assert session.get(Submission, 1).score is None   # no zero enters the gradebook
+    assert queue.requeue_dead(engine, failed=True) == 1
+    assert json.loads(app.test_client().get("/api/submissions/1", headers=bearer(token)).data)["status"] == QUEUED
