@@ -189,10 +189,13 @@ class _Worker:
 
 
 def run_all(tasks: list, work: Callable, *, jobs: int, signals: Signals,
-            done: Callable[[object, object], None], lost: Callable[[object, str], None]) -> None:
+            done: Callable[[object, object], None], lost: Callable[[object, str], None],
+            more: Callable[[int], list] | None = None) -> None:
     """``work(task)`` for each task in up to ``jobs`` worker processes; here, ``done(task, value)`` as
-    each returns, or ``lost(task, why)`` if it raised or its worker died. Returns when all are done,
-    when ``signals`` received one (the workers then stopped), or raises what ``done`` raised."""
+    each returns, or ``lost(task, why)`` if it raised or its worker died. ``more(n)``, when given, is
+    asked for up to n further tasks whenever workers are idle and none is waiting (a queue that fills
+    while it runs). Returns when all are done (and ``more`` gives none), when ``signals`` received one
+    (the workers then stopped), or raises what ``done`` raised."""
     import multiprocessing   # only where workers run: a single grade needs just the scratch folder and signals
     from multiprocessing import connection
     context = multiprocessing.get_context("fork")
@@ -201,7 +204,13 @@ def run_all(tasks: list, work: Callable, *, jobs: int, signals: Signals,
     finished = False
     try:
         workers = [_Worker(context, work) for _ in range(min(jobs, len(tasks)))]
-        while signals.received is None and (queue or any(w.task is not None for w in workers)):
+        while signals.received is None:
+            idle = len([w for w in workers if w.task is None]) + jobs - len(workers)
+            if more is not None and not queue and idle:
+                queue.extend(more(idle))
+                workers += [_Worker(context, work) for _ in range(min(jobs - len(workers), len(queue)))]
+            if not queue and all(w.task is None for w in workers):
+                break
             for index, worker in enumerate(workers):
                 if worker.task is None and queue:
                     try:

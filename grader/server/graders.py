@@ -27,76 +27,106 @@ from grader.server.models import Submission
 from grader.spec import Variant, load_variant
 
 IDLE_SECONDS = 0.2      # between looks at an empty queue
+BEAT_SECONDS = 2.0      # between heartbeats
 REQUEUE_SECONDS = 5.0   # between looks for the jobs of graders that died
 
 
-def _variants(engine: Engine, rows: list[tuple[int, int]], loaded: dict[str, Variant]) -> dict:
-    """Each claimed job → (variant, the upload's path, seed)."""
+Job = tuple   # (submission id, attempt, variant id, the upload's path, seed): what a worker is sent
+
+
+def _jobs(engine: Engine, claimed: list[tuple[int, int]]) -> list[Job]:
     with Session(engine) as session:
-        found = {s.id: s for s in session.scalars(select(Submission).where(Submission.id.in_([r[0] for r in rows])))}
-    tasks = {}
-    for job in rows:
-        submission = found[job[0]]
-        if submission.variant not in loaded:
-            loaded[submission.variant] = load_variant(submission.variant)
-        tasks[f"{job[0]}:{job[1]}"] = (loaded[submission.variant], _upload(submission), submission.seed)
-    return tasks
+        found = {s.id: s for s in session.scalars(select(Submission).where(
+            Submission.id.in_([job[0] for job in claimed])))}
+    root = project.here().root
+    return [(number, attempt, found[number].variant,
+             str(uploads.folder(root, found[number].assignment, number) / found[number].filename), found[number].seed)
+            for number, attempt in claimed]
 
 
-def _upload(submission: Submission) -> Path:
-    return uploads.folder(project.here().root, submission.assignment, submission.id) / submission.filename
+def _variant(variant_id: str, loaded: dict[str, Variant]) -> Variant:
+    if variant_id not in loaded:
+        loaded[variant_id] = load_variant(variant_id)
+    return loaded[variant_id]
 
 
-def _prepare(tasks: dict) -> None:
+def _prepare(jobs: list[Job], loaded: dict[str, Variant]) -> None:
     """The hidden cases of each (variant, seed) and the exact engine, computed here once: forked workers
     inherit them."""
-    for variant, seed in {(v.id, s): (v, s) for v, _, s in tasks.values()}.values():
+    for variant_id, seed in {(job[2], job[4]) for job in jobs}:
         try:
+            variant = _variant(variant_id, loaded)
             case_source.grading_cases(variant, seed)
             tabulate.ready(variant)
         except Exception:
             pass  # a fault of the kit: each submission meets it again in grade_safely, which reports it
 
 
-def _grade(tasks: dict, task: str, *, isolation: str) -> tuple[dict, bool]:
-    variant, path, seed = tasks[task]
-    return grade_one(variant, path, isolation=isolation, seed=seed)
+_LOADED: dict[str, Variant] = {}   # a worker's variants, loaded once (a forked worker starts with its parent's)
 
 
-def _round(engine: Engine, name: str, jobs: int, isolation: str, cluster: Cluster | None,
-           signals: pool.Signals, loaded: dict[str, Variant]) -> int:
-    """Claim and grade one round of jobs; how many were claimed."""
-    claimed = queue.claim(engine, name, cluster.workers if cluster is not None else jobs)
-    if not claimed:
-        return 0
-    tasks = _variants(engine, claimed, loaded)
-    _prepare(tasks)
+def _grade(job: Job, *, isolation: str) -> tuple[dict, bool]:
+    _number, _attempt, variant_id, path, seed = job
+    return grade_one(_variant(variant_id, _LOADED), Path(path), isolation=isolation, seed=seed)
 
-    def done(task: str, value: tuple[dict, bool]) -> None:
+
+class _Grading:
+    """One grader's claims, results and heartbeat, as the worker pool asks for jobs and reports them."""
+
+    def __init__(self, engine: Engine, name: str, loaded: dict[str, Variant]):
+        self.engine, self.name, self.loaded = engine, name, loaded
+        self.beaten = self.asked = 0.0
+
+    def beat(self) -> None:
+        if time.monotonic() - self.beaten > BEAT_SECONDS:
+            queue.beat(self.engine, self.name)
+            self.beaten = time.monotonic()
+
+    def claim(self, count: int) -> list[Job]:
+        self.beat()
+        if time.monotonic() - self.asked < IDLE_SECONDS:   # asked a moment ago and there was nothing
+            return []
+        found = _jobs(self.engine, queue.claim(self.engine, self.name, count))
+        if not found:
+            self.asked = time.monotonic()
+        _prepare(found, self.loaded)
+        return found
+
+    def done(self, job: Job, value: tuple[dict, bool]) -> None:
         data, fault = value
         private = data.pop(INSTRUCTOR, None)
-        submission, attempt = task.split(":")
-        queue.finish(engine, (int(submission), int(attempt)), data, private, fault)
+        queue.finish(self.engine, (job[0], job[1]), data, private, fault)
+        self.beat()
 
-    def lost(task: str, why: str) -> None:
-        variant, path, seed = tasks[task]
-        done(task, (worker_failed(variant, path, why, seed), True))
+    def lost(self, job: Job, why: str) -> None:
+        self.done(job, (worker_failed(_variant(job[2], self.loaded), Path(job[3]), why, job[4]), True))
 
-    work = functools.partial(_grade, tasks, isolation=isolation)
+
+def _round(grading: _Grading, jobs: int, isolation: str, cluster: Cluster | None, signals: pool.Signals) -> int:
+    """Grade until the queue is empty (on a cluster: one claim's worth); how many were claimed."""
+    counted = [0]
+
+    def claim(count: int) -> list[Job]:
+        found = grading.claim(count)
+        counted[0] += len(found)
+        return found
+    work = functools.partial(_grade, isolation=isolation)
     if cluster is not None:
-        cluster.run_all(list(tasks), work, signals=signals, done=done, lost=lost)
+        claimed = claim(cluster.workers * 2)
+        if claimed:
+            cluster.run_all(claimed, work, signals=signals, done=grading.done, lost=grading.lost)
     else:
-        pool.run_all(list(tasks), work, jobs=jobs, signals=signals, done=done, lost=lost)
-    return len(claimed)
+        pool.run_all(claim(jobs), work, jobs=jobs, signals=signals, done=grading.done, lost=grading.lost, more=claim)
+    return counted[0]
 
 
 def drain(engine: Engine, *, jobs: int, isolation: str) -> int:
     """Grade here until nothing is queued (``hog serve``'s grader process does this forever); how many."""
-    name, loaded, total = queue.grader_name(), {}, 0
-    queue.beat(engine, name)
+    grading, total = _Grading(engine, queue.grader_name(), _LOADED), 0
     with pool.Signals() as signals, pool.scratch_folder():
-        while signals.received is None and (claimed := _round(engine, name, jobs, isolation, None, signals, loaded)):
+        while signals.received is None and (claimed := _round(grading, jobs, isolation, None, signals)):
             total += claimed
+            grading.asked = 0.0
     return total
 
 
@@ -106,16 +136,15 @@ def run(*, course: str, database: str, jobs: int, isolation: str, scheduler: str
     grader process: it chooses the course again, as a new interpreter must."""
     project.use(course)
     engine = db.connect(database)
-    name = queue.grader_name()
-    loaded: dict[str, Variant] = {}
+    grading = _Grading(engine, queue.grader_name(), _LOADED)
     last_requeue = 0.0
     with pool.Signals() as signals, pool.scratch_folder(), \
             connect_cluster(scheduler=scheduler, workers=workers) as cluster:
         while signals.received is None and (parent is None or os.getppid() == parent):
-            queue.beat(engine, name)
+            grading.beat()
             if time.monotonic() - last_requeue > REQUEUE_SECONDS:
                 queue.requeue_dead(engine)
                 last_requeue = time.monotonic()
-            if not _round(engine, name, max(1, jobs), isolation, cluster, signals, loaded):
+            if not _round(grading, max(1, jobs), isolation, cluster, signals):
                 time.sleep(IDLE_SECONDS)
     engine.dispose()

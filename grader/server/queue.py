@@ -66,15 +66,29 @@ def beat(engine: Engine, grader: str) -> None:
 
 
 def _dead(row: Grader) -> bool:
+    """A grader of this machine is dead when its process is; one of another machine when it is silent."""
     host, _, pid = row.id.rpartition(":")
     if host == socket.gethostname() and pid.isdigit():
+        return not _running(int(pid))
+    return db.now() - db.utc(row.heartbeat) > STALE
+
+
+def _running(pid: int) -> bool:
+    """The process exists and is not a zombie (a killed grader whose parent died too may stay one where
+    no init process reaps orphans, as in a container)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as handle:
+            return handle.read().rpartition(")")[2].split()[:1] != ["Z"]
+    except FileNotFoundError:
+        return False
+    except OSError:   # no /proc: ask the kernel
         try:
-            os.kill(int(pid), 0)
+            os.kill(pid, 0)
         except ProcessLookupError:
-            return True
+            return False
         except PermissionError:
             pass
-    return db.now() - db.utc(row.heartbeat) > STALE
+        return True
 
 
 def requeue_dead(engine: Engine, *, failed: bool = False) -> int:

@@ -72,7 +72,10 @@ def test_a_server_and_grader_killed_mid_burst_grade_every_accepted_submission_on
                 accepted[sid].append(post(base, tokens[sid], content)["id"])
         graders = children(server.pid)
         assert graders, log.read_text()
-        time.sleep(1.5)   # grading has begun
+        deadline = time.monotonic() + WAIT_SECONDS
+        while time.monotonic() < deadline and not any(   # killed while a submission is being graded
+                s["status"] == "grading" for sid in ("s1", "s2") for s in get(base, tokens[sid], "/api/submissions")):
+            time.sleep(0.05)
         for pid in [server.pid, *graders]:
             os.kill(pid, signal.SIGKILL)
         server.wait(10)
