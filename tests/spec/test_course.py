@@ -90,7 +90,7 @@ def test_the_course_is_found_from_the_working_directory_upward(tmp_path, monkeyp
 
 @pytest.mark.parametrize("line, message", [
     ("pionts = 3", "hog-course.toml:{n}: unknown key 'pionts' (the keys are name, variants, isolation, points, "
-                   "thresholds)"),
+                   "thresholds, server, assignments)"),
     ('isolation = "chroot"', "hog-course.toml:{n}: unknown isolation level 'chroot' (write one of process, "
                              "files, bubblewrap)"),
     ("[points.sp19]\nq99 = 2", "hog-course.toml:{n}: variant sp19 has no question 'q99' (its questions are q01,"),
