@@ -34,10 +34,13 @@ def settings() -> Settings:
     return current_app.config[SETTINGS]
 
 
-def database() -> Session:
-    """This request's database session (closed when the request ends)."""
+def database(*, writes: bool = False) -> Session:
+    """This request's database session (closed when the request ends); ``writes``: the request will
+    write, said before its first query (SQLite then takes the write lock at once)."""
     if "database" not in g:
         g.database = settings().sessions()
+        if writes:
+            db.writing(g.database)
     return g.database
 
 

@@ -30,12 +30,13 @@ def _error(error: HTTPException):
 
 @api.post("/assignments/<name>/submissions")
 def submit(name: str):
-    person = access.required(api=True)
-    sent = request.files.get("file")
+    sent = request.files.get("file")   # read before the database is opened for writing
     content = sent.stream.read(uploads.MAX_UPLOAD + 1) if sent is not None else b""
+    database = access.database(writes=True)
+    person = access.required(api=True)
     settings = access.settings()
     try:
-        submission = intake.accept(access.database(), settings.course, settings.server.assignment(name), person,
+        submission = intake.accept(database, settings.course, settings.server.assignment(name), person,
                                    sent.filename if sent is not None else None, content)
     except intake.NotTaken as refused:
         return jsonify(error=refused.message), refused.status

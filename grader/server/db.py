@@ -18,6 +18,7 @@ from grader.errors import UsageError
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 FILE = "hog.sqlite3"
 BUSY_MS = 30_000    # how long an SQLite writer waits for another to finish
+IMMEDIATE = "hog_write"   # an execution option: this transaction writes (SQLite: BEGIN IMMEDIATE)
 
 
 def default_url(folder: Path) -> str:
@@ -39,10 +40,18 @@ def connect(url: str) -> Engine:
 
         @event.listens_for(engine, "connect")
         def _pragmas(connection, _record) -> None:
+            connection.isolation_level = None   # transactions are begun below, not by the driver
             cursor = connection.cursor()
             for pragma in ("journal_mode=WAL", "synchronous=FULL", "foreign_keys=ON", f"busy_timeout={BUSY_MS}"):
                 cursor.execute(f"PRAGMA {pragma}")
             cursor.close()
+
+        @event.listens_for(engine, "begin")
+        def _begin(connection) -> None:
+            # A transaction that will write takes the write lock first: one that read first and wrote
+            # later would fail at once (not wait) whenever another wrote in between.
+            immediate = connection.get_execution_options().get(IMMEDIATE)
+            connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
         return engine
     if parsed.get_backend_name() == "postgresql":
         return create_engine(parsed.set(drivername="postgresql+psycopg"), pool_pre_ping=True)
@@ -61,6 +70,11 @@ def upgrade(engine: Engine) -> None:
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
+
+
+def writing(session: Session) -> None:
+    """Say, before its first query, that the session's transaction will write."""
+    session.connection(execution_options={IMMEDIATE: True})
 
 
 def sessions(engine: Engine) -> sessionmaker[Session]:

@@ -28,6 +28,7 @@ from grader.spec import Variant, load_variant
 
 IDLE_SECONDS = 0.2      # between looks at an empty queue
 BEAT_SECONDS = 2.0      # between heartbeats
+NICENESS = 10           # the grader process's (and its workers' and sandboxes') scheduling priority, lowered
 REQUEUE_SECONDS = 5.0   # between looks for the jobs of graders that died
 
 
@@ -135,6 +136,7 @@ def run(*, course: str, database: str, jobs: int, isolation: str, scheduler: str
     """Grade jobs until told to stop (SIGINT, SIGTERM) or until ``parent`` is gone. The entry point of the
     grader process: it chooses the course again, as a new interpreter must."""
     project.use(course)
+    os.nice(NICENESS)   # the web process answers first; grading takes the time it leaves
     engine = db.connect(database)
     grading = _Grading(engine, queue.grader_name(), _LOADED)
     last_requeue = 0.0

@@ -58,6 +58,7 @@ def finish(engine: Engine, job: tuple[int, int], data: dict, private: dict | Non
 def beat(engine: Engine, grader: str) -> None:
     """Say that ``grader`` is alive (its row's heartbeat)."""
     with Session(engine) as session, session.begin():
+        db.writing(session)
         row = session.get(Grader, grader)
         if row is None:
             session.add(Grader(id=grader, heartbeat=db.now()))
@@ -95,6 +96,7 @@ def requeue_dead(engine: Engine, *, failed: bool = False) -> int:
     """Jobs claimed by graders that are gone (no process, or silent for STALE) back to the queue; with
     ``failed``, the "grader failed" ones too. How many."""
     with Session(engine) as session, session.begin():
+        db.writing(session)
         gone = [row.id for row in session.scalars(select(Grader)) if _dead(row)]
         claimed = select(Grader.id)
         lost = and_(Submission.status == GRADING,

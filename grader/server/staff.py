@@ -86,6 +86,7 @@ def student(student_id: str):
 
 @staff.post("/students/<student_id>/extensions")
 def extend(student_id: str):
+    access.database(writes=True)
     access.staff()
     found = _student(student_id)
     chosen = access.assignment_or_404(request.form.get("assignment", ""))

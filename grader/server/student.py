@@ -68,12 +68,13 @@ def assignment(name: str, error: str = "", status: int = 200):
 
 @student.post("/assignments/<name>/submissions")
 def submit(name: str):
+    sent = request.files.get("file")   # read before the database is opened for writing
+    content = sent.stream.read(uploads.MAX_UPLOAD + 1) if sent is not None else b""
+    database = access.database(writes=True)
     person = access.required()
     settings = access.settings()
-    sent = request.files.get("file")
-    content = sent.stream.read(uploads.MAX_UPLOAD + 1) if sent is not None else b""
     try:
-        submission = intake.accept(access.database(), settings.course, settings.server.assignment(name), person,
+        submission = intake.accept(database, settings.course, settings.server.assignment(name), person,
                                    sent.filename if sent is not None else None, content)
     except intake.NotTaken as refused:
         if refused.status == 404:
@@ -101,6 +102,7 @@ def board(name: str):
 
 @student.post("/alias")
 def alias():
+    access.database(writes=True)
     person = access.required()
     chosen = " ".join(request.form.get("alias", "").split())[:ALIAS_LIMIT]
     person.alias = chosen or None
