@@ -101,7 +101,9 @@ def test_the_wheel_and_sdist_carry_the_built_in_variants_and_what_the_verbs_read
     for variant_id in ids:
         assert f"grader/specs/{variant_id}.yaml" in names and f"grader/data/final/{variant_id}.txt" in names
     for name in ("grader/shipped/dice.py", "grader/shipped/student/hog_gui.py", "grader/shipped/autograder/setup.sh",
-                 "grader/templates/autograder/run_autograder.j2", "grader/templates/handout/handout.html.j2"):
+                 "grader/templates/autograder/run_autograder.j2", "grader/templates/handout/handout.html.j2",
+                 "grader/templates/server/submission.html", "grader/server/migrations/env.py",
+                 "grader/server/migrations/versions/0001_first.py"):
         assert name in names
     assert not [name for name in names if name.startswith(("tests/", "solution/", "skeleton/", "specs/"))]
     with tarfile.open(next(dist.glob("hog_kit-*.tar.gz")) if list(dist.glob("hog_kit-*.tar.gz"))
