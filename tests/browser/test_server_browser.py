@@ -18,7 +18,7 @@ sync_api = pytest.importorskip("playwright.sync_api",
                                reason="Python Playwright is not installed (pip install -e '.[browser]')")
 pytest.importorskip("flask", reason="the course server's libraries: pip install -e '.[server]'")
 
-from tests.server.conftest import SOLUTION, course, issue, make_app   # noqa: E402,F401 (course: a fixture)
+from tests.server.conftest import SOLUTION, issue, make_app, make_course   # noqa: E402
 from tests.server.test_restart import start                           # noqa: E402
 
 ARTIFACTS = Path(os.environ.get("CI_ARTIFACTS") or project.ROOT / "tests" / "artifacts")
@@ -26,13 +26,15 @@ GRADED_WITHIN_MS = 120_000
 
 
 @pytest.fixture
-def served(course, tmp_path):
+def served(tmp_path):
+    course = make_course(tmp_path)
     app = make_app(course, f"sqlite:///{course / 'server' / 'hog.sqlite3'}")
     tokens = {**issue(app, "s1"), **issue(app, "t1", role="staff")}
     server, base = start(course, tmp_path / "serve.log")
     yield base, tokens
     server.send_signal(signal.SIGTERM)
     server.wait(20)
+    project.use()
 
 
 @pytest.mark.slow

@@ -47,13 +47,18 @@ late_days = 1
 """
 
 
-@pytest.fixture
-def course(tmp_path):
+def make_course(tmp_path: Path) -> Path:
+    """A course folder with the server config above, chosen as this run's course."""
     folder = tmp_path / "course"
     folder.mkdir()
     (folder / project.CONFIG_NAME).write_text(CONFIG)
     project.use(str(folder))
-    yield folder
+    return folder
+
+
+@pytest.fixture
+def course(tmp_path):
+    yield make_course(tmp_path)
     project.use()
 
 
