@@ -106,7 +106,12 @@ def serve(*, host: str, port: int, database: str | None, jobs: int, scheduler: s
     queue.requeue_dead(engine, failed=True)
     engine.dispose()
     app = create_app(course=root, server=config.server, database=url)
-    server = waitress.create_server(app, host=host, port=port, threads=THREADS, clear_untrusted_proxy_headers=True)
+    try:
+        server = waitress.create_server(app, host=host, port=port, threads=THREADS,
+                                        clear_untrusted_proxy_headers=True)
+    except OSError as error:
+        raise UsageError(f"cannot listen on {host}:{port}: {error.strerror or error} (choose another --port, "
+                         f"or stop what listens there)") from None
     running = {"grader": _grader(root, url, jobs, level, scheduler, workers), "stop": False}
 
     def watch() -> None:   # a grader process that died is started again; its jobs go back to the queue

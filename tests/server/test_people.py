@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import socket
 
 from sqlalchemy import select
 
@@ -68,3 +69,14 @@ def test_regrade_queues_every_submission_of_the_assignment_again(course, capsys)
     assert "1 submissions of hog queued to be graded again" in capsys.readouterr().out
     with app.config["hog.settings"].sessions() as session:
         assert session.get(Submission, 1).status == QUEUED
+
+
+def test_serve_on_a_port_taken_says_so_in_one_line(course, capsys):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["--course", str(course), "serve", "--port", str(port), "--jobs", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"Error: cannot listen on 127.0.0.1:{port}: Address already in use")
+    assert "Traceback" not in err
