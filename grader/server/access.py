@@ -8,6 +8,7 @@ route is 403 for a student; anything without a person is 401.
 
 from __future__ import annotations
 
+import hmac
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -59,7 +60,7 @@ def person(*, api: bool = False) -> Person | None:
     if known is None or token_hash is None:
         return None
     found = database().get(Person, known)
-    if found is None or found.token_sha256 != token_hash:
+    if found is None or found.token_sha256 is None or not hmac.compare_digest(found.token_sha256, token_hash):
         return None
     return found
 

@@ -1,6 +1,6 @@
 """The grader process: claims jobs from the table and grades them as ``hog grade`` would, never in the web
-process. Each round claims as many jobs as there are workers and grades them on the kit's worker pool
-(``grader.classroom.pool``) or a Dask cluster (``grader.classroom.cluster``), with the per-submission path
+process. The kit's worker pool (``grader.classroom.pool``) asks for jobs as its workers fall idle; a Dask
+cluster (``grader.classroom.cluster``) takes them a claim at a time. Each is graded with the per-submission path
 ``grade-batch`` uses (``grade_one``: the sandbox at the course's isolation minimum). A result is recorded
 as each job ends; a worker that dies records a "grader failed" result, which a regrade or a restart
 grades again. The process ends when its parent (``hog serve``) is gone or it is told to stop.
