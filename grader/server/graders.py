@@ -45,37 +45,34 @@ def _jobs(engine: Engine, claimed: list[tuple[int, int]]) -> list[Job]:
             for number, attempt in claimed]
 
 
-def _variant(variant_id: str, loaded: dict[str, Variant]) -> Variant:
-    if variant_id not in loaded:
-        loaded[variant_id] = load_variant(variant_id)
-    return loaded[variant_id]
+def _variant(variant_id: str) -> Variant:
+    """The variant as its spec and the course config say now (read again when they change: a regrade after
+    a spec fix grades with the fix; reading an unchanged spec again costs well under a millisecond)."""
+    return load_variant(variant_id)
 
 
-def _prepare(jobs: list[Job], loaded: dict[str, Variant]) -> None:
+def _prepare(jobs: list[Job]) -> None:
     """The hidden cases of each (variant, seed) and the exact engine, computed here once: forked workers
     inherit them."""
     for variant_id, seed in {(job[2], job[4]) for job in jobs}:
         try:
-            variant = _variant(variant_id, loaded)
+            variant = _variant(variant_id)
             case_source.grading_cases(variant, seed)
             tabulate.ready(variant)
         except Exception:
             pass  # a fault of the kit: each submission meets it again in grade_safely, which reports it
 
 
-_LOADED: dict[str, Variant] = {}   # a worker's variants, loaded once (a forked worker starts with its parent's)
-
-
 def _grade(job: Job, *, isolation: str) -> tuple[dict, bool]:
     _number, _attempt, variant_id, path, seed = job
-    return grade_one(_variant(variant_id, _LOADED), Path(path), isolation=isolation, seed=seed)
+    return grade_one(_variant(variant_id), Path(path), isolation=isolation, seed=seed)
 
 
 class _Grading:
     """One grader's claims, results and heartbeat, as the worker pool asks for jobs and reports them."""
 
-    def __init__(self, engine: Engine, name: str, loaded: dict[str, Variant]):
-        self.engine, self.name, self.loaded = engine, name, loaded
+    def __init__(self, engine: Engine, name: str):
+        self.engine, self.name = engine, name
         self.beaten = self.asked = 0.0
 
     def beat(self) -> None:
@@ -90,7 +87,7 @@ class _Grading:
         found = _jobs(self.engine, queue.claim(self.engine, self.name, count))
         if not found:
             self.asked = time.monotonic()
-        _prepare(found, self.loaded)
+        _prepare(found)
         return found
 
     def done(self, job: Job, value: tuple[dict, bool]) -> None:
@@ -100,7 +97,7 @@ class _Grading:
         self.beat()
 
     def lost(self, job: Job, why: str) -> None:
-        self.done(job, (worker_failed(_variant(job[2], self.loaded), Path(job[3]), why, job[4]), True))
+        self.done(job, (worker_failed(_variant(job[2]), Path(job[3]), why, job[4]), True))
 
 
 def _round(grading: _Grading, jobs: int, isolation: str, cluster: Cluster | None, signals: pool.Signals) -> int:
@@ -123,7 +120,7 @@ def _round(grading: _Grading, jobs: int, isolation: str, cluster: Cluster | None
 
 def drain(engine: Engine, *, jobs: int, isolation: str) -> int:
     """Grade here until nothing is queued (``hog serve``'s grader process does this forever); how many."""
-    grading, total = _Grading(engine, queue.grader_name(), _LOADED), 0
+    grading, total = _Grading(engine, queue.grader_name()), 0
     with pool.Signals() as signals, pool.scratch_folder():
         while signals.received is None and (claimed := _round(grading, jobs, isolation, None, signals)):
             total += claimed
@@ -138,7 +135,7 @@ def run(*, course: str, database: str, jobs: int, isolation: str, scheduler: str
     project.use(course)
     os.nice(NICENESS)   # the web process answers first; grading takes the time it leaves
     engine = db.connect(database)
-    grading = _Grading(engine, queue.grader_name(), _LOADED)
+    grading = _Grading(engine, queue.grader_name())
     last_requeue = 0.0
     with pool.Signals() as signals, pool.scratch_folder(), \
             connect_cluster(scheduler=scheduler, workers=workers) as cluster:

@@ -83,3 +83,19 @@ def test_claims_never_overlap_and_only_the_current_claim_records_a_result(course
     with app.config["hog.settings"].sessions() as session:
         statuses = dict(session.execute(select(Submission.id, Submission.status)).all())
     assert statuses == {1: GRADED, 2: GRADING, 3: GRADING}
+
+
+@pytest.mark.slow
+def test_a_regrade_after_a_fix_of_the_course_grades_with_the_fix(course, database):
+    app = make_app(course, database)
+    token = issue(app, "s1")["s1"]
+    engine = app.config["hog.settings"].engine
+    sent = upload(app.test_client(), token, SOLUTION.read_bytes()).get_json()
+    assert graders.drain(engine, jobs=1, isolation="files") == 1
+    read = lambda: app.test_client().get(f"/api/submissions/{sent['id']}", headers=bearer(token)).get_json()  # noqa: E731
+    assert read()["result"]["max_score"] == 23.0
+    config = course / "hog-course.toml"
+    config.write_text(config.read_text() + "\n[points.sp19]\nq01 = 4\n")
+    assert queue.regrade(engine, "hog") == 1 and read()["status"] == QUEUED
+    assert graders.drain(engine, jobs=1, isolation="files") == 1
+    assert (read()["status"], read()["result"]["max_score"], read()["result"]["score"]) == (GRADED, 25.0, 25.0)
