@@ -24,12 +24,12 @@ pytestmark = pytest.mark.slow
 WAIT_SECONDS = 240
 
 
-def start(course: Path, log: Path) -> tuple[subprocess.Popen, str]:
-    """``hog serve`` on a free port; the process and its address."""
+def start(course: Path, log: Path, database: str | None = None) -> tuple[subprocess.Popen, str]:
+    """``hog serve`` on a free port (over ``database``, else SQLite in the course); the process and its address."""
     environment = {**os.environ, "PYTHONPATH": str(project.PACKAGE.parent)}
     process = subprocess.Popen([sys.executable, "-m", "grader.cli", "--course", str(course), "serve", "--port", "0",
-                                "--jobs", "2"], stdout=subprocess.PIPE, stderr=log.open("ab"), text=True,
-                               env=environment)
+                                "--jobs", "2", *(["--database", database] if database else [])],
+                               stdout=subprocess.PIPE, stderr=log.open("ab"), text=True, env=environment)
     line = process.stdout.readline()
     found = re.search(r"at (http://127\.0\.0\.1:\d+) ", line)
     assert found, (line, log.read_text())
@@ -59,11 +59,12 @@ def children(pid: int) -> list[int]:
     return [int(each) for each in text.split()]
 
 
-def test_a_server_and_grader_killed_mid_burst_grade_every_accepted_submission_once_after_a_restart(course, tmp_path):
-    app = make_app(course, f"sqlite:///{course / 'server' / 'hog.sqlite3'}")
+def test_a_server_and_grader_killed_mid_burst_grade_every_accepted_submission_once_after_a_restart(
+        course, any_database, tmp_path):
+    app = make_app(course, any_database)
     tokens = issue(app, "s1", "s2", "s3")
     log = tmp_path / "serve.log"
-    server, base = start(course, log)
+    server, base = start(course, log, any_database)
     accepted: dict[str, list[int]] = {sid: [] for sid in tokens}
     content = SOLUTION.read_bytes()
     try:
@@ -79,7 +80,7 @@ def test_a_server_and_grader_killed_mid_burst_grade_every_accepted_submission_on
         for pid in [server.pid, *graders]:
             os.kill(pid, signal.SIGKILL)
         server.wait(10)
-        server, base = start(course, log)
+        server, base = start(course, log, any_database)
         for _ in range(4):   # the burst goes on while the jobs of the killed grader are graded again
             accepted["s3"].append(post(base, tokens["s3"], content)["id"])
         deadline = time.monotonic() + WAIT_SECONDS
