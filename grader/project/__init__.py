@@ -35,8 +35,9 @@ CACHE = Path(os.environ.get("HOG_CACHE") or Path(os.environ.get("XDG_CACHE_HOME"
 DISTRIBUTION = "hog-kit"                 # the kit's name on a package index
 CONFIG_NAME = "hog-course.toml"          # the file that makes a folder a course folder
 
-# The isolation levels a grading run can require, weakest first (grader/sandbox/level.py says what each means).
-ISOLATION_LEVELS = ("process", "files", "bubblewrap")
+# The isolation levels a grading run can require, weakest first (grader/sandbox/level.py says what each means
+# and how container, which is only used when named, stands beside bubblewrap).
+ISOLATION_LEVELS = ("process", "files", "bubblewrap", "container")
 
 
 def is_checkout(folder: Path) -> bool:

@@ -24,22 +24,9 @@ from pathlib import Path
 from grader import project
 from grader.errors import GraderFault, UsageError
 from grader.project.files import zip_bytes
+from grader.project.package import package_files
 
 TAG = "py3-none-any"
-
-
-def _package_files() -> dict[str, bytes]:
-    """Path in the wheel → bytes: the ``grader`` package (no byte code) and the built-in specs."""
-    files = {}
-    for path in sorted(project.PACKAGE.rglob("*")):
-        relative = path.relative_to(project.PACKAGE)
-        if path.is_file() and "__pycache__" not in relative.parts and path.suffix != ".pyc" \
-                and relative.parts[0] != "specs":
-            files[f"grader/{relative.as_posix()}"] = path.read_bytes()
-    for path in sorted(project.BUILTIN_SPECS.glob("*.yaml")):
-        if project.table_path(path.stem, minted=False).is_file():   # minted in a checkout: not built in
-            files[f"grader/specs/{path.name}"] = path.read_bytes()
-    return files
 
 
 def _metadata() -> bytes:
@@ -89,7 +76,7 @@ def name() -> str:
 def build() -> bytes:
     """The running kit as a wheel (its bytes)."""
     info = f"{_stem()}.dist-info"
-    files = _package_files()
+    files = package_files()
     files[f"{info}/METADATA"] = _metadata()
     files[f"{info}/WHEEL"] = (f"Wheel-Version: 1.0\nGenerator: hog-kit {project.version()}\n"
                               f"Root-Is-Purelib: true\nTag: {TAG}\n").encode()

@@ -10,7 +10,7 @@ it does may turn a failure into a pass or move one case's result to another.
 One module per layer, each readable alone:
 
 =================  ==========================================================
-``level``          choosing the isolation level (process < files < bubblewrap)
+``level``          choosing the isolation level (process < files < bubblewrap; container)
 ``namespaces``     bubblewrap: arguments and the start-up probe
 ``user``           a uid of its own per concurrent sandbox (root graders)
 ``landlock``       inside: Landlock, the file layer without namespaces
@@ -23,6 +23,10 @@ One module per layer, each readable alone:
 ``early``          a sandbox started while the grader still reads the spec
 ``scratch``        the scratch folder and the checked arguments
 ``run``            the run loop and ``run_cases``
+``engine``         the container engine (Docker or Podman) and the kit's image name
+``container``      the container level: one container per grading process, results as plain data
+``inside``         the kit inside that container (``python3 -m grader.sandbox.inside``)
+``entry``          ``run_cases`` at the level asked: ``run``'s, or ``container``'s
 ``model``          the data: Limits, StepKind, StepResult, CaseRun, SandboxReport
 =================  ==========================================================
 
@@ -33,7 +37,7 @@ harness that ``boot`` gives the interpreter, so no file can stand in for them.
 from grader.sandbox.level import Level
 from grader.sandbox.model import (NOT_RUN, SKIPPED_AFTER_TIMEOUT, TAMPERED, CaseRun, Limits, SandboxReport,
                                   SandboxUnavailable, StepKind, StepResult, cap)
-from grader.sandbox.run import run_cases
+from grader.sandbox.entry import run_cases
 
 __all__ = ["Limits", "StepKind", "StepResult", "CaseRun", "SandboxReport", "SandboxUnavailable", "Level",
            "run_cases", "cap", "NOT_RUN", "SKIPPED_AFTER_TIMEOUT", "TAMPERED"]

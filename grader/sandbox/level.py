@@ -1,6 +1,6 @@
 """Choosing the isolation level: named, ordered, and never lowered in silence.
 
-``process`` < ``files`` < ``bubblewrap``:
+``process`` < ``files`` < ``bubblewrap``, and ``container`` beside bubblewrap:
 
 * ``process``: resource limits and the system call filter; the submission
   could read whatever the grader's user can read.
@@ -15,6 +15,16 @@
   Where neither can be had, the level is not reached.
 * ``bubblewrap``: ``process`` plus a private file-system view, network and
   process namespace.
+* ``container``: the kit's own sandbox at ``files`` run inside a container of
+  Docker or Podman (``grader.sandbox.container``): no network, a read-only
+  root, no folder of the host, the engine's namespaces and cgroup limits.  It
+  holds what ``files`` holds plus namespaces of its own, so it meets any
+  minimum, bubblewrap's included; it ranks last.  But it starts an engine and
+  needs an image, so it is used only when named: ``--isolation container``
+  (or ``HOG_ISOLATION=container``) as the minimum, or ``HOG_SANDBOX=container``;
+  never chosen on its own, so the choice where nothing names it stays
+  bubblewrap, else files, else process.  Where the minimum cannot be reached
+  and an engine answers, the error says to ask for it.
 
 The caller names a minimum (``--isolation``); ``HOG_ISOLATION`` is the default when it names none.  ``HOG_SANDBOX``
 names exactly the level to use (default: the highest one available), so an
@@ -37,7 +47,7 @@ from pathlib import Path
 
 from grader import project
 from grader.errors import UsageError
-from grader.sandbox import namespaces, tree, user
+from grader.sandbox import engine as engines, namespaces, tree, user
 from grader.sandbox.model import SandboxUnavailable
 
 
@@ -45,6 +55,7 @@ class Level(enum.IntEnum):
     PROCESS = 1
     FILES = 2
     BUBBLEWRAP = 3
+    CONTAINER = 4       # beside bubblewrap, used only when named (the module's docstring)
 
     @property
     def label(self) -> str:
@@ -52,7 +63,7 @@ class Level(enum.IntEnum):
 
 
 NAMES = {"process": Level.PROCESS, "files": Level.FILES, "bubblewrap": Level.BUBBLEWRAP,
-         "bwrap": Level.BUBBLEWRAP}
+         "bwrap": Level.BUBBLEWRAP, "container": Level.CONTAINER}
 assert tuple(level.label for level in Level) == project.ISOLATION_LEVELS
 
 
@@ -62,8 +73,8 @@ def parse(name: "str | Level", where: str) -> Level:
         return name
     found = NAMES.get(str(name).strip().lower())
     if found is None:
-        raise UsageError(f"{where}={name!r} is not an isolation level: use process, files or bubblewrap "
-                         "(from least to most isolated)")
+        raise UsageError(f"{where}={name!r} is not an isolation level: use process, files, bubblewrap "
+                         "(from least to most isolated) or container (Docker or Podman)")
     return found
 
 
@@ -75,6 +86,8 @@ class Choice:
     notes: tuple[str, ...]         # why higher levels (or the uid, or Landlock) are not in use
     landlock: bool = True          # whether Landlock makes the allowlist (files level)
     tree: str | None = None        # else the file tree the sandbox enters with chroot (files level)
+    engine: engines.Engine | None = None   # Docker or Podman, and the kit's image in it (container level)
+    image: str | None = None
 
     @property
     def allowlist(self) -> str:
@@ -109,6 +122,14 @@ def _wanted() -> str | None:
     return None if wanted in ("", "auto") else wanted
 
 
+def container_named(minimum: "str | Level | None" = None) -> bool:
+    """Whether the container level is asked for: by HOG_SANDBOX, else as the minimum."""
+    wanted = _wanted()
+    if wanted is not None:
+        return parse(wanted, "HOG_SANDBOX") is Level.CONTAINER
+    return minimum_from(minimum) is Level.CONTAINER
+
+
 def expected() -> Choice | None:
     """The level the sandbox is expected to reach when nothing forces one, without probing:
     bubblewrap where bwrap is installed; None otherwise (``grader.sandbox.early`` starts nothing)."""
@@ -125,6 +146,9 @@ def choose(minimum: "str | Level | None" = None) -> Choice:
     if exact is not None and exact < least:
         raise UsageError(f"HOG_SANDBOX={wanted} is below the isolation required ({least.label}); "
                          f"unset HOG_SANDBOX or lower the minimum (HOG_ISOLATION, --isolation)")
+    if exact is Level.CONTAINER or (exact is None and least is Level.CONTAINER):
+        return _container(f"HOG_SANDBOX={wanted} asks for the container level" if exact is not None
+                          else "isolation 'container' is required")
     notes: list[str] = [f"HOG_SANDBOX={wanted} is set"] if exact is not None and exact < Level.BUBBLEWRAP else []
     for candidate in (Level.BUBBLEWRAP, Level.FILES):
         if exact is not None and candidate is not exact:
@@ -143,9 +167,37 @@ def choose(minimum: "str | Level | None" = None) -> Choice:
     if chosen.level < least:
         raise SandboxUnavailable(
             f"isolation '{least.label}' is required, but only '{chosen.level.label}' can be reached here: "
-            f"{'; '.join(notes)}. Run where it can be reached, or lower the minimum "
-            "(HOG_ISOLATION or --isolation) if you accept less.")
+            f"{'; '.join(notes)}. {_elsewhere()}")
     return chosen
+
+
+def _elsewhere() -> str:
+    """What to do when the minimum cannot be reached: the container level where an engine answers."""
+    found = engines.find()
+    if isinstance(found, engines.Engine):
+        return (f"A container engine ({found.name}) answers here: grade with --isolation container (the kit's "
+                "sandbox inside a container; 'hog container build' makes its image), or lower the minimum "
+                "(HOG_ISOLATION or --isolation) if you accept less.")
+    return ("Run where it can be reached, grade with --isolation container where Docker or Podman runs, or lower "
+            "the minimum (HOG_ISOLATION or --isolation) if you accept less.")
+
+
+def _container(why: str) -> Choice:
+    """The container level: an engine that answers and holds this kit's image; else SandboxUnavailable."""
+    problem = engines.unavailable()
+    if problem is not None:
+        raise SandboxUnavailable(f"{why}, but {problem}")
+    found = engines.find()
+    return Choice(Level.CONTAINER, None, False, (), engine=found, image=engines.image())
+
+
+def reachable() -> list[tuple[Level, str | None]]:
+    """Each level and None where it can be reached here, else why not (``hog doctor``)."""
+    files = _files([])
+    return [(Level.PROCESS, None),
+            (Level.FILES, files if isinstance(files, str) else None),
+            (Level.BUBBLEWRAP, namespaces.unavailable()),
+            (Level.CONTAINER, engines.unavailable())]
 
 
 def _reached(candidate: Level, notes: list[str]) -> Choice:

@@ -1,0 +1,32 @@
+"""``run_cases``, the sandbox's one entry: the kit's own sandbox (``grader.sandbox.run``), or, when the
+container level is named (``--isolation container``, ``HOG_SANDBOX=container``), the same sandbox inside a
+container (``grader.sandbox.container``). Same arguments, same report, either way."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable, Mapping, Sequence
+
+from grader.sandbox import container, level, run, scratch
+from grader.sandbox.early import Early
+from grader.sandbox.level import Level
+from grader.sandbox.model import CaseRun, Limits, SandboxReport
+
+
+def run_cases(submission: Path, cases: Sequence[Sequence[str]], *,
+              setup: Sequence[str] = ("from hog import *",),
+              support_files: Mapping[str, str] = {}, limits: Limits = Limits(),
+              names: Sequence[str] | None = None, groups: Sequence[str] | None = None,
+              minimum: "str | Level | None" = None,
+              on_result: "Callable[[int, CaseRun], object] | None" = None,
+              early: Early | None = None) -> SandboxReport:
+    """See ``grader.sandbox.run.run_cases``: the arguments and the report are the same at every level."""
+    if not level.container_named(minimum):
+        return run.run_cases(submission, cases, setup=setup, support_files=support_files, limits=limits,
+                             names=names, groups=groups, minimum=minimum, on_result=on_result, early=early)
+    checked, setup_steps, name_list = scratch.check_arguments(cases, setup, support_files, limits, names)
+    if groups is not None and (len(groups) != len(checked) or not all(type(g) is str for g in groups)):
+        raise ValueError("groups must give one text label per case")
+    choice = level.choose(minimum)
+    return container.run_cases(Path(submission), checked, setup_steps, support_files, limits, name_list, groups,
+                               on_result, choice.engine, choice.image, run.STARTUP_SECONDS)
