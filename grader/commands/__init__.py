@@ -7,4 +7,5 @@ imports the module of the verb it runs, and nothing for ``--help``):
 - ``grading``: grade, test (one submission: the sandbox, grading, reports)
 - ``batch``: grade-batch, report (a class: batches, the class report)
 - ``strategy``: analyze, play, contest (the exact engine)
+- ``container``: container, doctor (the machine: the container level's image, the levels reachable here)
 """

@@ -9,6 +9,7 @@ from typing import TextIO
 
 from grader import reference
 from grader.cases import unlocking
+from grader.commands.container import ensure_image
 from grader.classroom import pool
 from grader.spec import course
 from grader.cases import new_seed
@@ -48,8 +49,10 @@ def class_folder(folder: str, jobs: int) -> Path:
 
 def isolation_level(choice: str | None) -> str:
     """The least isolation a grading run requires: --isolation, else $HOG_ISOLATION, else the course
-    config's, else files."""
-    return minimum_from(choice, otherwise=NAMES.get(course.isolation(), Level.FILES)).label
+    config's, else files; at the container level, its image made first if it is missing."""
+    least = minimum_from(choice, otherwise=NAMES.get(course.isolation(), Level.FILES)).label
+    ensure_image(least)
+    return least
 
 
 def _check_seed(seed: int | None) -> int:

@@ -20,6 +20,7 @@ import base64
 import dataclasses
 import json
 import os
+import resource
 import secrets
 import selectors
 import subprocess
@@ -42,6 +43,10 @@ SCRATCH = "/tmp"
 SCRATCH_BYTES = 256 << 20           # the private /tmp, in memory (counted in the container's memory)
 OVERHEAD_BYTES = 512 << 20          # the kit's own interpreter inside, beside the sandbox's memory limit
 EXTRA_PROCESSES = 64                # the kit's own processes inside, beside the sandbox's
+OPEN_FILES = 1024                   # descriptors per process inside (the sandbox itself allows 32)
+# RLIMIT_NPROC of the container's first process (the grader's own if lower): set, as Podman would otherwise set
+# one higher than it may; high enough for a rootful engine, which counts the host's processes of root with it.
+ROOT_PROCESSES = 4096
 START_SECONDS = 120.0               # for the container to start and the kit in it to say it is ready
 SUBMISSION_BYTES = 32 << 20         # the largest submission (its files together) sent to a container
 MAX_ANSWER_BYTES = 2 * channel.MAX_BATCH_BYTES
@@ -55,8 +60,19 @@ def arguments(engine: Engine, limits: Limits, name: str) -> list[str]:
             "--read-only", "--tmpfs", f"{SCRATCH}:rw,exec,nosuid,nodev,mode=1777,size={SCRATCH_BYTES}",
             "--memory", str(memory), "--memory-swap", str(memory), "--pids-limit",
             str(limits.processes + EXTRA_PROCESSES), "--cpus", "1", "--cap-drop", "ALL", *caps,
-            "--security-opt", "no-new-privileges", "--user", "0:0", "--log-driver", "none",
+            "--security-opt", "no-new-privileges", *_ulimits(), "--user", "0:0", "--log-driver", "none",
             "-e", f"HOG_CACHE={SCRATCH}/hog-cache", "-e", f"TMPDIR={SCRATCH}"]
+
+
+def _ulimits() -> list[str]:
+    """Resource limits for the container's first process, none above the grader's own: an engine that
+    would raise them (Podman's defaults) fails to start where it may not. The container's process
+    limit (``--pids-limit``) is what bounds its processes; the sandbox inside sets its own limits."""
+    files = min(OPEN_FILES, *(limit for limit in resource.getrlimit(resource.RLIMIT_NOFILE)
+                              if limit != resource.RLIM_INFINITY))
+    processes = min(ROOT_PROCESSES, *(limit for limit in resource.getrlimit(resource.RLIMIT_NPROC)
+                                      if limit != resource.RLIM_INFINITY))
+    return ["--ulimit", f"nofile={files}:{files}", "--ulimit", f"nproc={processes}:{processes}"]
 
 
 class Session:

@@ -192,12 +192,13 @@ def _container(why: str) -> Choice:
 
 
 def reachable() -> list[tuple[Level, str | None]]:
-    """Each level and None where it can be reached here, else why not (``hog doctor``)."""
+    """Each level and None where it can be reached here, else why not (``hog doctor``); the container level
+    where an engine answers (its image is made on first use)."""
     files = _files([])
     return [(Level.PROCESS, None),
             (Level.FILES, files if isinstance(files, str) else None),
             (Level.BUBBLEWRAP, namespaces.unavailable()),
-            (Level.CONTAINER, engines.unavailable())]
+            (Level.CONTAINER, engines.find() if isinstance(engines.find(), str) else None)]
 
 
 def _reached(candidate: Level, notes: list[str]) -> Choice:
