@@ -13,7 +13,6 @@ Landlock's) and with a profile that refuses Landlock and namespaces, as an older
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import tempfile
@@ -23,12 +22,11 @@ import pytest
 
 from grader.publishing import assign
 from grader.spec import load_variant
-from tests import ROOT, TESTS
+from tests import ROOT, container_engines
 from tests.sandbox.test_old_container import _hunter_for
 
 pytestmark = pytest.mark.slow
 
-IMAGE = os.environ.get("HOG_TEST_IMAGE", "hog-kit-test-base:bookworm")
 # What an engine before Landlock was allowed (or a kernel without it) leaves a container: no Landlock,
 # and, as in Docker's default profile for a container without CAP_SYS_ADMIN, no namespaces.
 NAMESPACE_FLAGS = (0x00020000, 0x02000000, 0x04000000, 0x08000000, 0x10000000, 0x20000000, 0x40000000)
@@ -66,29 +64,9 @@ done
 """
 
 
-def _engine() -> str | None:
-    """Why no container can be run here, or None."""
-    if shutil.which("docker") is None:
-        return "no container engine (apt-get install docker.io; .ci/run installs it)"
-    info = subprocess.run(["docker", "info", "--format", "{{.ServerVersion}}"], capture_output=True, text=True)
-    if info.returncode != 0:
-        return f"the Docker engine is not running (start dockerd): {info.stderr.strip()[:200]}"
-    return None
-
-
 @pytest.fixture(scope="module")
 def image() -> str:
-    problem = _engine()
-    if problem:
-        pytest.skip(problem)
-    if shutil.which("debootstrap") is None and subprocess.run(["docker", "image", "inspect", IMAGE],
-                                                               capture_output=True).returncode != 0:
-        pytest.skip("no base image and no debootstrap to make one (apt-get install debootstrap)")
-    made = subprocess.run(["bash", str(TESTS / "tools" / "base_image.sh"), IMAGE], capture_output=True, text=True,
-                          timeout=1800)
-    if made.returncode != 0:
-        pytest.skip(f"the base image could not be made here (tests/tools/base_image.sh): {made.stderr[-300:]}")
-    return IMAGE
+    return container_engines.base_image("docker")
 
 
 @pytest.fixture(scope="module")
