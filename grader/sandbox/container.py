@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
 from grader.project import package
-from grader.sandbox import channel, engine as engines, scratch as scratch_folder
+from grader.sandbox import channel, scratch as scratch_folder
 from grader.sandbox.engine import Engine
 from grader.sandbox.model import CaseRun, Limits, SandboxReport, SandboxUnavailable, StepKind, StepResult, Tampered
 
@@ -59,7 +59,7 @@ def arguments(engine: Engine, limits: Limits, name: str) -> list[str]:
     return [engine.path, "run", "-i", "--rm", "--name", name, "--network", "none", "--ipc", "none",
             "--read-only", "--tmpfs", f"{SCRATCH}:rw,exec,nosuid,nodev,mode=1777,size={SCRATCH_BYTES}",
             "--memory", str(memory), "--memory-swap", str(memory), "--pids-limit",
-            str(limits.processes + EXTRA_PROCESSES), "--cpus", "1", "--cap-drop", "ALL", *caps,
+            str(limits.processes + EXTRA_PROCESSES), "--cap-drop", "ALL", *caps,
             "--security-opt", "no-new-privileges", *_ulimits(), "--user", "0:0", "--log-driver", "none",
             "-e", f"HOG_CACHE={SCRATCH}/hog-cache", "-e", f"TMPDIR={SCRATCH}"]
 
@@ -99,8 +99,9 @@ class Session:
                 and limits.memory_bytes <= self.limits.memory_bytes and limits.processes <= self.limits.processes)
 
     def grade(self, request: dict, on_result: "Callable[[int, CaseRun], object] | None",
-              deadline: float, seconds: float) -> dict:
-        """The inner report (as sent) for one request; each case's result to ``on_result`` as it comes."""
+              deadline: float, seconds: float) -> SandboxReport:
+        """The inner report for one request; each case's result to ``on_result`` as it comes."""
+        received: dict[int, CaseRun] = {}
         try:
             self.process.stdin.write(json.dumps(request).encode() + b"\n")
             self.process.stdin.flush()
@@ -112,11 +113,12 @@ class Session:
             if message == "late":
                 message = f"did not answer within {round(seconds)} s"
             if type(message) is list and len(message) == 3 and message[0] == "case" and type(message[1]) is int:
+                received[message[1]] = decode_run(message[2])
                 if on_result is not None:
-                    on_result(message[1], decode_run(message[2]))
+                    on_result(message[1], received[message[1]])
                 continue
             if type(message) is list and len(message) == 2 and message[0] == "report" and type(message[1]) is dict:
-                return message[1]
+                return decode_report(message[1], received)
             self.close()
             if type(message) is list and len(message) == 2 and message[0] == "fault" and type(message[1]) is str:
                 raise SandboxUnavailable(f"inside the container: {message[1]}")
@@ -200,7 +202,7 @@ def run_cases(submission: Path, cases: list[list[str]], setup: list[str], suppor
     session = _session_for(engine, image, limits)
     seconds = limits.batch_backstop + 2 * startup_seconds + 30
     deadline = time.monotonic() + seconds
-    inner = decode_report(session.grade(request, on_result, deadline, seconds))
+    inner = session.grade(request, on_result, deadline, seconds)
     layers = (f"container ({engine.name})",) + inner.layers
     text = (f"container ({engine.name}, image {image}: no network, read-only root, a private /tmp, "
             f"memory, process and CPU limits, capabilities {', '.join(CAPABILITIES)} only, no new privileges), "
@@ -236,6 +238,9 @@ def tagged(value):
     if kind is float:
         return ["f", repr(value)]
     if kind in (list, tuple):
+        kinds = set(map(type, value))
+        if kinds == {int} and -channel.SMALL_INT < min(value) and max(value) < channel.SMALL_INT:
+            return ["l" if kind is list else "t", *value]    # a row of a table: as it is
         return ["l" if kind is list else "t", *map(tagged, value)]
     if kind is dict:
         return ["d", *(part for key, item in value.items() for part in (tagged(key), tagged(item)))]
@@ -250,8 +255,10 @@ def encode_run(run: CaseRun) -> dict:
                                               for step in run.steps]}
 
 
-def encode_report(report: SandboxReport) -> dict:
-    return {"cases": [encode_run(run) for run in report.cases], "import_error": report.import_error,
+def encode_report(report: SandboxReport, sent: "dict[int, CaseRun]") -> dict:
+    """The report; a case whose final result is the one ``sent`` already holds for it goes as null."""
+    return {"cases": [None if sent.get(number) is run else encode_run(run) for number, run in enumerate(report.cases)],
+            "import_error": report.import_error,
             "isolation": report.isolation, "stdout_during_import": report.stdout_during_import,
             "level": report.level, "layers": list(report.layers), "allowlist": report.allowlist}
 
@@ -269,13 +276,15 @@ def decode_run(data) -> CaseRun:
         raise SandboxUnavailable(f"the kit inside the container sent a result it never sends ({error})") from None
 
 
-def decode_report(data: dict) -> SandboxReport:
+def decode_report(data: dict, received: "dict[int, CaseRun]") -> SandboxReport:
+    """The report; a null case is the one ``received`` holds for it (sent as it came)."""
     try:
         texts = [data[key] for key in ("isolation", "stdout_during_import", "level", "allowlist")]
         if not all(type(text) is str for text in texts) or not channel.optional_text(data["import_error"]) \
                 or not all(type(layer) is str for layer in data["layers"]):
             raise ValueError("a field of the wrong type")
-        return SandboxReport([decode_run(run) for run in data["cases"]], data["import_error"], texts[0], texts[1],
+        cases = [received[number] if run is None else decode_run(run) for number, run in enumerate(data["cases"])]
+        return SandboxReport(cases, data["import_error"], texts[0], texts[1],
                              texts[2], tuple(data["layers"]), texts[3])
-    except (TypeError, ValueError, KeyError) as error:
+    except (TypeError, ValueError, KeyError, IndexError) as error:
         raise SandboxUnavailable(f"the kit inside the container sent a report it never sends ({error})") from None

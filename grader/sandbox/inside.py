@@ -16,6 +16,7 @@ import os
 import re
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from grader.errors import GraderFault, UsageError
@@ -26,26 +27,37 @@ from grader.sandbox.model import Limits
 from grader.sandbox.run import run_cases
 
 _NAME = re.compile(r"[A-Za-z0-9_\-]+\.py")
+# Cases' results go out together, at most this long after they came (each write to the engine's stream
+# costs a round through it); the first at once (the final strategy's table: its rating starts on it).
+FLUSH_SECONDS = 0.1
 
 
 def main() -> int:
-    answers = os.fdopen(os.dup(1), "wb")
+    answers = os.fdopen(os.dup(1), "wb", buffering=1 << 20)
     os.dup2(2, 1)           # whatever else writes to stdout (a warning, say) cannot break the answers
+    flushed = [time.monotonic()]
 
-    def send(message) -> None:
+    def send(message, now: bool = True) -> None:
         answers.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
-        answers.flush()
+        if now or time.monotonic() - flushed[0] >= FLUSH_SECONDS:
+            answers.flush()
+            flushed[0] = time.monotonic()
+
+    def sent(number: int, run) -> None:
+        send(["case", number, encode_run(run)], now=number == 0)
+        last[number] = run
 
     send(["ready", package.digest()])
     for line in sys.stdin.buffer:
+        last: dict = {}      # each case's result as last sent: the report leaves out what the grader has
         try:
-            report = grade(json.loads(line), lambda number, run: send(["case", number, encode_run(run)]))
+            report = grade(json.loads(line), sent)
         except (GraderFault, UsageError, ValueError, TypeError, KeyError, OSError) as error:
             send(["fault", f"{type(error).__name__}: {error}"])
             continue
         finally:
             _reap()
-        send(["report", encode_report(report)])
+        send(["report", encode_report(report, last)])
     return 0
 
 
