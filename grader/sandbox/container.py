@@ -205,7 +205,7 @@ def run_cases(submission: Path, cases: list[list[str]], setup: list[str], suppor
     inner = session.grade(request, on_result, deadline, seconds)
     layers = (f"container ({engine.name})",) + inner.layers
     text = (f"container ({engine.name}, image {image}: no network, read-only root, a private /tmp, "
-            f"memory, process and CPU limits, capabilities {', '.join(CAPABILITIES)} only, no new privileges), "
+            f"memory and process limits, capabilities {', '.join(CAPABILITIES)} only, no new privileges), "
             f"inside it {inner.isolation}") if inner.level != "none" else inner.isolation
     return dataclasses.replace(inner, isolation=text, level="container" if inner.level != "none" else "none",
                                layers=layers if inner.level != "none" else ())

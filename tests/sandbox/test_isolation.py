@@ -65,7 +65,8 @@ def use_level(monkeypatch, name: str) -> None:
 @pytest.mark.parametrize("variable", ["HOG_ISOLATION", "HOG_SANDBOX"])
 def test_an_unknown_level_name_is_a_usage_error_naming_the_levels(honest, monkeypatch, variable):
     monkeypatch.setenv(variable, "bogus")
-    with pytest.raises(UsageError, match=f"{variable}='bogus' is not an isolation level: use process, files or bubblewrap"):
+    with pytest.raises(UsageError, match=f"{variable}='bogus' is not an isolation level: use process, files, bubblewrap "
+                       r"\(from least to most isolated\) or container \(Docker or Podman\)"):
         run_cases(honest, [["square(3)"]], limits=FAST)
 
 

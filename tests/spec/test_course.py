@@ -92,7 +92,7 @@ def test_the_course_is_found_from_the_working_directory_upward(tmp_path, monkeyp
     ("pionts = 3", "hog-course.toml:{n}: unknown key 'pionts' (the keys are name, variants, isolation, points, "
                    "thresholds, server, assignments)"),
     ('isolation = "chroot"', "hog-course.toml:{n}: unknown isolation level 'chroot' (write one of process, "
-                             "files, bubblewrap)"),
+                             "files, bubblewrap, container)"),
     ("[points.sp19]\nq99 = 2", "hog-course.toml:{n}: variant sp19 has no question 'q99' (its questions are q01,"),
     ("[points.sp19]\nq01 = -1", "hog-course.toml:{n}: points.sp19.q01 is negative (-1) (write 0 or more)"),
     ("[points.sp19]\nq01 = 'two'", "hog-course.toml:{n}: points.sp19.q01 is 'two', not a number"),
