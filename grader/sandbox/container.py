@@ -112,10 +112,11 @@ class Session:
             message = self._next(deadline)
             if message == "late":
                 message = f"did not answer within {round(seconds)} s"
-            if type(message) is list and len(message) == 3 and message[0] == "case" and type(message[1]) is int:
-                received[message[1]] = decode_run(message[2])
-                if on_result is not None:
-                    on_result(message[1], received[message[1]])
+            if type(message) is list and len(message) == 2 and message[0] == "cases" and type(message[1]) is list:
+                for number, run in _numbered(message[1]):
+                    received[number] = run
+                    if on_result is not None:
+                        on_result(number, run)
                 continue
             if type(message) is list and len(message) == 2 and message[0] == "report" and type(message[1]) is dict:
                 return decode_report(message[1], received)
@@ -247,6 +248,13 @@ def tagged(value):
     if kind is channel.Function:
         return ["fn", value.name]
     raise TypeError(f"a value of type {kind.__name__} is not one the sandbox rebuilds")
+
+
+def _numbered(items: list) -> list[tuple[int, CaseRun]]:
+    """The cases of a "cases" message, each [number, run]; SandboxUnavailable if malformed."""
+    if not all(type(item) is list and len(item) == 2 and type(item[0]) is int for item in items):
+        raise SandboxUnavailable("the kit inside the container sent a result it never sends (a case's number)")
+    return [(number, decode_run(run)) for number, run in items]
 
 
 def encode_run(run: CaseRun) -> dict:

@@ -2,8 +2,8 @@
 
 It says ``["ready", digest]``, then reads one JSON line per submission on its standard input (the
 submission's files, the cases' steps, the setup, the support files, the limits) and grades each in a
-sandbox of its own at ``files``, as the kit does on Linux: each case's result as it comes
-(``["case", number, run]``), then ``["report", report]``, or ``["fault", why]`` when the sandbox cannot
+sandbox of its own at ``files``, as the kit does on Linux: the cases' results as they come
+(``["cases", [[number, run], ...]]``, a few at a time), then ``["report", report]``, or ``["fault", why]`` when the sandbox cannot
 run (the grader outside makes that "grader failed"). It ends when its input does. It uses the standard
 library and the sandbox alone: the image holds the kit without its requirements.
 """
@@ -27,25 +27,32 @@ from grader.sandbox.model import Limits
 from grader.sandbox.run import run_cases
 
 _NAME = re.compile(r"[A-Za-z0-9_\-]+\.py")
-# Cases' results go out together, at most this long after they came (each write to the engine's stream
-# costs a round through it); the first at once (the final strategy's table: its rating starts on it).
+# Cases' results go out together, in one message at most this long after they came (each message through the
+# engine's stream costs more than a case); the first at once (the final strategy's table: its rating starts on it).
 FLUSH_SECONDS = 0.1
 
 
 def main() -> int:
     answers = os.fdopen(os.dup(1), "wb", buffering=1 << 20)
     os.dup2(2, 1)           # whatever else writes to stdout (a warning, say) cannot break the answers
+    waiting: list = []      # cases' results not sent yet
     flushed = [time.monotonic()]
 
-    def send(message, now: bool = True) -> None:
+    def send(message) -> None:
         answers.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
-        if now or time.monotonic() - flushed[0] >= FLUSH_SECONDS:
-            answers.flush()
-            flushed[0] = time.monotonic()
+        answers.flush()
+
+    def send_waiting() -> None:
+        if waiting:
+            send(["cases", waiting[:]])
+            waiting.clear()
+        flushed[0] = time.monotonic()
 
     def sent(number: int, run) -> None:
-        send(["case", number, encode_run(run)], now=number == 0)
+        waiting.append([number, encode_run(run)])
         last[number] = run
+        if number == 0 or time.monotonic() - flushed[0] >= FLUSH_SECONDS:
+            send_waiting()
 
     send(["ready", package.digest()])
     for line in sys.stdin.buffer:
@@ -53,10 +60,12 @@ def main() -> int:
         try:
             report = grade(json.loads(line), sent)
         except (GraderFault, UsageError, ValueError, TypeError, KeyError, OSError) as error:
+            waiting.clear()
             send(["fault", f"{type(error).__name__}: {error}"])
             continue
         finally:
             _reap()
+        send_waiting()
         send(["report", encode_report(report, last)])
     return 0
 
