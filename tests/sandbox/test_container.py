@@ -178,7 +178,7 @@ def test_a_batch_runs_one_container_per_worker(in_docker, tmp_path):
     ended = int(time.time()) + 1
     assert status == 0
     book = (tmp_path / "out" / "gradebook.csv").read_text().splitlines()
-    assert [line.split(",")[1] for line in book[1:]] == ["23.0", "23.0", "23.0", "0.0"]
+    assert [line.split(",")[1] for line in book[1:]] == ["23.0", "23.0", "23.0", "0.0"], book
     started = subprocess.run(["docker", "events", "--since", str(began), "--until", str(ended), "--filter",
                               "event=start", "--filter", f"label={engines.LABEL}={package.digest()}",
                               "--format", "{{.Actor.Attributes.name}}"],
