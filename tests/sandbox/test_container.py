@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import shutil
 import subprocess
 import tempfile
@@ -183,6 +184,7 @@ def test_a_batch_runs_one_container_per_worker(in_docker, tmp_path):
                               "event=start", "--filter", f"label={engines.LABEL}={package.digest()}",
                               "--format", "{{.Actor.Attributes.name}}"],
                              capture_output=True, text=True, timeout=60).stdout.split()
+    started = [name for name in started if not name.startswith(f"hog-grade-{os.getpid()}-")]   # this process's own
     assert 1 <= len(started) <= 2, started
 
 
