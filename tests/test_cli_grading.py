@@ -196,7 +196,8 @@ def test_an_unknown_isolation_level_in_the_environment_is_a_usage_error(monkeypa
     monkeypatch.setenv("HOG_ISOLATION", "namespaces")
     assert cli.main(["grade", str(project.SOLUTION / "fa18"), "--variant", "fa18"]) == 2
     assert capsys.readouterr().err == ("Error: HOG_ISOLATION='namespaces' is not an isolation level: use process, "
-                                       "files or bubblewrap (from least to most isolated)\n")
+                                       "files, bubblewrap (from least to most isolated) or container (Docker or "
+                                       "Podman)\n")
 
 
 @pytest.mark.slow

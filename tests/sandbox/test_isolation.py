@@ -357,8 +357,8 @@ def test_an_unknown_level_on_the_command_line_exits_2_with_one_line(tmp_path):
     done = subprocess.run([sys.executable, "-m", "grader.cli", "grade", str(project.SOLUTION / "sp19"),
                            "--variant", "sp19"], capture_output=True, text=True, env=env, timeout=300)
     assert done.returncode == 2
-    assert done.stderr.strip() == ("Error: HOG_SANDBOX='bogus' is not an isolation level: use process, files "
-                                   "or bubblewrap (from least to most isolated)")
+    assert done.stderr.strip() == ("Error: HOG_SANDBOX='bogus' is not an isolation level: use process, files, "
+                                   "bubblewrap (from least to most isolated) or container (Docker or Podman)")
 
 
 
