@@ -193,3 +193,13 @@ def test_an_image_that_is_missing_is_a_grader_failure_not_a_zero(in_docker, monk
     result, fault = grade.grade_safely(ROOT / "solution" / "sp19", load_variant("sp19"), minimum="container")
     assert fault and "holds no image of this kit (hog-kit-grader:no-such-image)" in result.grader_error
     assert "hog container build" in result.grader_error
+
+
+def test_a_contest_tabulates_each_final_strategy_in_the_container(in_docker, tmp_path, capsys):
+    for name in ("ada", "bob"):
+        (tmp_path / "entrants" / name).mkdir(parents=True)
+        shutil.copy(ROOT / "solution" / "sp19" / "hog.py", tmp_path / "entrants" / name)
+    assert cli.main(["contest", str(tmp_path / "entrants"), "--variant", "sp19", "--out", str(tmp_path / "out"),
+                     "--isolation", "container"]) == 0
+    shown = capsys.readouterr().out
+    assert "2 tables tabulated in the sandbox" in shown and "0 disqualified" in shown, shown
