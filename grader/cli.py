@@ -21,10 +21,9 @@ USAGE_ERROR = 2
 GRADER_FAULT = 1
 BROKEN_PIPE = 128 + 13   # as a shell reports a process ended by SIGPIPE
 STDOUT_FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO)   # standard output cannot take more
-ISOLATION_HELP = ("the least isolation the submission may run under: process, files (the kit's files out of "
-                  "its reach), bubblewrap, or container (files inside a Docker or Podman container: macOS, "
-                  "Windows); below it, grading fails (exit 1) instead of scoring "
-                  "(default: $HOG_ISOLATION, else the course config's, else files)")
+ISOLATION_HELP = ("the least isolation the submission may run under: process, files (the kit's files out of its "
+                  "reach), bubblewrap, or container (files in Docker or Podman: macOS, Windows); below it, grading "
+                  "fails (exit 1) instead of scoring (default: $HOG_ISOLATION, else the course config's, else files)")
 CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 """The cores this process may run on: a batch's workers by default."""
 SEED_HELP = "draw the hidden cases from this seed (default: a fresh one, recorded in the report)"
@@ -200,20 +199,13 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
                            "reference rules")
     play.add_argument("--isolation", choices=LEVELS,
                       help="the least isolation the submission's code runs under, as grading: process, files, "
-                           "bubblewrap or container; below it, no move is played (default: $HOG_ISOLATION, else the course "
-                           "config's, else files)")
-
-    container = add_verb("container", help="the image of the container isolation level (Docker or Podman): "
-                                           "'hog container build' makes it for this kit")
-    container.add_argument("action", choices=("build",), help="build: make this kit's grading image now "
-                                                              "(grading with --isolation container makes it "
-                                                              "on first use)")
-    container.add_argument("--base", metavar="IMAGE",
-                           help="the image to build on, with Python 3.11 or later (default: $HOG_CONTAINER_BASE, "
-                                "else python:3.11-slim)")
-
-    add_verb("doctor", help="which isolation levels can be reached on this machine, and why not")
-
+                           "bubblewrap or container; below it, no move is played (default: $HOG_ISOLATION, else "
+                           "the course config's, else files)")
+    container = add_verb("container", help="build this kit's image for --isolation container (Docker or Podman)")
+    container.add_argument("action", choices=("build",), help="build: now (the first grading at that level does)")
+    container.add_argument("--base", metavar="IMAGE", help="the image to build on, with Python 3.11 or later "
+                                                           "(default: $HOG_CONTAINER_BASE, else python:3.11-slim)")
+    add_verb("doctor", help="which isolation levels this machine can reach, and why not")
     assign = add_verb("assign", help="write the student folder and the autograder bundle of a variant")
     assign.add_argument("variant", metavar="ID", nargs="?", help=variant_id + " (none with --roster)")
     assign.add_argument("--out", metavar="DIR", required=True, help="a new or empty folder to write into")
