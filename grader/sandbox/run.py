@@ -307,7 +307,7 @@ class Batch:
             if event.kind == "bad":
                 return failed(channel.tampered(event.detail), None, elapsed, kind=StepKind.TAMPERED), False, []
             try:
-                if channel.take_step(event.message, index, steps, done, child.cases_run):
+                if channel.take_step(event.message, index, steps, done, child.cases_run, event.line):
                     return CaseRun(done, elapsed), True, []
             except Tampered as problem:
                 earlier = problem.args[1] if len(problem.args) > 1 else []
