@@ -30,6 +30,7 @@ def tree_at(revision: str | None):
 CORPUS_RUN = """\
 import json, sys, time
 from pathlib import Path
+from grader.classroom import batch, cluster
 from grader.spec import load_variant
 source, out, named, jobs, dask = Path(sys.argv[1]), Path(sys.argv[2]), json.loads(sys.argv[3]), int(sys.argv[4]), \\
     sys.argv[5] == "dask"
