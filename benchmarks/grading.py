@@ -2,7 +2,8 @@
 
 Run: python benchmarks/grading.py [--batch 200] [--okpy-only] [--cases-only] [--before REV] [--corpus 3] [--docs]
 Every figure is measured in this run; ratios compare figures of this run. ``--before REV`` also times
-the hidden cases of a fresh seed with the kit as it was at git revision REV, in this run.
+the hidden cases of a fresh seed, ``hog grade`` with a fresh seed and the corpus batch with the kit as
+it was at git revision REV, in this run, the two kits taking turns.
 """
 
 from __future__ import annotations
@@ -22,11 +23,12 @@ import time
 from pathlib import Path
 
 from grader import cases, project
-from grader.classroom import batch, cluster
 from grader.grading import grade, tabulate
 from grader.commands import batch as commands
 from grader.sandbox import run_cases
 from grader.spec import load_variant
+
+import revisions   # beside this script: the kit at another revision
 
 VARIANTS = ["sp19", "nju24", "nju21", "fa19", "fa18"]
 
@@ -107,7 +109,7 @@ for session in sys.argv[2:]:
 TARGETS = {"sp19": 0.45, "nju24": 0.45, "nju21": 0.45, "fa19": 0.6, "fa18": 0.45}   # issue 11, seconds
 
 
-def against_okpy() -> None:
+def against_okpy(before: str | None = None) -> None:
     """hog grade in a new process against an okpy-like run of the same public cases (a new process
     that imports hog.py and runs them in-process, as the course's ok client does), and hog --help
     against the bare interpreter's start-up, all measured in this run."""
@@ -118,35 +120,15 @@ def against_okpy() -> None:
     print("a first run) against an okpy-like run of the public cases in a new process, without isolation;")
     print("'new table': the same, with the final strategy's win rate not cached (a table never graded")
     print("before: the exact engine loads and solves it); 'fresh seed': without --seed, as by default (the")
-    print("run draws its own seed and generates its hidden cases); median of 5")
+    print("run draws its own seed and generates its hidden cases); median of 5" +
+          (f"; 'fresh then': a fresh seed with the kit at {before[:12]}, taking turns" if before else ""))
     print(f"{'variant':8} {'hog grade':>10} {'new table':>10} {'fresh seed':>11} {'okpy-like':>10} {'ratio':>6} "
-          f"{'target':>7}  met  {'fresh/okpy':>10} (target 0.5x)")
+          f"{'target':>7}  met  {'fresh/okpy':>10} (target 0.5x)" + (f" {'fresh then':>11} {'now/then':>9}" if before else ""))
     cache = tempfile.mkdtemp(prefix="hog-bench-cache-")
     environment = {**os.environ, "HOG_CACHE": cache}
-    for variant_id in VARIANTS:
-        variant = load_variant(variant_id)
-        folder = project.SOLUTION / variant_id
-        command = [sys.executable, "-m", "grader.cli", "grade", str(folder), "--variant", variant_id,
-                   "--format", "json", "--seed", "1"]
-
-        def graded() -> None:
-            subprocess.run(command, check=True, capture_output=True, env=environment)
-
-        def forget_win_rates() -> None:
-            shutil.rmtree(os.path.join(cache, "win-rates"), ignore_errors=True)
-
-        graded()   # fills the caches for this seed
-        hog_seconds = timed(graded, repeat=5)
-        new_table = statistics.median(_timed_after(graded, forget_win_rates) for _ in range(5))
-        fresh = timed(lambda: subprocess.run(command[:-2], check=True, capture_output=True, env=environment),
-                      repeat=5)
-        sessions = [case.session for case in cases.public_cases(variant)]
-        okpy = [sys.executable, "-c", OKPY_LIKE, str(folder), *sessions]
-        okpy_seconds = timed(lambda: subprocess.run(okpy, check=True, capture_output=True), repeat=5)
-        target = TARGETS[variant_id]
-        print(f"{variant_id:8} {hog_seconds:9.2f}s {new_table:9.2f}s {fresh:10.2f}s {okpy_seconds:9.2f}s "
-              f"{hog_seconds / okpy_seconds:5.1f}x {target:6.2f}s  {'yes' if hog_seconds <= target else 'no':3}  "
-              f"{fresh / okpy_seconds:9.2f}x")
+    with revisions.tree_at(before) as then:
+        for variant_id in VARIANTS:
+            _against_okpy(variant_id, command_environment=environment, cache=cache, then=then)
     shutil.rmtree(cache, ignore_errors=True)
     bare = timed(lambda: subprocess.run([sys.executable, "-c", "pass"], check=True), repeat=5)
     helped = timed(lambda: subprocess.run([sys.executable, "-m", "grader.cli", "--help"], check=True,
@@ -154,6 +136,45 @@ def against_okpy() -> None:
     print(f"hog --help: {helped:.3f} s (target 0.1 s: {'met' if helped <= 0.1 else 'not met'}); "
           f"the bare interpreter's start-up in this run: {bare:.3f} s ({helped / bare:.1f}x)")
     print(f"load average while measuring: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+
+
+def _against_okpy(variant_id: str, *, command_environment: dict, cache: str, then: Path | None) -> None:
+    """One variant's line of ``against_okpy``."""
+    environment = command_environment
+    variant = load_variant(variant_id)
+    folder = project.SOLUTION / variant_id
+    command = [sys.executable, "-m", "grader.cli", "grade", str(folder), "--variant", variant_id,
+               "--format", "json", "--seed", "1"]
+
+    def graded() -> None:
+        subprocess.run(command, check=True, capture_output=True, env=environment)
+
+    def forget_win_rates() -> None:
+        shutil.rmtree(os.path.join(cache, "win-rates"), ignore_errors=True)
+
+    graded()   # fills the caches for this seed
+    hog_seconds = timed(graded, repeat=5)
+    new_table = statistics.median(_timed_after(graded, forget_win_rates) for _ in range(5))
+    fresh_runs: dict[str, list[float]] = {"now": [], "then": []}
+    then_environment = {**environment, "HOG_CACHE": os.path.join(cache, "then"), "PYTHONPATH": str(then)}
+    for _ in range(5):   # the two kits take turns
+        fresh_runs["now"].append(timed(lambda: subprocess.run(command[:-2], check=True, capture_output=True,
+                                                              env=environment), repeat=1))
+        if then is not None:
+            fresh_runs["then"].append(timed(lambda: subprocess.run(command[:-2], check=True, capture_output=True,
+                                                                   env=then_environment, cwd=then), repeat=1))
+    fresh = statistics.median(fresh_runs["now"])
+    sessions = [case.session for case in cases.public_cases(variant)]
+    okpy = [sys.executable, "-c", OKPY_LIKE, str(folder), *sessions]
+    okpy_seconds = timed(lambda: subprocess.run(okpy, check=True, capture_output=True), repeat=5)
+    target = TARGETS[variant_id]
+    line = (f"{variant_id:8} {hog_seconds:9.2f}s {new_table:9.2f}s {fresh:10.2f}s {okpy_seconds:9.2f}s "
+            f"{hog_seconds / okpy_seconds:5.1f}x {target:6.2f}s  {'yes' if hog_seconds <= target else 'no':3}  "
+            f"{fresh / okpy_seconds:9.2f}x")
+    if then is not None:
+        fresh_then = statistics.median(fresh_runs["then"])
+        line += f" {fresh_then:10.2f}s {fresh / fresh_then:8.2f}x"
+    print(line)
 
 
 def _timed_after(function, prepare) -> float:
@@ -236,14 +257,11 @@ def hidden_case_generation(before: str | None) -> None:
     print(f"allowed alternatives), the median of {len(FRESH_SEEDS)} seeds, in a process that has graded before")
     print("(CPU seconds of the grading process; the least of 3 runs, the revisions' runs taking turns)")
     runs: dict[str, list[dict[str, float]]] = {"now": [], "then": []}
-    with tempfile.TemporaryDirectory(prefix="hog-bench-before-") as tree:
-        if before:
-            archive = subprocess.run(["git", "archive", before], check=True, capture_output=True, cwd=project.ROOT)
-            subprocess.run(["tar", "-x", "-C", tree], input=archive.stdout, check=True)
+    with revisions.tree_at(before) as tree:
         for _ in range(3):
             runs["now"].append(_generation_times(project.ROOT))
-            if before:
-                runs["then"].append(_generation_times(Path(tree)))
+            if tree is not None:
+                runs["then"].append(_generation_times(tree))
     now = {variant_id: min(run[variant_id] for run in runs["now"]) for variant_id in VARIANTS}
     then = {variant_id: min(run[variant_id] for run in runs["then"]) for variant_id in VARIANTS} if before else None
     print(f"{'variant':8} {'now':>8}" + (f" {before[:12]:>12} {'speed-up':>9}" if then else ""))
@@ -294,32 +312,32 @@ def _corpus(folder: Path, copies: int) -> dict[str, str]:
     return variants
 
 
-def corpus_batch(copies: int, dask: bool) -> None:
-    """``hog grade-batch`` of the corpus, each submission under its own variant, one fresh seed per run."""
-    with tempfile.TemporaryDirectory() as scratch:
+def corpus_batch(copies: int, dask: bool, before: str | None) -> None:
+    """``hog grade-batch`` of the corpus, each submission under its own variant, one fresh seed per run, each
+    run in a new process; with ``before``, the kit at that revision too, the two taking turns."""
+    with tempfile.TemporaryDirectory() as scratch, revisions.tree_at(before) as then:
         source = Path(scratch) / "in"
         source.mkdir()
         named = _corpus(source, copies)
-        loaded = {variant_id: load_variant(variant_id) for variant_id in VARIANTS}
-
-        def choose(name: str):
-            return loaded[named[name]], ""
-
         print(f"\nA batch of the kit's corpus of students' submissions, {copies} times ({len(named)} submissions, "
-              f"every variant), {os.cpu_count()} cores, a fresh seed each run")
-        rates = {}
+              f"every variant), {os.cpu_count()} cores, a fresh seed each run, each run a new process"
+              + (f"; the kit now and at {before[:12]}, taking turns" if before else ""))
+        rates: dict[tuple[str, str], float] = {}
         runs = [("--jobs 1", 1, False), ("--jobs 2", 2, False)] + ([("Dask, 2 workers", 2, True)] if dask else [])
+        trees = [("now", project.ROOT)] + ([(before[:12], then)] if before else [])
         for label, jobs, on_dask in runs:
-            out = Path(scratch) / f"out-{jobs}-{on_dask}"
-            started = time.perf_counter()
-            with cluster.connect(workers=jobs if on_dask else None) as workers:
-                summary = batch.grade_batch(source, loaded["sp19"], out, jobs=jobs, choose=choose, cluster=workers)
-            seconds = time.perf_counter() - started
-            assert summary.failed == 0, summary
-            rates[label] = len(named) / seconds
-            print(f"{label:16}: {seconds:6.1f} s, {rates[label]:5.2f} submissions/s (target at 2: 15)")
-        print(f"--jobs 2 / --jobs 1: {rates['--jobs 2'] / rates['--jobs 1']:.2f}x" +
-              (f"; Dask / --jobs 2: {rates['Dask, 2 workers'] / rates['--jobs 2']:.2f}x (target 0.9)" if dask else ""))
+            for name, tree in trees:
+                out = Path(scratch) / f"out-{jobs}-{on_dask}-{name}"
+                seconds = revisions.corpus_run(tree, source, out, named, jobs, on_dask)
+                rates[label, name] = len(named) / seconds
+            line = f"{label:16}: {len(named) / rates[label, 'now']:6.1f} s, {rates[label, 'now']:5.2f} submissions/s"
+            if before:
+                line += (f"; at {before[:12]}: {rates[label, before[:12]]:5.2f}/s "
+                         f"({rates[label, 'now'] / rates[label, before[:12]]:.2f}x)")
+            print(line + " (target at 2: 15)")
+        print(f"--jobs 2 / --jobs 1: {rates['--jobs 2', 'now'] / rates['--jobs 1', 'now']:.2f}x" +
+              (f"; Dask / --jobs 2: {rates['Dask, 2 workers', 'now'] / rates['--jobs 2', 'now']:.2f}x (target 0.9)"
+               if dask else ""))
     print(f"load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
 
 
@@ -330,7 +348,8 @@ def main() -> None:
     parser.add_argument("--cases-only", action="store_true",
                         help="only the hidden cases of a fresh seed, the share outside the student's code and "
                              "the corpus batch")
-    parser.add_argument("--before", metavar="REV", help="also time a fresh seed's hidden cases at git revision REV")
+    parser.add_argument("--before", metavar="REV", help="also time, with the kit at git revision REV, a fresh seed's "
+                                                        "hidden cases, hog grade and the corpus batch")
     parser.add_argument("--corpus", type=int, default=3, help="copies of the corpus in its batch (default 3)")
     parser.add_argument("--dask", action="store_true", help="also grade the corpus batch on a 2-worker Dask cluster")
     args = parser.parse_args()
@@ -338,9 +357,9 @@ def main() -> None:
     print(f"load average at the start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     hidden_case_generation(args.before)
     if not args.cases_only:
-        against_okpy()
+        against_okpy(args.before)
     outside_the_code()
-    corpus_batch(args.corpus, args.dask)
+    corpus_batch(args.corpus, args.dask, args.before)
     if not (args.okpy_only or args.cases_only):
         single(args)
         batch_throughput(args.batch)

@@ -31,11 +31,11 @@ from grader.classroom import pool
 from grader.classroom.cluster import Cluster
 from grader.errors import UsageError
 from grader.project.files import write_atomically
-from grader.grading import tabulate
-from grader.grading.grade import GradeResult, QuestionResult, grade_safely
+from grader.grading.grade import GradeResult, QuestionResult, grade_safely, prepare
 from grader.report import gradescope, instructor
 from grader.report.html import spreadsheet_cell
 from grader.report.progress import SILENT, Progress
+from grader.sandbox import level
 from grader.spec import Variant
 from grader.classroom.submissions import Skipped, UnusableZip, clashes, extract, result_name, scan, submission_name
 from grader.classroom.submissions import digest as submission_digest
@@ -273,11 +273,16 @@ def _run(variants: dict[Path, Variant], out: Path, todo: list[Path], sources: di
     # workers inherit them (as many as the cache keeps); a variant of one submission is left to its worker.
     shared = Counter(variants[s].id for s in todo)
     kept = case_source.hidden_cases.cache_info().maxsize
-    # So is what rating a final strategy's table needs (the exact engine, loaded once rather than per worker).
+    # So are their compiled form and what rating a final strategy's table needs (the exact engine),
+    # and the probe of the isolation level (a sandbox's start of its own).
+    try:
+        if len(todo) > 1:
+            level.choose(isolation)
+    except Exception:
+        pass  # each submission meets it again in grade_safely, which reports it
     for variant in [v for v in {variants[s].id: variants[s] for s in todo}.values() if shared[v.id] > 1][:kept]:
         try:
-            case_source.grading_cases(variant, seed)
-            tabulate.ready(variant)
+            prepare(variant, seed)
         except Exception:
             pass  # a fault of the kit: each submission meets it again in grade_safely, which reports it
 

@@ -164,15 +164,23 @@ class Cluster:
                 self.local.close()
 
     def chunks(self, tasks: list) -> list[list]:
-        size = max(1, min(MAX_CHUNK, -(-len(tasks) // (CHUNKS_PER_WORKER * self.workers))))
-        return [tasks[start:start + size] for start in range(0, len(tasks), size)]
+        """The tasks in order, in chunks of a share of what is left (at most MAX_CHUNK): they shrink
+        towards the end, so the workers finish together rather than one running a large last chunk."""
+        workers, chunks, start = self.workers, [], 0
+        while start < len(tasks):
+            size = max(1, min(MAX_CHUNK, -(-(len(tasks) - start) // (CHUNKS_PER_WORKER * workers))))
+            chunks.append(tasks[start:start + size])
+            start += size
+        return chunks
 
     def run_all(self, tasks: list, work: Callable, *, signals: pool.Signals,
                 done: Callable[[object, object], None], lost: Callable[[object, str], None]) -> None:
         """As ``grader.classroom.pool.run_all``, on the cluster's workers."""
         distributed = _distributed()
         stop = distributed.Event(f"hog-stop-{uuid.uuid4().hex}", client=self.client)
-        futures = {self.client.submit(run_chunk, work, chunk, stop.name, pure=False): chunk
+        # The work (with the variants it grades on) goes to each worker once, not with every chunk.
+        shared = self.client.scatter(work, broadcast=True, hash=False)
+        futures = {self.client.submit(run_chunk, shared, chunk, stop.name, pure=False): chunk
                    for chunk in self.chunks(tasks)}
         waiting = distributed.as_completed(list(futures))
         finished = False

@@ -236,6 +236,11 @@ def run_all(tasks: list, work: Callable, *, jobs: int, signals: Signals,
                     worker.pipe.close()
                     workers[index] = _Worker(context, work)
                     continue
+                if queue and signals.received is None:
+                    # Its next task first, so that it grades while the result is written (fsync and all).
+                    with contextlib.suppress(OSError):   # it died: the dispatch above replaces it
+                        worker.pipe.send(queue[0])
+                        worker.task = queue.popleft()
                 (done if kind == "done" else lost)(task, value)
         finished = signals.received is None
     finally:

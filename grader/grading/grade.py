@@ -18,7 +18,7 @@ from grader import project
 from grader.cases import unlocking
 from grader.grading import construct_check, tabulate
 from grader.errors import GraderFault, UsageError
-from grader.sandbox import CaseRun, Limits, StepKind, cap, run_cases
+from grader.sandbox import CaseRun, Limits, StepKind, cap, case_code, run_cases
 from grader.sandbox.level import NAMES as LEVEL_NAMES
 from grader.sandbox.early import Early
 from grader.shipped.student import constructs
@@ -200,6 +200,15 @@ def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
                        isolation_allowlist=report.allowlist,
                        unlocks=unlocking.status(Path(submission), variant, questions),
                        seed=seed if hidden else None)
+
+
+def prepare(variant: Variant, seed: int) -> None:
+    """What grading any submission on ``variant`` with ``seed`` needs first, done now: the cases, their
+    compiled form and the exact engine that rates a final strategy's table (a batch, once, before its
+    workers fork)."""
+    graded = case_source.grading_cases(variant, seed)
+    case_code.warm([tabulate.table_session(variant)] + [[step.source for step in case.steps] for case in graded])
+    tabulate.ready(variant)
 
 
 def _start_construct_checks(submission: Path, questions: list[Question],

@@ -23,7 +23,7 @@ def capped(text: str, limit: int = MAX_SHOWN) -> str:
 
 def encode_table(table: list[list[int]] | None) -> list[str] | None:
     """A table as one string per score: small to store, quick to read back."""
-    return None if table is None else ["".join(DIGITS[n] for n in row) for row in table]
+    return None if table is None else ["".join(map(DIGITS.__getitem__, row)) for row in table]
 
 
 def decode_table(rows) -> list[list[int]]:

@@ -19,7 +19,9 @@ One module per layer, each readable alone:
 ``harness``        inside: captures builtins, imports hog, runs the cases
 ``channel``        the grader's bounded reading and rebuilding of results
 ``boot``           how the interpreter gets the harness (its compiled code, or its text)
-``child``          the child process's life and death, its CPU time
+``case_code``      the cases' steps compiled by the grader, once per process, sent beside their text
+``child``          the child process's life and death, its pipes, its CPU time
+``processes``      every process of a sandbox, found and killed
 ``early``          a sandbox started while the grader still reads the spec
 ``scratch``        the scratch folder and the checked arguments
 ``run``            the run loop and ``run_cases``

@@ -63,11 +63,16 @@ def start(python: str) -> tuple[list[str], bytes]:
 def compiled(python: str) -> bytes | None:
     """The harness's code (marshal) for ``python``, or None when that is not this interpreter
     (marshal's format belongs to one Python version)."""
-    if os.path.realpath(sys.executable) != os.path.realpath(python):
+    if not same_interpreter(python):
         return None
     if "code" not in _made:
         _made["code"] = _cached_code(harness_text())
     return _made["code"]
+
+
+def same_interpreter(python: str) -> bool:
+    """Whether ``python`` is the grader's own interpreter (so code marshalled here loads there)."""
+    return os.path.realpath(sys.executable) == os.path.realpath(python)
 
 
 def _cached_code(text: str) -> bytes:

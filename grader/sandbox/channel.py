@@ -9,8 +9,9 @@ size to rebuild).  Values are rebuilt from a tagged plain form and shown with
 the grader's own ``repr``.  Errors while reading (MemoryError, RecursionError,
 malformed data) are the submission's failure ("tampered"), never the kit's.
 
-The grader sends the configuration, then {"case": number, "steps": [source, ...]} per case,
-as JSON lines on the control pipe. The harness answers in single lines of ASCII JSON on
+The grader sends the configuration, then {"case": number, "steps": [source, ...]} per case
+(with "code": the steps compiled, see grader/sandbox/case_code.py, where the sandbox's
+interpreter is the grader's), as JSON lines on the control pipe. The harness answers in single lines of ASCII JSON on
 the result pipe:
 
     ["unavailable", why]                       (the level asked for cannot be reached; exit 71)
@@ -28,7 +29,9 @@ string, a JSON integer (below 2**53 in size), ["i", hex] (larger integers),
 
 from __future__ import annotations
 
+import functools
 import json
+import json.scanner
 import re
 
 from grader.sandbox.model import TAMPERED, StepKind, StepResult, Tampered, cap
@@ -44,16 +47,41 @@ MAX_ITEMS = 110_000
 MAX_DEPTH = 110
 MAX_DICT_ENTRIES = 2_000
 SMALL_INT = 1 << 53  # the harness sends integers below this as JSON numbers
+# Messages up to this size are read and rebuilt once per process, as many as REMEMBERED: a batch's
+# submissions answer the same cases, most of them alike. What is rebuilt from a message is never changed.
+REMEMBERED_BYTES = 1024
+REMEMBERED = 1 << 13
 _SCALAR_TYPES = frozenset((int, bool, str, type(None)))
 _INT_ONLY = frozenset((int,))
 _FLOAT = re.compile(r"-?(?:inf|nan|\d+(?:\.\d+)?(?:e[+-]\d+)?)")
 _INT = re.compile(r"-?0x[0-9a-f]+")
+# json.loads without its checks of the encoding and the spaces around: what the harness sends has neither.
+_scan = json.scanner.make_scanner(json.JSONDecoder())
 
 
 def decode(line: bytes):
-    """One message from its JSON line; Tampered if it is not valid or too costly to read."""
+    """One message from its JSON line; Tampered if it is not valid or too costly to read. A short line
+    is read once per process (``REMEMBERED``): the grader only reads what it is given, never changes it."""
+    if len(line) <= REMEMBERED_BYTES:
+        return _decode_remembered(line)
+    return _decode(line)
+
+
+@functools.lru_cache(maxsize=REMEMBERED)
+def _decode_remembered(line: bytes):
+    return _decode(line)
+
+
+def _decode(line: bytes):
     if len(line) > MAX_MESSAGE_BYTES:
         raise Tampered(f"a message larger than {MAX_MESSAGE_BYTES >> 20} MiB")
+    try:
+        text = line.decode("utf-8")
+        value, end = _scan(text, 0)
+        if end == len(text):
+            return value
+    except (StopIteration, ValueError, RecursionError, MemoryError):
+        pass   # json.loads says what is wrong, or reads the forms the plain scan does not (spaces around)
     try:
         return json.loads(line)
     except (ValueError, RecursionError, MemoryError):
@@ -135,8 +163,20 @@ def optional_text(value) -> bool:
     return value is None or type(value) is str
 
 
-def step_result(message) -> tuple[int, int, StepResult]:
-    """(case, step, result) from a step message; Tampered if it is malformed."""
+def step_result(message, line: bytes | None = None) -> tuple[int, int, StepResult]:
+    """(case, step, result) from a step message (read from ``line``, when given: a short one is
+    rebuilt once per process); Tampered if it is malformed."""
+    if line is not None and len(line) <= REMEMBERED_BYTES:
+        return _step_result_remembered(line)
+    return _step_result(message)
+
+
+@functools.lru_cache(maxsize=REMEMBERED)
+def _step_result_remembered(line: bytes) -> tuple[int, int, StepResult]:
+    return _step_result(_decode_remembered(line))
+
+
+def _step_result(message) -> tuple[int, int, StepResult]:
     if len(message) != 7:
         raise Tampered("a step message of the wrong length")
     _, case, step, stdout, value, error, error_type = message
@@ -157,6 +197,33 @@ def step_result(message) -> tuple[int, int, StepResult]:
     except (ValueError, RecursionError, MemoryError):
         return case, step, StepResult(stdout, "returned a value too large to show", None, StepKind.ERROR)
     return case, step, StepResult(stdout + text, None, None, value=shown)
+
+
+def take_step(message, index: int, steps: list[str], done: list[StepResult], cases_run: list[int],
+              line: bytes | None = None) -> bool:
+    """Take one message of case ``index`` (read from ``line``) into ``done``; True once the case has ended
+    (it joins ``cases_run``, the cases this process ran). Tampered if the message is not the one the
+    harness sends next."""
+    if type(message) is not list or not message or message[0] not in ("step", "end"):
+        raise Tampered("a message of an unknown kind")
+    if type(message[1] if len(message) > 1 else None) is int and 0 <= message[1] < index:
+        earlier = [message[1]] if message[1] in cases_run else []
+        raise Tampered("a message about an earlier case", earlier)
+    errored = bool(done) and done[-1].error is not None
+    if message[0] == "end":
+        if len(message) != 2 or message[1] != index or type(message[1]) is not int:
+            raise Tampered("an end message for another case")
+        if not errored and len(done) != len(steps):
+            raise Tampered("the case ended before all of its steps ran")
+        cases_run.append(index)
+        return True
+    case, step, result = step_result(message, line)
+    if case != index:
+        raise Tampered("a step message for another case")
+    if errored or step != len(done) or step >= len(steps):
+        raise Tampered("a step message out of order or repeated")
+    done.append(result)
+    return False
 
 
 def tampered(why: str) -> str:

@@ -17,13 +17,17 @@ import subprocess
 import time
 from pathlib import Path
 
-from grader.sandbox import boot, channel, namespaces
+from grader.sandbox import boot, channel, namespaces, processes
 from grader.sandbox.level import Choice, Level
 from grader.sandbox.model import TAMPERED, Tampered
 
 _TICKS = os.sysconf("SC_CLK_TCK")
+_ENCODE = json.JSONEncoder(ensure_ascii=True, separators=(",", ":")).encode
 # How often the grader looks at the submission's CPU time and state while it waits for a message.
 WAIT_SAMPLE = 0.1
+# A reading of the CPU time younger than this is used again rather than read anew: the messages of
+# quick cases come many a millisecond, and a reading costs more than the grader's work on a message.
+FRESH_READING = 0.002
 
 
 def spawn(folder: Path, choice: Choice, uid: int | None = None) -> "Child":
@@ -46,10 +50,10 @@ def spawn(folder: Path, choice: Choice, uid: int | None = None) -> "Child":
 
 
 class Event:
-    __slots__ = ("kind", "message", "more", "detail")
+    __slots__ = ("kind", "message", "more", "detail", "line")
 
-    def __init__(self, kind: str, message=None, more: bool = False, detail: str = ""):
-        self.kind, self.message, self.more, self.detail = kind, message, more, detail
+    def __init__(self, kind: str, message=None, more: bool = False, detail: str = "", line: bytes | None = None):
+        self.kind, self.message, self.more, self.detail, self.line = kind, message, more, detail, line
 
 
 def signal_name(number: int) -> str:
@@ -86,6 +90,7 @@ class Child:
         self.selector.register(self.results, selectors.EVENT_READ)
         self.selector.register(self.stderr, selectors.EVENT_READ)
         self.inbox = bytearray()
+        self.taken = 0                              # bytes at the start of inbox already taken as messages
         self.outbox = bytearray()
         self.error_tail = bytearray()
         self.ended = False
@@ -95,6 +100,7 @@ class Child:
         self.batch_bytes = 0
         self.waited = 0.0                           # seconds the current case spent blocked
         self._sampled: tuple[float, float, int] | None = None
+        self._reading: tuple[float, float, bool] = (float("-inf"), 0.0, False)   # (when, CPU, runnable)
         self._cpu_files: list[int] | None = None
 
     # -- writing --
@@ -103,7 +109,11 @@ class Child:
         self._flush()
 
     def send(self, message) -> None:
-        self.outbox += json.dumps(message, ensure_ascii=True, separators=(",", ":")).encode() + b"\n"
+        self.send_all([message])
+
+    def send_all(self, messages: list) -> None:
+        """The messages, one JSON line each, in one write where the pipe takes them."""
+        self.outbox += b"".join(_ENCODE(message).encode() + b"\n" for message in messages)
         self._flush()
 
     def _flush(self) -> None:
@@ -142,15 +152,18 @@ class Child:
         ``wait_limit``: the seconds it may spend blocked (``waited``, see ``_note_waiting``).
         """
         while True:
-            newline = self.inbox.find(b"\n")
+            newline = self.inbox.find(b"\n", self.taken)
             if newline >= 0:
-                line = bytes(self.inbox[:newline])
-                del self.inbox[:newline + 1]
+                line = bytes(self.inbox[self.taken:newline])
+                self.taken = newline + 1
+                more = self.taken < len(self.inbox)
                 try:
                     message = channel.decode(line)
                 except Tampered as problem:
                     return Event("bad", detail=problem.args[0])
-                return Event("message", message, more=bool(self.inbox))
+                return Event("message", message, more=more, line=line)
+            del self.inbox[:self.taken]    # once per wait, not once per message
+            self.taken = 0
             if len(self.inbox) > channel.MAX_MESSAGE_BYTES:
                 return Event("bad", detail=f"a message larger than {channel.MAX_MESSAGE_BYTES >> 20} MiB")
             if self.case_bytes > channel.MAX_CASE_BYTES or self.batch_bytes > channel.MAX_BATCH_BYTES:
@@ -160,10 +173,11 @@ class Child:
             remaining = deadline - time.monotonic()
             passed = "wall" if remaining <= 0 else None     # the limit passed, if any
             if passed is None and cpu_limit is not None:
-                cpu, runnable = self._sample()
+                fresh = time.monotonic() - self._reading[0] >= FRESH_READING
+                cpu, runnable = self._sample() if fresh else self._reading[1:]
                 if cpu >= cpu_limit:
                     passed = "cpu"
-                elif wait_limit is not None and self._note_waiting(cpu, runnable) >= wait_limit:
+                elif wait_limit is not None and fresh and self._note_waiting(cpu, runnable) >= wait_limit:
                     passed = "wait"
                 remaining = min(remaining, WAIT_SAMPLE)
             if passed is not None:
@@ -235,7 +249,10 @@ class Child:
         return self.waited
 
     def cpu_seconds(self) -> float:
-        """CPU time (user + system) the sandboxed interpreter has used so far."""
+        """CPU time (user + system) the sandboxed interpreter has used so far (as read at most
+        ``FRESH_READING`` seconds ago)."""
+        if time.monotonic() - self._reading[0] < FRESH_READING:
+            return self._reading[1]
         return self._sample()[0]
 
     def _sample(self) -> tuple[float, bool]:
@@ -244,7 +261,7 @@ class Child:
         Its /proc stat files stay open, so each reading is one pread."""
         if self._cpu_files is None:
             self._cpu_files = []
-            for pid in descendants(self.process.pid) if self.bubblewrap else [self.process.pid]:
+            for pid in processes.descendants(self.process.pid) if self.bubblewrap else [self.process.pid]:
                 try:
                     self._cpu_files.append(os.open(f"/proc/{pid}/stat", os.O_RDONLY | os.O_CLOEXEC))
                 except OSError:
@@ -257,6 +274,7 @@ class Child:
                 runnable = runnable or fields[0] == b"R"
             except (OSError, ValueError, IndexError):
                 continue
+        self._reading = (time.monotonic(), total / _TICKS, runnable)
         return total / _TICKS, runnable
 
     def how_it_ended(self, importing: bool = False) -> str:
@@ -308,10 +326,10 @@ class Child:
         self.closed = True
         self._close_control()
         if self.process.poll() is None:
-            inner = descendants(self.process.pid) if self.bubblewrap else []
+            inner = processes.descendants(self.process.pid) if self.bubblewrap else []
             for pid in inner:
-                _kill(pid)
-            _kill(self.process.pid)
+                processes.kill(pid)
+            processes.kill(self.process.pid)
             try:
                 os.killpg(self.process.pid, signal.SIGKILL)
             except OSError:
@@ -320,7 +338,7 @@ class Child:
                 self.process.wait(timeout=5)
             except subprocess.TimeoutExpired:
                 pass
-            _wait_gone(inner, 2.0)
+            processes.wait_gone(inner, 2.0)
         self.selector.close()
         for descriptor in [self.results, *(self._cpu_files or ())]:
             try:
@@ -329,67 +347,3 @@ class Child:
                 pass
         self._cpu_files = []
         self.process.stderr.close()
-
-
-def _kill(pid: int) -> None:
-    try:
-        os.kill(pid, signal.SIGKILL)
-    except OSError:
-        pass
-
-
-def _parents() -> dict[int, int]:
-    table = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as handle:
-                fields = handle.read().rpartition(b")")[2].split()
-            table[int(entry)] = int(fields[1])
-        except (OSError, ValueError, IndexError):
-            continue
-    return table
-
-
-def descendants(root: int) -> list[int]:
-    """Every process below ``root``: from the kernel's lists of children where it keeps them,
-    else by reading the parent of every process."""
-    if os.path.exists(f"/proc/{root}/task/{root}/children"):
-        found, frontier = [], [root]
-        while frontier:
-            current = frontier.pop()
-            children = []
-            try:
-                for task in os.listdir(f"/proc/{current}/task"):   # each thread keeps its own list
-                    with open(f"/proc/{current}/task/{task}/children", "rb") as handle:
-                        children += [int(pid) for pid in handle.read().split()]
-            except (OSError, ValueError):
-                pass          # it has just ended
-            found += children
-            frontier += children
-        return found
-    parents = _parents()
-    found, frontier = [], [root]
-    while frontier:
-        current = frontier.pop()
-        for pid, parent in parents.items():
-            if parent == current:
-                found.append(pid)
-                frontier.append(pid)
-    return found
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            state = handle.read().rpartition(b")")[2].split()[0]
-    except (OSError, IndexError):
-        return False
-    return state not in (b"Z", b"X")
-
-
-def _wait_gone(pids: list[int], seconds: float) -> None:
-    deadline = time.monotonic() + seconds
-    while any(_alive(pid) for pid in pids) and time.monotonic() < deadline:
-        time.sleep(0.005)

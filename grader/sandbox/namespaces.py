@@ -10,6 +10,7 @@ namespaces).
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import site
@@ -83,6 +84,14 @@ def hidden_paths() -> set[str]:
 
 
 def bwrap_arguments(bwrap: str, scratch: str, python: str) -> list[str]:
+    """bwrap's command line for a sandbox of the folder ``scratch`` (what it mounts around that folder
+    is worked out once per process)."""
+    before, after = _around_scratch(bwrap, python)
+    return [*before, "--ro-bind", scratch, INSIDE, *after]
+
+
+@functools.lru_cache(maxsize=4)
+def _around_scratch(bwrap: str, python: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     args = [bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
             "--ro-bind", "/usr", "/usr"]
     for name in ("bin", "lib", "lib32", "lib64", "sbin"):
@@ -102,14 +111,12 @@ def bwrap_arguments(bwrap: str, scratch: str, python: str) -> list[str]:
     for hidden in sorted(hidden_paths()):
         if os.path.isdir(hidden) and any(inside(hidden, folder) for folder in bound):
             args += ["--tmpfs", hidden]
-    args += ["--ro-bind", scratch, INSIDE]
+    after = ["--size", str(TMPFS_BYTES)] if _has_size(bwrap) else []
+    after += ["--tmpfs", "/tmp", "--proc", "/proc", "--dev", "/dev"]
     if _has_size(bwrap):
-        args += ["--size", str(TMPFS_BYTES)]
-    args += ["--tmpfs", "/tmp", "--proc", "/proc", "--dev", "/dev"]
-    if _has_size(bwrap):
-        args += ["--size", str(TMPFS_BYTES)]
-    args += ["--tmpfs", "/dev/shm", "--chdir", INSIDE, "--"]
-    return args
+        after += ["--size", str(TMPFS_BYTES)]
+    after += ["--tmpfs", "/dev/shm", "--chdir", INSIDE, "--"]
+    return tuple(args), tuple(after)
 
 
 def _has_size(bwrap: str) -> bool:

@@ -4,8 +4,8 @@ Protocol
 --------
 The grader writes one JSON line per message to the harness's control pipe: a
 configuration line, then the cases, each with its number.  Up to ``WINDOW``
-cases are queued ahead of the one whose results are being read, so the
-sandbox never waits for the grader to read.  The harness answers on the result
+cases are queued ahead of the one whose results are being read (topped up in
+one write when half have been read), so the sandbox never waits for the grader to read.  The harness answers on the result
 pipe (never stdout or stderr, which the submission controls); see
 grader/sandbox/harness.py for the messages.  Start-up ends at "ready": nothing
 of the submission's has run before it, so a sandbox that does not get there is
@@ -49,7 +49,8 @@ import time
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
-from grader.sandbox import channel, level, scratch as scratch_folder, tree, user
+from grader.sandbox import boot, channel, level, namespaces, scratch as scratch_folder, tree, user
+from grader.sandbox.case_code import case_code
 from grader.sandbox.child import Child, spawn
 from grader.sandbox.early import Early, EarlyFailed
 from grader.sandbox.level import Choice, Level
@@ -60,8 +61,9 @@ from grader.sandbox.model import (SKIPPED_AFTER_TIMEOUT, TAMPERED, CaseRun, Limi
 STARTUP_SECONDS = 60.0
 # Whether the harness installs its seccomp filter; only tests turn it off, to see what the report says then.
 SECCOMP = True
-# Cases sent ahead of the one being read: enough to keep the sandbox busy while the grader reads.
-WINDOW = 16
+# Cases sent ahead of the one being read: enough to keep the sandbox busy while the grader reads;
+# sent in one write once half of them have been read.
+WINDOW = 32
 
 
 class Batch:
@@ -73,6 +75,7 @@ class Batch:
         self.cases, self.limits, self.choice, self.uid = cases, limits, choice, uid
         self.folder, self.on_result, self.first = folder, on_result, first
         self.groups, self.timed_out = groups, set()
+        self.compiled = boot.same_interpreter(namespaces.interpreter())   # send the cases' code too
         self.unfiltered: list[str] = []  # why a process ran without the seccomp filter
         inside = choice.seen_inside(folder)
         self.config = {"dir": inside, "setup": setup, "names": names, "tree": choice.tree, "uid": uid,
@@ -174,13 +177,16 @@ class Batch:
         following = index            # the next case to send
         began, cpu_start = time.monotonic(), child.cpu_seconds()
         while True:
-            while following < len(self.cases) and len(sent) < WINDOW:
-                if self.groups and self.groups[following] in self.timed_out:
-                    results[following] = failed(SKIPPED_AFTER_TIMEOUT, kind=StepKind.SKIPPED)
-                else:
-                    child.send({"case": following, "steps": self.cases[following]})
-                    sent.append(following)
-                following += 1
+            if len(sent) <= WINDOW // 2:
+                batch = []
+                while following < len(self.cases) and len(sent) < WINDOW:
+                    if self.groups and self.groups[following] in self.timed_out:
+                        results[following] = failed(SKIPPED_AFTER_TIMEOUT, kind=StepKind.SKIPPED)
+                    else:
+                        batch.append(self._message(following))
+                        sent.append(following)
+                    following += 1
+                child.send_all(batch)
             if not sent:
                 return following, False
             current = sent[0]
@@ -208,6 +214,12 @@ class Batch:
             if not keep:
                 return current + 1, True
             began, cpu_start = time.monotonic(), ended
+
+    def _message(self, index: int) -> dict:
+        steps = self.cases[index]
+        if self.compiled:
+            return {"case": index, "steps": steps, "code": case_code(tuple(steps))}
+        return {"case": index, "steps": steps}
 
     def _isolation_text(self) -> str:
         """What isolated the submission, as the report says it."""
@@ -295,37 +307,12 @@ class Batch:
             if event.kind == "bad":
                 return failed(channel.tampered(event.detail), None, elapsed, kind=StepKind.TAMPERED), False, []
             try:
-                if _step(event, index, steps, done, child):
+                if channel.take_step(event.message, index, steps, done, child.cases_run, event.line):
                     return CaseRun(done, elapsed), True, []
             except Tampered as problem:
                 earlier = problem.args[1] if len(problem.args) > 1 else []
                 return failed(channel.tampered(problem.args[0]), None, elapsed, kind=StepKind.TAMPERED), \
                     False, earlier
-
-
-def _step(event, index: int, steps: list[str], done: list[StepResult], child: Child) -> bool:
-    """Take one message of case ``index`` into ``done``; True once the case has ended. Tampered if wrong."""
-    message = event.message
-    if type(message) is not list or not message or message[0] not in ("step", "end"):
-        raise Tampered("a message of an unknown kind")
-    if type(message[1] if len(message) > 1 else None) is int and 0 <= message[1] < index:
-        earlier = [message[1]] if message[1] in child.cases_run else []
-        raise Tampered("a message about an earlier case", earlier)
-    errored = bool(done) and done[-1].error is not None
-    if message[0] == "end":
-        if len(message) != 2 or message[1] != index or type(message[1]) is not int:
-            raise Tampered("an end message for another case")
-        if not errored and len(done) != len(steps):
-            raise Tampered("the case ended before all of its steps ran")
-        child.cases_run.append(index)
-        return True
-    case, step, result = channel.step_result(message)
-    if case != index:
-        raise Tampered("a step message for another case")
-    if errored or step != len(done) or step >= len(steps):
-        raise Tampered("a step message out of order or repeated")
-    done.append(result)
-    return False
 
 
 def run_cases(submission: Path, cases: Sequence[Sequence[str]], *,

@@ -4,6 +4,7 @@ import json
 import re
 import tomllib
 import zipfile
+from importlib import metadata
 from pathlib import Path
 
 import pytest
@@ -41,6 +42,20 @@ def test_hog_version_prints_the_kits_version_from_its_metadata(capsys):
     assert stop.value.code == 0
     assert capsys.readouterr().out == f"hog-kit {project.version()}\n"
     assert re.fullmatch(r"\d+\.\d+\.\d+\S*", project.version())
+
+
+def test_the_version_read_from_the_kits_metadata_folder_is_the_one_its_installer_recorded(tmp_path, monkeypatch):
+    assert project.version() == metadata.version(project.DISTRIBUTION)
+    # An installation earlier on sys.path is the one that answers, as with importlib.metadata.
+    (tmp_path / "hog_kit-9.8.7.dist-info").mkdir()
+    (tmp_path / "hog_kit-9.8.7.dist-info" / "METADATA").write_text("Metadata-Version: 2.1\nName: hog-kit\n"
+                                                                 "Version: 9.8.7\n\nVersion: 1.0 in the text\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    project.version.cache_clear()
+    try:
+        assert project.version() == metadata.version(project.DISTRIBUTION) == "9.8.7"
+    finally:
+        project.version.cache_clear()
 
 
 def test_init_writes_a_commented_config_with_each_questions_points_and_the_course_folders(tmp_path, capsys):

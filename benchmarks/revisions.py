@@ -1,0 +1,53 @@
+"""The kit at another git revision, for a benchmark that compares it with the kit now in the same run."""
+
+from __future__ import annotations
+
+import compileall
+import contextlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@contextlib.contextmanager
+def tree_at(revision: str | None):
+    """The kit's files at a git revision, in a temporary folder (None without a revision)."""
+    if revision is None:
+        yield None
+        return
+    with tempfile.TemporaryDirectory(prefix="hog-bench-before-") as tree:
+        archive = subprocess.run(["git", "archive", revision], check=True, capture_output=True, cwd=ROOT)
+        subprocess.run(["tar", "-x", "-C", tree], input=archive.stdout, check=True)
+        compileall.compile_dir(str(Path(tree) / "grader"), quiet=1)
+        yield Path(tree)
+
+
+CORPUS_RUN = """\
+import json, sys, time
+from pathlib import Path
+from grader.classroom import batch, cluster
+from grader.spec import load_variant
+source, out, named, jobs, dask = Path(sys.argv[1]), Path(sys.argv[2]), json.loads(sys.argv[3]), int(sys.argv[4]), \\
+    sys.argv[5] == "dask"
+loaded = {variant_id: load_variant(variant_id) for variant_id in set(named.values())}
+started = time.perf_counter()
+with cluster.connect(workers=jobs if dask else None) as workers:
+    summary = batch.grade_batch(source, loaded["sp19"], out, jobs=jobs, choose=lambda name: (loaded[named[name]], ""),
+                                cluster=workers)
+assert summary.failed == 0, summary
+print(time.perf_counter() - started)
+"""
+
+
+def corpus_run(tree: Path, source: Path, out: Path, named: dict[str, str], jobs: int, dask: bool) -> float:
+    """The seconds of one ``grade-batch`` of the corpus (a fresh seed, the cluster's start included) in a
+    new process, with the kit at ``tree``."""
+    done = subprocess.run([sys.executable, "-c", CORPUS_RUN, str(source), str(out), json.dumps(named), str(jobs),
+                           "dask" if dask else "pool"], check=True, capture_output=True, text=True, cwd=tree,
+                          env={**os.environ, "PYTHONPATH": str(tree)})
+    return float(done.stdout.splitlines()[-1])

@@ -1,0 +1,54 @@
+"""The cases' compiled form: each step compiled here, as the harness would compile it, sent beside its text.
+
+Compiling a case's lines costs the sandbox's interpreter about as much as the
+reference's answers to them, and a batch grades the same cases for every
+submission.  So the grader compiles each step once per process, the harness's
+way (an expression when it is one, else statements; flags 0, not inheriting the
+grader's), and sends a case's code as base64 of ``marshal`` beside its text; the
+harness runs that code.  A step that does not compile here goes as text alone:
+the harness compiles it and reports its error as always.  Only where the
+sandbox's interpreter is this very one (``boot.compiled``): marshal's format
+belongs to one Python version.  The expected answers are never part of it.
+"""
+
+from __future__ import annotations
+
+import binascii
+import functools
+import marshal
+import warnings
+
+# Distinct steps and cases kept compiled in a process (a batch of every variant holds a few thousand).
+KEPT_STEPS = 1 << 15
+KEPT_CASES = 1 << 14
+
+
+@functools.lru_cache(maxsize=KEPT_STEPS)
+def compiled(source: str) -> tuple | None:
+    """(code, whether it is an expression) as the harness compiles ``source``; None when it does not
+    compile (the harness then meets the error itself and reports it)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")   # a SyntaxWarning is the sandbox's stderr's, never the grader's
+        try:
+            return compile(source, "<case>", "eval", 0, True), True
+        except SyntaxError:
+            pass
+        except Exception:
+            return None
+        try:
+            return compile(source, "<case>", "exec", 0, True), False
+        except Exception:
+            return None
+
+
+@functools.lru_cache(maxsize=KEPT_CASES)
+def case_code(steps: tuple[str, ...]) -> str:
+    """A case's steps compiled, as the harness reads them: base64 of marshal of one (code, expression)
+    pair or None per step."""
+    return binascii.b2a_base64(marshal.dumps([compiled(source) for source in steps]), newline=False).decode("ascii")
+
+
+def warm(sessions) -> None:
+    """Compile these cases now (a batch, before its workers fork, so that they share the work)."""
+    for steps in sessions:
+        case_code(tuple(steps))

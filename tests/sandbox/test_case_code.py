@@ -1,0 +1,55 @@
+"""The cases' compiled form: what the grader compiles for the sandbox runs as the typed text would."""
+
+from __future__ import annotations
+
+import binascii
+import marshal
+import warnings
+
+import pytest
+
+from grader.sandbox import Limits, StepKind, boot, case_code, run_cases
+
+FAST = Limits(case_seconds=2.0, total_seconds=60.0, wall_seconds=10.0)
+
+
+def test_an_expression_is_compiled_as_one_and_a_statement_as_statements():
+    code, expression = case_code.compiled("1 + 2")
+    assert expression and eval(code) == 3
+    code, expression = case_code.compiled("x = 1 + 2")
+    namespace: dict = {}
+    exec(code, namespace)
+    assert not expression and namespace["x"] == 3
+
+
+def test_a_step_that_does_not_compile_is_left_to_the_sandbox():
+    assert case_code.compiled("def (") is None
+    assert case_code.compiled("nul\0byte") is None
+
+
+def test_the_grader_shows_no_warning_of_a_steps_text():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert case_code.compiled("1 is 1") is not None
+
+
+def test_a_case_travels_as_marshalled_code_one_pair_or_none_per_step():
+    steps = ("x = 2", "x * 3", "def (")
+    sent = marshal.loads(binascii.a2b_base64(case_code.case_code(steps)))
+    assert [pair if pair is None else pair[1] for pair in sent] == [False, True, None]
+
+
+@pytest.mark.slow
+def test_compiled_steps_show_what_the_typed_text_shows(tmp_path, monkeypatch):
+    """The same cases, once with the grader's compiled code and once as text alone, show the same."""
+    (tmp_path / "hog.py").write_text("def twice(x):\n    print('twice', x)\n    return 2 * x\n")
+    cases = [["twice(4)", "y = twice(1)", "y + 1"], ["1/0"], ["def (", "twice(2)"], ["print('a' 'b')"],
+             ["1 is 1"]]
+    compiled = run_cases(tmp_path, cases, limits=FAST)
+    # As with a sandbox's interpreter other than the grader's: the harness and the steps go as text.
+    monkeypatch.setattr(boot, "same_interpreter", lambda python: False)
+    as_text = run_cases(tmp_path, cases, limits=FAST)
+    assert [[(s.output, s.error, s.error_type, s.kind) for s in run.steps] for run in compiled.cases] == \
+        [[(s.output, s.error, s.error_type, s.kind) for s in run.steps] for run in as_text.cases]
+    assert compiled.cases[0].steps[0].output == "twice 4\n8\n"
+    assert compiled.cases[2].steps[0].kind is StepKind.ERROR and "SyntaxError" in compiled.cases[2].steps[0].error
