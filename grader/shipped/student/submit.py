@@ -1,0 +1,389 @@
+"""Submit hog.py to your course's server and see its grade, hidden cases included.
+
+    python3 submit.py            upload hog.py, wait for the grade, print the report
+    python3 submit.py --status   the report of your latest submission (or where it is in the queue)
+
+The report is the one ``hog grade`` prints: a line per question, the first failing public case of
+each question that lost points (a failing hidden case is only counted), then the ``Score:`` line.
+
+Your token is the end of the personal sign-in link your course staff sent you
+(``https://.../signin/TOKEN``). It is read from the environment variable HOG_TOKEN, else from the
+file ``.hog-token`` in this folder; otherwise this script asks for it once (paste the token or the
+whole link) and keeps it in ``.hog-token``, readable by you alone. Do not hand that file in or share
+it: whoever has the token can submit as you.
+
+Every submission you make is kept by the server; the course's rules say which one counts. Standard
+library only (Python 3.8 or later).
+"""
+
+import argparse
+import getpass
+import json
+import os
+import stat
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+import uuid
+from pathlib import Path
+
+# hog assign --server URL --assignment NAME writes these two lines.
+SERVER = ""
+ASSIGNMENT = ""
+
+HERE = Path(__file__).resolve().parent
+SUBMITTED = "hog.py"
+TOKEN_FILE = ".hog-token"
+TOKEN_VARIABLE = "HOG_TOKEN"
+SIGNIN = "/signin/"
+WAIT = 300                # seconds to wait for the grade before leaving it to --status
+REQUEST_TIMEOUT = 30      # seconds for one request to answer
+POLL = (1, 1, 1, 2, 2, 2, 3, 5)   # seconds between looks at the submission; the last repeats
+DONE = ("graded", "failed")
+STILL_WAITING = 3         # exit code: accepted, not graded yet
+RULE = "-" * 69
+UNLOCKED = ".u"           # a results.json entry that says whether a question's locked cases were unlocked
+STATUS = "python3 submit.py --status"
+
+
+class Refused(Exception):
+    """Something the student can act on; the message says what happened and what to do."""
+
+
+# ------------------------------------------------------------------ the token
+
+
+def token_from(text):
+    """The token in what a student pastes: the token itself, or the whole sign-in link."""
+    text = text.strip()
+    if SIGNIN in text:
+        text = text.split(SIGNIN, 1)[1].split("?", 1)[0].split("#", 1)[0].strip("/")
+    return text
+
+
+def stored_token(folder=HERE):
+    """(token, where it came from) from HOG_TOKEN or .hog-token; (None, None) when neither has one."""
+    if os.environ.get(TOKEN_VARIABLE, "").strip():
+        return token_from(os.environ[TOKEN_VARIABLE]), f"in ${TOKEN_VARIABLE}"
+    path = Path(folder) / TOKEN_FILE
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None, None
+    except (OSError, UnicodeDecodeError) as error:
+        raise Refused(f"cannot read {path}: {getattr(error, 'strerror', None) or error} "
+                      f"(remove it and run python3 submit.py again to type your token)") from None
+    return (token_from(text) or None), f"in {TOKEN_FILE}"
+
+
+def asked_token():
+    """The token typed (or pasted) once; from a pipe, its first line."""
+    prompt = "Your token (the end of your sign-in link, or the whole link): "
+    try:
+        text = getpass.getpass(prompt) if sys.stdin.isatty() else sys.stdin.readline()
+    except (EOFError, KeyboardInterrupt):
+        text = ""
+    text = token_from(text)
+    if not text:
+        raise Refused(f"no token: paste the sign-in link your course staff sent you when asked, or set "
+                      f"{TOKEN_VARIABLE}, or write the token into {TOKEN_FILE} in this folder")
+    return text
+
+
+def keep_token(token, folder=HERE):
+    """Write .hog-token, readable and writable by its owner alone (mode 0600)."""
+    path = Path(folder) / TOKEN_FILE
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        descriptor = os.open(str(path), flags, stat.S_IRUSR | stat.S_IWUSR)
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            os.fchmod(handle.fileno(), stat.S_IRUSR | stat.S_IWUSR)
+            handle.write(token + "\n")
+    except OSError as error:
+        print(f"submit.py: could not keep your token in {path} ({error.strerror}); you will be asked again",
+              file=sys.stderr)
+        return
+    print(f"Your token is kept in {TOKEN_FILE} (only you can read it; do not hand it in).", file=sys.stderr)
+
+
+# ------------------------------------------------------------------ the server
+
+
+class Server:
+    """The course server's JSON API, as the student with ``token`` calls it."""
+
+    def __init__(self, url, assignment, token, source):
+        self.url, self.assignment, self.token, self.source = url.rstrip("/"), assignment, token, source
+
+    def call(self, method, path, body=None, content_type=None, what="the request"):
+        headers = {"Authorization": f"Bearer {self.token}", "Accept": "application/json",
+                   "User-Agent": "hog-submit"}
+        if content_type:
+            headers["Content-Type"] = content_type
+        request = urllib.request.Request(self.url + path, data=body, headers=headers, method=method)
+        try:
+            with urllib.request.urlopen(request, timeout=REQUEST_TIMEOUT) as answer:
+                return answer.status, _decoded(answer.read(), answer.headers)
+        except urllib.error.HTTPError as error:
+            with error:
+                said = _decoded(error.read(), error.headers)
+            raise Refused(self.refusal(error.code, _message(said, error.reason), what,
+                                       error.headers.get("Retry-After"))) from None
+        except (urllib.error.URLError, OSError, ValueError) as error:
+            reason = getattr(error, "reason", None) or error
+            raise Refused(f"cannot reach the course server at {self.url} ({reason}): check your connection "
+                          f"and try again; if it persists, tell your course staff") from None
+
+    def refusal(self, code, said, what, retry_after):
+        """What a refusal means for the student, with the server's own message."""
+        server = f"the server says: {said}" if said else f"HTTP {code}"
+        if code == 401:
+            fix = {f"in ${TOKEN_VARIABLE}": f"set {TOKEN_VARIABLE} to the token of your sign-in link",
+                   f"in {TOKEN_FILE}": f"remove {TOKEN_FILE} and run python3 submit.py again to type the token "
+                                       f"of your latest sign-in link"}.get(self.source, "check that you typed the "
+                                                                         "token of your latest sign-in link")
+            return f"your token was refused ({server}): {fix}"
+        if code == 403:
+            return f"this token may not do that ({server}); ask your course staff"
+        if code == 404:
+            return f"{what}: not found ({server}); ask your course staff whether this submit.py is up to date"
+        if code == 413:
+            return f"{SUBMITTED} is too large for the server ({server}); nothing was submitted"
+        if code == 429:
+            later = f" (try again in {retry_after} s)" if retry_after and retry_after.isdigit() else ""
+            return f"too many submissions for now ({server}){later}; nothing was submitted"
+        if code >= 500:
+            return f"the course server failed ({server}); try again in a minute, and tell your course staff " \
+                   f"if it persists"
+        return f"{what} was refused ({server})"
+
+    def submit(self, source):
+        """Upload hog.py; the submission's id and status once the server has accepted it."""
+        body, content_type = multipart("file", SUBMITTED, source)
+        name = urllib.parse.quote(self.assignment, safe="")
+        _, answer = self.call("POST", f"/api/assignments/{name}/submissions", body, content_type,
+                              what=f"assignment {self.assignment}")
+        if not isinstance(answer, dict) or "id" not in answer:
+            raise Refused(f"the server at {self.url} did not answer as a course server does ({answer!r:.200}); "
+                          f"check the address in submit.py with your course staff")
+        return answer
+
+    def submission(self, ident):
+        return self.call("GET", f"/api/submissions/{urllib.parse.quote(str(ident), safe='')}",
+                         what=f"submission {ident}")[1]
+
+    def latest(self):
+        """The caller's latest submission to this assignment, or None."""
+        listed = self.call("GET", "/api/submissions", what="your submissions")[1]
+        if isinstance(listed, dict):
+            listed = listed.get("submissions", [])
+        mine = [entry for entry in listed if isinstance(entry, dict) and entry.get("assignment") == self.assignment]
+        if not mine:
+            return None
+        return max(enumerate(mine), key=lambda pair: (str(pair[1].get("submitted_at", "")), pair[0]))[1]
+
+
+def _decoded(raw, headers):
+    text = raw.decode("utf-8", "replace")
+    if "json" in (headers.get("Content-Type") or ""):
+        try:
+            return json.loads(text)
+        except ValueError:
+            pass
+    return text
+
+
+def _message(said, reason):
+    """The server's own words: a JSON answer's error or message, a short plain text, or the reason."""
+    if isinstance(said, dict):
+        for key in ("error", "message", "detail"):
+            if isinstance(said.get(key), str):
+                return said[key]
+    if isinstance(said, str) and said.strip() and "<" not in said:
+        return said.strip()[:300]
+    return str(reason or "")
+
+
+def multipart(field, filename, data):
+    """A multipart/form-data body holding one file, and its Content-Type."""
+    boundary = "hog-" + uuid.uuid4().hex
+    head = (f'--{boundary}\r\nContent-Disposition: form-data; name="{field}"; filename="{filename}"\r\n'
+            f"Content-Type: text/x-python\r\n\r\n").encode()
+    return head + data + f"\r\n--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
+
+
+# ------------------------------------------------------------------ the report
+
+
+def _points(value):
+    return f"{value:g}"
+
+
+def report(result, hog=SUBMITTED):
+    """The text ``hog grade`` prints, from the ``hog grade --format json`` object the server keeps."""
+    isolation, summary = result.get("isolation", ""), result.get("output", "")
+    marker = f"). Isolation: {isolation}."
+    title = summary[len("Hog ("):summary.find(marker)] if summary.startswith("Hog (") and marker in summary else ""
+    lines = [RULE, f"Hog ({title}): {hog}" if title else f"Hog: {hog}"]
+    if result.get("grader_failed"):
+        lines += [RULE, summary, "Score: 0 (this is a fault of the kit, not of the submission; please report it)"]
+        return "\n".join(lines) + "\n"
+    imported = "\nhog.py could not be imported: "
+    import_error = summary.split(imported, 1)[1] if imported in summary else None
+    if import_error is not None:
+        lines += ["", "hog.py could not be imported, so no question could be graded:", import_error]
+    lines.append(RULE)
+    tests = result.get("tests", [])
+    questions = [test for test in tests if not str(test.get("number", "")).endswith(UNLOCKED)]
+    functions = [test["name"][test["name"].rfind(" (") + 2:-1] for test in questions]
+    width = max(map(len, functions), default=0)
+    explanations = []
+    for test, function in zip(questions, functions):
+        head, _, explanation = test.get("output", "").partition("\n\n")
+        counts, _, message = head.partition("\n")
+        passed = test.get("status") == "passed"
+        state = "passed" if passed else ("partly" if test["score"] else "failed")
+        lines.append(f"Question {test['number']:>3}  {function:<{width}}  {state:<6}  "
+                     f"{_points(test['score'])}/{_points(test['max_score'])}  ({counts.split(' ')[0]} cases)")
+        if message:
+            lines.append(f"              {message}")
+        if not passed and explanation and import_error is None:
+            explanations.append(explanation)
+    for test in tests:
+        if str(test.get("number", "")).endswith(UNLOCKED):
+            lines.append(_unlock_line(test))
+    for explanation in explanations:
+        lines += [RULE, explanation]
+    lines += [RULE, f"Score: {_points(result['score'])}/{_points(result['max_score'])}", f"Isolation: {isolation}",
+              f"Graded in {result.get('execution_time', 0):.2f} s"]
+    if result.get("seed") is not None:
+        lines.append(f"Hidden cases drawn from seed {result['seed']} (--seed {result['seed']} grades with them again)")
+    return "\n".join(lines) + "\n"
+
+
+def _unlock_line(test):
+    label, output = str(test["number"])[:-len(UNLOCKED)], test.get("output", "")
+    if test.get("status") == "passed":
+        state = "unlocked"
+    else:
+        done = output.split(" ", 1)[0]
+        number = output.split("unlock.py -q ", 1)[1].split(" ", 1)[0] if "unlock.py -q " in output else label
+        state = f"locked: {done} answered (python3 unlock.py -q {number})"
+    points = f"  {_points(test['score'])}/{_points(test['max_score'])}" if test.get("max_score") else ""
+    return f"Unlock   {label:>3}  {state}{points}"
+
+
+def describe(submission):
+    """The line above a report: which submission, when, where it is."""
+    late = submission.get("late_days") or 0
+    when = f", submitted {submission['submitted_at']}" if submission.get("submitted_at") else ""
+    return (f"Submission {submission.get('id')} of {submission.get('assignment', ASSIGNMENT)}{when}: "
+            f"{submission.get('status')}" + (f" ({late} late day{'s' if late != 1 else ''})" if late else ""))
+
+
+def shown(submission):
+    """The report of a graded submission, under its line."""
+    text = describe(submission) + "\n"
+    if isinstance(submission.get("result"), dict):
+        text += report(submission["result"])
+    return text
+
+
+# ------------------------------------------------------------------ waiting
+
+
+def wait(server, accepted, seconds, clock=time.monotonic, sleep=time.sleep):
+    """Look at the submission until it is done or ``seconds`` have passed; its last state seen."""
+    deadline, latest, pauses, pause, problem = clock() + seconds, accepted, iter(POLL), POLL[0], None
+    while latest.get("status") not in DONE and clock() < deadline:
+        pause = next(pauses, pause)
+        sleep(max(0.0, min(pause, deadline - clock())))
+        try:
+            seen = server.submission(accepted["id"])
+        except Refused as refused:   # the server restarting, the network gone a moment: look again
+            problem = refused
+            continue
+        if isinstance(seen, dict):
+            if seen.get("status") != latest.get("status"):
+                print(f"  {seen.get('status')}", file=sys.stderr)
+            latest, problem = {**latest, **seen}, None
+    if problem is not None and latest.get("status") not in DONE:
+        print(f"submit.py: {problem}", file=sys.stderr)
+    return latest
+
+
+def still_waiting(submission, why):
+    return (f"Submission {submission['id']} is accepted and {submission.get('status') or 'queued'}, not graded "
+            f"{why}. It will be graded all the same: run {STATUS} later to see its result.")
+
+
+# ------------------------------------------------------------------ the command
+
+
+def main(argv=None, folder=HERE):
+    parser = argparse.ArgumentParser(prog="submit.py", description=f"Submit {SUBMITTED} to {SERVER or 'the server'} "
+                                     f"({ASSIGNMENT or 'no assignment'}) and print its grade.")
+    parser.add_argument("--status", action="store_true", help="show your latest submission's result instead")
+    parser.add_argument("--wait", type=float, default=WAIT, metavar="SECONDS",
+                        help=f"how long to wait for the grade (default {WAIT})")
+    args = parser.parse_args(argv)
+    if not SERVER or not ASSIGNMENT:
+        print("submit.py: this copy names no server or assignment (hog assign --server URL --assignment NAME "
+              "writes them); ask your course staff for the submit.py of your assignment", file=sys.stderr)
+        return 2
+    try:
+        return _status(folder) if args.status else _submit(folder, args.wait)
+    except Refused as problem:
+        print(f"submit.py: {problem}", file=sys.stderr)
+        return 1
+
+
+def _server(folder):
+    """The server, with the token: stored, or asked once (kept only once the server took it)."""
+    token, source = stored_token(folder)
+    if token is None:
+        return Server(SERVER, ASSIGNMENT, asked_token(), None), True
+    return Server(SERVER, ASSIGNMENT, token, source), False
+
+
+def _submit(folder, seconds):
+    path = Path(folder) / SUBMITTED
+    try:
+        source = path.read_bytes()
+    except OSError as error:
+        raise Refused(f"cannot read {path}: {error.strerror} (run submit.py in the folder that holds your "
+                      f"{SUBMITTED})") from None
+    server, typed = _server(folder)
+    accepted = server.submit(source)
+    if typed:
+        keep_token(server.token, folder)
+    print(f"Submitted {SUBMITTED} to {ASSIGNMENT}: submission {accepted['id']}, {accepted.get('status')}.",
+          file=sys.stderr)
+    try:
+        latest = wait(server, accepted, seconds)
+    except KeyboardInterrupt:
+        print("\n" + still_waiting(accepted, "yet"), file=sys.stderr)
+        return STILL_WAITING
+    if latest.get("status") not in DONE:
+        print(still_waiting(latest, f"within {seconds:g} s"), file=sys.stderr)
+        return STILL_WAITING
+    sys.stdout.write(shown(latest))
+    return 0
+
+
+def _status(folder):
+    server, typed = _server(folder)
+    latest = server.latest()
+    if typed:
+        keep_token(server.token, folder)
+    if latest is None:
+        print(f"No submission to {ASSIGNMENT} yet: python3 submit.py uploads your {SUBMITTED}.")
+        return 0
+    sys.stdout.write(shown({**latest, **server.submission(latest["id"])}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
