@@ -128,12 +128,21 @@ def run_submit(script, *args, env=None, stdin="", cwd=None):
 
 
 def test_a_server_out_of_reach_is_said_so_and_the_typed_token_is_not_kept(tmp_path):
-    url = f"http://127.0.0.1:{closed_port()}"
+    url = "http://hog.invalid:8000"   # a name that resolves nowhere
     script = student_folder(tmp_path, url)
     done = run_submit(script, stdin="http://x/signin/typed-token\n", env={"HOG_TOKEN": ""})
     assert done.returncode == 1
     assert f"submit.py: cannot reach the course server at {url}" in done.stderr
     assert "Traceback" not in done.stderr and not (tmp_path / ".hog-token").exists()
+
+
+@pytest.mark.slow
+def test_a_server_refusing_connections_is_tried_again_for_a_while_then_said_so(tmp_path):
+    url = f"http://127.0.0.1:{closed_port()}"
+    done = run_submit(student_folder(tmp_path, url), env={"HOG_TOKEN": "a-token"})
+    assert done.returncode == 1
+    assert f"The course server at {url} does not answer yet; trying again for {submit.STARTING} s" in done.stderr
+    assert f"submit.py: cannot reach the course server at {url} ([Errno 111] Connection refused)" in done.stderr
 
 
 def test_no_token_at_all_says_where_one_goes(tmp_path):

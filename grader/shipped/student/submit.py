@@ -40,8 +40,9 @@ TOKEN_VARIABLE = "HOG_TOKEN"
 SIGNIN = "/signin/"
 WAIT = 300                # seconds to wait for the grade before leaving it to --status
 REQUEST_TIMEOUT = 30      # seconds for one request to answer
+STARTING = 20             # seconds a server that refuses connections is tried again, as it may be starting
 POLL = (1, 1, 1, 2, 2, 2, 3, 5)   # seconds between looks at the submission; the last repeats
-DONE = ("graded", "failed")
+DONE = ("graded", "grader failed")   # the server's last states of a submission
 STILL_WAITING = 3         # exit code: accepted, not graded yet
 RULE = "-" * 69
 UNLOCKED = ".u"           # a results.json entry that says whether a question's locked cases were unlocked
@@ -117,54 +118,69 @@ class Server:
     def __init__(self, url, assignment, token, source):
         self.url, self.assignment, self.token, self.source = url.rstrip("/"), assignment, token, source
 
-    def call(self, method, path, body=None, content_type=None, what="the request"):
+    def call(self, method, path, body=None, content_type=None, what="the request", patient=False):
+        """The server's answer (status, JSON or text); Refused, saying why, when it refuses or is out of
+        reach. ``what`` names the thing asked for, as a refusal speaks of it; ``patient``: a server that
+        refuses connections (starting, or restarting at a deadline) is tried again for STARTING seconds."""
         headers = {"Authorization": f"Bearer {self.token}", "Accept": "application/json",
                    "User-Agent": "hog-submit"}
         if content_type:
             headers["Content-Type"] = content_type
         request = urllib.request.Request(self.url + path, data=body, headers=headers, method=method)
-        try:
-            with urllib.request.urlopen(request, timeout=REQUEST_TIMEOUT) as answer:
-                return answer.status, _decoded(answer.read(), answer.headers)
-        except urllib.error.HTTPError as error:
-            with error:
-                said = _decoded(error.read(), error.headers)
-            raise Refused(self.refusal(error.code, _message(said, error.reason), what,
-                                       error.headers.get("Retry-After"))) from None
-        except (urllib.error.URLError, OSError, ValueError) as error:
-            reason = getattr(error, "reason", None) or error
-            raise Refused(f"cannot reach the course server at {self.url} ({reason}): check your connection "
-                          f"and try again; if it persists, tell your course staff") from None
+        deadline = None
+        while True:
+            try:
+                with urllib.request.urlopen(request, timeout=REQUEST_TIMEOUT) as answer:
+                    return answer.status, _decoded(answer.read(), answer.headers)
+            except urllib.error.HTTPError as error:
+                with error:
+                    said = _decoded(error.read(), error.headers)
+                raise Refused(self.refusal(error.code, _message(said, error.reason), what,
+                                           error.headers.get("Retry-After"))) from None
+            except (urllib.error.URLError, OSError, ValueError) as error:
+                reason = getattr(error, "reason", None) or error
+                if patient and isinstance(reason, ConnectionRefusedError):   # the server (re)starting
+                    if deadline is None:
+                        deadline = time.monotonic() + STARTING
+                        print(f"The course server at {self.url} does not answer yet; trying again for "
+                              f"{STARTING} s (Ctrl-C stops).", file=sys.stderr)
+                    if time.monotonic() < deadline:
+                        time.sleep(1)
+                        continue
+                raise Refused(f"cannot reach the course server at {self.url} ({reason}): check your connection "
+                              f"and try again; if it persists, tell your course staff") from None
 
     def refusal(self, code, said, what, retry_after):
         """What a refusal means for the student, with the server's own message."""
         server = f"the server says: {said}" if said else f"HTTP {code}"
+        nothing = "; nothing was submitted" if what == SUBMITTED else ""
         if code == 401:
             fix = {f"in ${TOKEN_VARIABLE}": f"set {TOKEN_VARIABLE} to the token of your sign-in link",
                    f"in {TOKEN_FILE}": f"remove {TOKEN_FILE} and run python3 submit.py again to type the token "
                                        f"of your latest sign-in link"}.get(self.source, "check that you typed the "
                                                                          "token of your latest sign-in link")
             return f"your token was refused ({server}): {fix}"
-        if code == 403:
-            return f"this token may not do that ({server}); ask your course staff"
         if code == 404:
-            return f"{what}: not found ({server}); ask your course staff whether this submit.py is up to date"
+            if what == SUBMITTED:
+                return f"the server has no assignment {self.assignment} ({server}): ask your course staff " \
+                       f"whether this submit.py is the one for your assignment"
+            return f"{what}: not found ({server})"
         if code == 413:
-            return f"{SUBMITTED} is too large for the server ({server}); nothing was submitted"
+            return f"{SUBMITTED} is too large for the server ({server}){nothing}"
         if code == 429:
             later = f" (try again in {retry_after} s)" if retry_after and retry_after.isdigit() else ""
-            return f"too many submissions for now ({server}){later}; nothing was submitted"
+            return f"too many submissions for now ({server}){later}{nothing}"
         if code >= 500:
             return f"the course server failed ({server}); try again in a minute, and tell your course staff " \
                    f"if it persists"
-        return f"{what} was refused ({server})"
+        return f"{what} was refused ({server}){nothing}"
 
     def submit(self, source):
         """Upload hog.py; the submission's id and status once the server has accepted it."""
         body, content_type = multipart("file", SUBMITTED, source)
         name = urllib.parse.quote(self.assignment, safe="")
-        _, answer = self.call("POST", f"/api/assignments/{name}/submissions", body, content_type,
-                              what=f"assignment {self.assignment}")
+        _, answer = self.call("POST", f"/api/assignments/{name}/submissions", body, content_type, what=SUBMITTED,
+                              patient=True)
         if not isinstance(answer, dict) or "id" not in answer:
             raise Refused(f"the server at {self.url} did not answer as a course server does ({answer!r:.200}); "
                           f"check the address in submit.py with your course staff")
@@ -176,7 +192,8 @@ class Server:
 
     def latest(self):
         """The caller's latest submission to this assignment, or None."""
-        listed = self.call("GET", "/api/submissions", what="your submissions")[1]
+        query = urllib.parse.urlencode({"assignment": self.assignment})
+        listed = self.call("GET", f"/api/submissions?{query}", what="your submissions", patient=True)[1]
         if isinstance(listed, dict):
             listed = listed.get("submissions", [])
         mine = [entry for entry in listed if isinstance(entry, dict) and entry.get("assignment") == self.assignment]
