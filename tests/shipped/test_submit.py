@@ -1,7 +1,7 @@
 """``python3 submit.py`` in a student's folder, without a server: the report it prints from the server's
 ``hog grade --format json`` object reads as ``hog grade`` prints it, the token is found (or asked once and
 kept for its owner alone), and a server out of reach is said so. Against a live ``hog serve``:
-tests/server/test_submit_live.py."""
+tests/shipped/test_submit_live.py."""
 
 import ast
 import dataclasses
