@@ -100,7 +100,8 @@ def keep_token(token, folder=HERE):
     try:
         descriptor = os.open(str(path), flags, stat.S_IRUSR | stat.S_IWUSR)
         with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-            os.fchmod(handle.fileno(), stat.S_IRUSR | stat.S_IWUSR)
+            if hasattr(os, "fchmod"):   # an older file's mode too (not on Windows, which has no such modes)
+                os.fchmod(handle.fileno(), stat.S_IRUSR | stat.S_IWUSR)
             handle.write(token + "\n")
     except OSError as error:
         print(f"submit.py: could not keep your token in {path} ({error.strerror}); you will be asked again",
@@ -346,6 +347,9 @@ def main(argv=None, folder=HERE):
     parser.add_argument("--wait", type=float, default=WAIT, metavar="SECONDS",
                         help=f"how long to wait for the grade (default {WAIT})")
     args = parser.parse_args(argv)
+    for stream in (sys.stdout, sys.stderr):   # a console that cannot show a character shows "?" instead
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace")
     if not SERVER or not ASSIGNMENT:
         print("submit.py: this copy names no server or assignment (hog assign --server URL --assignment NAME "
               "writes them); ask your course staff for the submit.py of your assignment", file=sys.stderr)
