@@ -4,7 +4,7 @@
     python3 submit.py --status   the report of your latest submission (or where it is in the queue)
 
 The report is the one ``hog grade`` prints: a line per question, the first failing public case of
-each question that lost points (a failing hidden case is only counted), then the ``Score:`` line.
+each question that lost points (a failing hidden case is only counted), ending with the ``Score:`` line.
 
 Your token is the end of the personal sign-in link your course staff sent you
 (``https://.../signin/TOKEN``). It is read from the environment variable HOG_TOKEN, else from the
@@ -240,7 +240,8 @@ def _points(value):
 
 
 def report(result, hog=SUBMITTED):
-    """The text ``hog grade`` prints, from the ``hog grade --format json`` object the server keeps."""
+    """The text ``hog grade`` prints, up to its ``Score:`` line (what follows, the isolation, the time and
+    the seed, is the course staff's), from the ``hog grade --format json`` object the server keeps."""
     isolation, summary = result.get("isolation", ""), result.get("output", "")
     marker = f"). Isolation: {isolation}."
     title = summary[len("Hog ("):summary.find(marker)] if summary.startswith("Hog (") and marker in summary else ""
@@ -274,10 +275,7 @@ def report(result, hog=SUBMITTED):
             lines.append(_unlock_line(test))
     for explanation in explanations:
         lines += [RULE, explanation]
-    lines += [RULE, f"Score: {_points(result['score'])}/{_points(result['max_score'])}", f"Isolation: {isolation}",
-              f"Graded in {result.get('execution_time', 0):.2f} s"]
-    if result.get("seed") is not None:
-        lines.append(f"Hidden cases drawn from seed {result['seed']} (--seed {result['seed']} grades with them again)")
+    lines += [RULE, f"Score: {_points(result['score'])}/{_points(result['max_score'])}"]
     return "\n".join(lines) + "\n"
 
 
