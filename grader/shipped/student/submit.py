@@ -357,6 +357,9 @@ def main(argv=None, folder=HERE):
     except Refused as problem:
         print(f"submit.py: {problem}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:   # before the server answered: the upload may or may not have reached it
+        print(f"\nsubmit.py: stopped; {STATUS} shows whether the server has your submission", file=sys.stderr)
+        return 130
 
 
 def _server(folder):
