@@ -10,10 +10,7 @@ Your token is the end of the personal sign-in link your course staff sent you
 (``https://.../signin/TOKEN``). It is read from the environment variable HOG_TOKEN, else from the
 file ``.hog-token`` in this folder; otherwise this script asks for it once (paste the token or the
 whole link) and keeps it in ``.hog-token``, readable by you alone. Do not hand that file in or share
-it: whoever has the token can submit as you.
-
-Every submission you make is kept by the server; the course's rules say which one counts. Standard
-library only (Python 3.8 or later).
+it: whoever has the token can submit as you. Standard library only (Python 3.8 or later).
 """
 
 import argparse
@@ -192,15 +189,10 @@ class Server:
                          what=f"submission {ident}")[1]
 
     def latest(self):
-        """The caller's latest submission to this assignment, or None."""
+        """The caller's latest submission to this assignment (the server lists them oldest first), or None."""
         query = urllib.parse.urlencode({"assignment": self.assignment})
         listed = self.call("GET", f"/api/submissions?{query}", what="your submissions", patient=True)[1]
-        if isinstance(listed, dict):
-            listed = listed.get("submissions", [])
-        mine = [entry for entry in listed if isinstance(entry, dict) and entry.get("assignment") == self.assignment]
-        if not mine:
-            return None
-        return max(enumerate(mine), key=lambda pair: (str(pair[1].get("submitted_at", "")), pair[0]))[1]
+        return listed[-1] if isinstance(listed, list) and listed else None
 
 
 def _decoded(raw, headers):
@@ -214,11 +206,9 @@ def _decoded(raw, headers):
 
 
 def _message(said, reason):
-    """The server's own words: a JSON answer's error or message, a short plain text, or the reason."""
-    if isinstance(said, dict):
-        for key in ("error", "message", "detail"):
-            if isinstance(said.get(key), str):
-                return said[key]
+    """The server's own words: a JSON answer's ``error``, a short plain text, or the HTTP reason."""
+    if isinstance(said, dict) and isinstance(said.get("error"), str):
+        return said["error"]
     if isinstance(said, str) and said.strip() and "<" not in said:
         return said.strip()[:300]
     return str(reason or "")
@@ -233,10 +223,6 @@ def multipart(field, filename, data):
 
 
 # ------------------------------------------------------------------ the report
-
-
-def _points(value):
-    return f"{value:g}"
 
 
 def report(result, hog=SUBMITTED):
@@ -265,7 +251,7 @@ def report(result, hog=SUBMITTED):
         passed = test.get("status") == "passed"
         state = "passed" if passed else ("partly" if test["score"] else "failed")
         lines.append(f"Question {test['number']:>3}  {function:<{width}}  {state:<6}  "
-                     f"{_points(test['score'])}/{_points(test['max_score'])}  ({counts.split(' ')[0]} cases)")
+                     f"{test['score']:g}/{test['max_score']:g}  ({counts.split(' ')[0]} cases)")
         if message:
             lines.append(f"              {message}")
         if not passed and explanation and import_error is None:
@@ -275,7 +261,7 @@ def report(result, hog=SUBMITTED):
             lines.append(_unlock_line(test))
     for explanation in explanations:
         lines += [RULE, explanation]
-    lines += [RULE, f"Score: {_points(result['score'])}/{_points(result['max_score'])}"]
+    lines += [RULE, f"Score: {result['score']:g}/{result['max_score']:g}"]
     return "\n".join(lines) + "\n"
 
 
@@ -287,7 +273,7 @@ def _unlock_line(test):
         done = output.split(" ", 1)[0]
         number = output.split("unlock.py -q ", 1)[1].split(" ", 1)[0] if "unlock.py -q " in output else label
         state = f"locked: {done} answered (python3 unlock.py -q {number})"
-    points = f"  {_points(test['score'])}/{_points(test['max_score'])}" if test.get("max_score") else ""
+    points = f"  {test['score']:g}/{test['max_score']:g}" if test.get("max_score") else ""
     return f"Unlock   {label:>3}  {state}{points}"
 
 
