@@ -221,6 +221,10 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
                         help="with --roster: the course seed the variants are minted from (default 0)")
     assign.add_argument("--like", default="sp19", metavar="ID",
                         help="with --roster: the layout and questions every variant follows (default sp19)")
+    assign.add_argument("--assignment", metavar="NAME", help="add submit.py to the student folder: it submits "
+                        "hog.py to this assignment of the course server (hog serve)")
+    assign.add_argument("--server", metavar="URL", help="with --assignment: the address students reach the "
+                        "server at (default: the course config's [server] url)")
     mint = add_verb("mint", help="compose a new balanced variant from the rule catalogue (docs/rules.md)")
     mint.add_argument("variant", metavar="ID")
     mint.add_argument("--seed", type=int, default=0, metavar="N", help="draws the choices not given (default 0)")
@@ -301,7 +305,8 @@ HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "container": lambda args: _verbs("container").build(action=args.action, base=args.base, out=sys.stdout),
     "doctor": lambda args: _verbs("container").doctor(out=sys.stdout),
     "assign": lambda args: _verbs("authoring").assign(variant=args.variant, path=args.out, roster=args.roster,
-                                                      platform=args.platform,
+                                                      platform=args.platform, server=args.server,
+                                                      assignment=args.assignment,
                                                       by=args.by, seed=args.seed, like=args.like, out=sys.stdout),
     "serve": lambda args: _verbs("serve").run(
         action=args.action, host=args.host, port=args.port, database=args.database, jobs=args.jobs,

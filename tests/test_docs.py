@@ -23,13 +23,13 @@ import pytest
 
 from grader import cli
 from grader.spec import parse
-from tests.test_installed import quickstart, run
+from tests.test_installed import PORT, as_script, free_port, quickstart, run
 
 CHECKOUT = Path(__file__).resolve().parent.parent
 README = CHECKOUT / "README.md"
 DOCS = CHECKOUT / "docs"
 FIRST_COMMANDS = ["pip install -e . && hog grade solution/sp19 --variant sp19",
-                  "pip install -e '.[test,browser,cluster]' && python -m pytest"]
+                  "pip install -e '.[test,browser,cluster,server]' && python -m pytest"]
 
 
 def blocks(path: Path, language: str) -> list[str]:
@@ -42,7 +42,7 @@ def test_the_readme_is_a_front_door_under_150_lines_that_opens_with_its_two_comm
     assert len(text.splitlines()) < 150
     assert re.findall(r"```sh\n(.*?)\n```", text, re.S)[:2] == FIRST_COMMANDS
     assert text.index("```sh") < text.index("\n## ")              # the commands come before any section
-    assert quickstart()[0] == "pip install hog-kit"               # the block CI and test_installed run
+    assert quickstart()[0] == "pip install 'hog-kit[server]'"     # the blocks CI and test_installed run
 
 
 def test_every_page_the_readme_links_to_is_there():
@@ -108,7 +108,9 @@ def test_the_tutorial_runs_from_an_empty_folder_to_the_class_report(tmp_path):
     empty = tmp_path / "empty"
     empty.mkdir()
     tutorial = DOCS / "tutorial.md"
-    run("\n".join(blocks(tutorial, "sh")), empty, env)
+    port = free_port()
+    done = run(as_script(blocks(tutorial, "sh"), port), empty, env)   # its hog serve stopped at the end
+    assert "\nScore: 23/23\n" in done.stdout                          # ada's python3 submit.py
 
     course = empty / "cs88"
     graded = course / "graded"
@@ -120,7 +122,9 @@ def test_the_tutorial_runs_from_an_empty_folder_to_the_class_report(tmp_path):
 
     # What the reference pages show is what this course holds.
     config = blocks(DOCS / "reference" / "course-config.md", "toml")[0]
-    assert config == (course / "hog-course.toml").read_text(encoding="utf-8")
+    appended = next(block for block in blocks(tutorial, "sh") if block.startswith("cat >> hog-course.toml"))
+    served = appended.split("<<'EOF'\n", 1)[1].split("EOF\n", 1)[0].replace(PORT, str(port))   # section 7's
+    assert config + served == (course / "hog-course.toml").read_text(encoding="utf-8")
     assert tomllib.loads(config)["variants"] == ["fa18"]
     results = DOCS / "reference" / "results.md"
     shown, private = (json.loads(block) for block in blocks(results, "json")[:2])

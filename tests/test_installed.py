@@ -15,6 +15,7 @@ import json
 import os
 import re
 import shutil
+import socket
 import stat
 import subprocess
 import sys
@@ -32,12 +33,28 @@ README = CHECKOUT / "README.md"
 pytestmark = pytest.mark.slow
 
 
+PORT = "8000"    # where the quickstart's hog serve listens; the tests use a free port instead
+STOP_ON_FAILURE = "trap 'if [ $? -ne 0 ]; then kill $(jobs -p) 2>/dev/null; fi; wait' EXIT"
+
+
 def quickstart() -> list[str]:
-    """The commands of the README's instructor quickstart, as written."""
+    """The commands of the README's instructor quickstart (every sh block of its section), as written."""
     text = README.read_text(encoding="utf-8")
-    section = text.split("## Instructor quickstart", 1)[1]
-    block = re.search(r"```sh\n(.*?)```", section, re.S)[1]
-    return [line for line in block.splitlines() if line.strip()]
+    section = text.split("## Instructor quickstart", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```sh\n(.*?)```", section, re.S)
+    return [line for block in blocks for line in block.splitlines() if line.strip()]
+
+
+def as_script(commands: list[str], port: int) -> str:
+    """Commands to run in one shell, on ``port`` in place of the quickstart's; a command that fails stops the
+    hog serve it left in the background (and the shell waits for it to end)."""
+    return "\n".join([STOP_ON_FAILURE, *commands]).replace(PORT, str(port))
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
 
 
 @pytest.fixture(scope="session")
@@ -133,7 +150,7 @@ def test_from_an_empty_folder_the_installed_kit_runs_a_course(dist, venv, tmp_pa
     empty = tmp_path / "empty"
     empty.mkdir()
     commands = quickstart()
-    assert commands[0] == "pip install hog-kit"
+    assert commands[0] == "pip install 'hog-kit[server]'"
     run(commands[0], empty, env)                       # the kit from the wheel, its requirements from the index
     site = next((venv / "lib").glob("python3*/site-packages"))
     assert (site / "grader" / "specs").is_dir() and not (site / "specs").exists()
@@ -158,9 +175,13 @@ def test_from_an_empty_folder_the_installed_kit_runs_a_course(dist, venv, tmp_pa
         play.wait(timeout=30)
     (empty / "handout.html").unlink()
 
-    # The README's quickstart, each command as written, in one shell.
-    run("\n".join(commands[1:]), empty, env)
+    # The README's quickstart, each command as written, in one shell: a batch graded, then hog serve and
+    # a student's submit.py printing the grade.
+    done = run(as_script(commands[1:], free_port()), empty, env)
     course = empty / "cs88"
+    assert "\nScore: 0/23\n" in done.stdout and (course / "server" / "hog.sqlite3").is_file()
+    token = course / "release" / "hog" / "student" / ".hog-token"
+    assert not token.exists()    # given in HOG_TOKEN, so never asked for nor kept
     assert (course / "hog-course.toml").is_file()
     assert (course / "release" / "fa18" / "autograder" / "autograder.zip").is_file()
     report = json.loads((course / "graded" / "report.json").read_text())

@@ -192,9 +192,10 @@ def manifest_text(students: list[Student]) -> str:
     return buffer.getvalue()
 
 
-def assign_roster(roster: Path, *, by: str, seed: int, out: Path, like: str = "sp19",
-                  log: TextIO) -> tuple[list[Student], list[Variant]]:
-    """Mint a variant per group, then write DIR/manifest.csv, DIR/<variant>/student/ and the bundle."""
+def assign_roster(roster: Path, *, by: str, seed: int, out: Path, like: str = "sp19", log: TextIO,
+                  submitting: assign.Submitting | None = None) -> tuple[list[Student], list[Variant]]:
+    """Mint a variant per group, then write DIR/manifest.csv, DIR/<variant>/student/ (with submit.py when
+    ``submitting``) and the bundle."""
     if by not in BY:
         raise UsageError(f"--by {by}: give section or student")
     students = read_roster(roster, by)
@@ -214,7 +215,7 @@ def assign_roster(roster: Path, *, by: str, seed: int, out: Path, like: str = "s
     files: dict[str, bytes] = {"manifest.csv": manifest.encode()}
     for variant in variants.values():
         files.update({f"{variant.id}/student/{name}": text.encode()
-                      for name, text in assign.student_files(variant).items()})
+                      for name, text in assign.student_files(variant, submitting).items()})
     files["autograder/autograder.zip"] = assign.autograder_zip(None, manifest=manifest, variants=list(variants.values()))
     assign.write_folder(out, files)
     kept = project.ROSTERS / f"r{seed}_{by}.csv"

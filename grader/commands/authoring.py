@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import urllib.parse
 from pathlib import Path
 from typing import TextIO
 
@@ -14,7 +15,7 @@ import grader.publishing.prairielearn
 import grader.classroom.roster
 from grader import mint as minting
 from grader import project
-from grader.spec import course
+from grader.spec import course, serving
 from grader.cases import DEFAULT_SEED, grading_cases
 from grader.errors import UsageError
 from grader.report import progress
@@ -145,15 +146,23 @@ def handout(*, variant: str, fmt: str | None, path: str | None, out: TextIO,
 
 
 def assign(*, variant: str | None, path: str, out: TextIO, roster: str | None = None, by: str = "section",
-           seed: int = 0, like: str = "sp19", platform: str = "gradescope") -> int:
+           seed: int = 0, like: str = "sp19", platform: str = "gradescope", server: str | None = None,
+           assignment: str | None = None) -> int:
     """``hog assign ID --out DIR``: DIR/student/ and DIR/autograder/ for one variant; with ``roster``,
     a variant per section or student (grader.classroom.roster); on ``platform`` prairielearn, a
-    PrairieLearn question and its grader image (grader.publishing.prairielearn)."""
+    PrairieLearn question and its grader image (grader.publishing.prairielearn). With ``assignment``,
+    each student folder gets submit.py, which submits to that assignment on ``server`` (default: the
+    course config's ``[server] url``)."""
     if roster is not None and platform != "gradescope":
         raise UsageError(f"--roster writes a Gradescope bundle only: drop --platform {platform}, or assign "
                          f"one variant (hog assign ID --platform {platform})")
+    if platform == "prairielearn" and assignment is not None:
+        raise UsageError("--assignment adds submit.py for the course server: drop it, or drop --platform "
+                         "prairielearn (PrairieLearn takes the submissions itself)")
+    submitting = _submitting(server, assignment, None if roster is not None else variant)
     if roster is not None:
-        return _assign_roster(variant=variant, roster=roster, path=path, by=by, seed=seed, like=like, out=out)
+        return _assign_roster(variant=variant, roster=roster, path=path, by=by, seed=seed, like=like, out=out,
+                              submitting=submitting)
     if variant is None:
         raise UsageError("hog assign needs a variant ID, or --roster ROSTER.csv to mint one per section or student")
     spec = load_variant(variant)
@@ -165,22 +174,63 @@ def assign(*, variant: str | None, path: str, out: TextIO, roster: str | None = 
                   f"{project.display(folder / 'grader-image')}/ (its grader image's Dockerfile) and "
                   f"{project.display(folder / 'README.md')} ({len(files)} files)\n")
         return 0
-    files = grader.publishing.assign.assign(spec, folder)
+    files = grader.publishing.assign.assign(spec, folder, submitting)
     student = sum(name.startswith("student/") for name in files)
-    out.write(f"wrote {project.display(folder / 'student')}/ ({student} files: skeleton, handout, public cases)\n")
+    out.write(f"wrote {project.display(folder / 'student')}/ ({student} files: skeleton, handout, public cases"
+              f"{', submit.py' if submitting else ''})\n")
     out.write(f"wrote {project.display(folder / 'autograder')}/ (autograder.zip for Gradescope, "
               f".github/workflows/grade.yml for GitHub Classroom, README.md)\n")
+    if submitting:
+        out.write(f"python3 submit.py in the student folder submits hog.py to {submitting.assignment} "
+                  f"at {submitting.url}\n")
     return 0
 
 
+def _submitting(server: str | None, assignment: str | None,
+                variant: str | None) -> grader.publishing.assign.Submitting | None:
+    """Where submit.py submits: --server (else the course config's [server] url) and --assignment,
+    checked against the course config's [assignments.NAME] tables when there is a course."""
+    if assignment is None:
+        if server is not None:
+            raise UsageError("--server is where submit.py submits to: give the assignment too "
+                             "(--assignment NAME, as the course config's [assignments.NAME] names it)")
+        return None
+    if not serving.NAME.fullmatch(assignment):
+        raise UsageError(f"--assignment {assignment!r}: an assignment's name is letters, digits, - and _ "
+                         f"(as in [assignments.NAME] of the course config)")
+    config = course.current()
+    if server is None and config is None:
+        raise UsageError("--assignment needs --server URL outside a course folder (the address students "
+                         "reach hog serve at, e.g. --server https://hog.example.edu)")
+    url = (server if server is not None else config.server.url).rstrip("/")
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment \
+            or any(character.isspace() for character in url):
+        raise UsageError(f"--server {server!r}: give the address students reach hog serve at, e.g. "
+                         f"https://hog.example.edu or http://127.0.0.1:8000")
+    if config is not None:
+        declared = config.server.assignment(assignment)
+        if declared is None:
+            known = ", ".join(each.name for each in config.server.assignments) or "none yet"
+            raise UsageError(f"{project.display(config.path)} has no [assignments.{assignment}] (its assignments: "
+                             f"{known}): add the table (variant, due, ...; see the commented example in it) "
+                             f"so that hog serve takes submissions to it")
+        if variant is not None and declared.variant is not None and declared.variant != variant:
+            raise UsageError(f"[assignments.{assignment}] of {project.display(config.path)} is for variant "
+                             f"{declared.variant}, not {variant}: assign {declared.variant}, or choose the "
+                             f"assignment for {variant}")
+    return grader.publishing.assign.Submitting(url, assignment)
+
+
 def _assign_roster(*, variant: str | None, roster: str, path: str, by: str, seed: int, like: str,
-                   out: TextIO) -> int:
+                   out: TextIO, submitting: grader.publishing.assign.Submitting | None = None) -> int:
     if variant is not None:
         raise UsageError(f"--roster mints the variants itself: drop {variant} (or drop --roster to assign {variant})")
     if seed < 0:
         raise UsageError(f"--seed {seed}: give a seed of 0 or more")
     folder = Path(path)
-    students, variants = grader.classroom.roster.assign_roster(Path(roster), by=by, seed=seed, out=folder, like=like, log=out)
+    students, variants = grader.classroom.roster.assign_roster(Path(roster), by=by, seed=seed, out=folder, like=like,
+                                                               log=out, submitting=submitting)
     out.write(f"wrote {project.display(folder / 'manifest.csv')} ({len(students)} students), "
               f"{len(variants)} student folders ({', '.join(v.id + '/student/' for v in variants)}) and "
               f"{project.display(folder / 'autograder' / 'autograder.zip')} (every variant; each student "

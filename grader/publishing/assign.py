@@ -2,7 +2,8 @@
 
 ``DIR/student/`` is the student's folder: the skeleton ``hog.py``, ``dice.py``,
 the handout, the public cases and the pytest wiring that runs them. Nothing
-hidden and no solution code goes there.
+hidden and no solution code goes there. With a course server to submit to
+(``--server URL --assignment NAME``), also ``submit.py`` with both written in.
 
 ``DIR/autograder/`` holds ``autograder.zip`` for Gradescope (``setup.sh``,
 ``run_autograder``, the kit as a wheel made from the kit that runs (``grader.publishing.wheel``) in
@@ -21,9 +22,11 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from grader import project
@@ -35,18 +38,41 @@ from grader.project.files import write_atomically, zip_bytes
 from grader.spec import Variant
 
 SHIPPED = project.SHIPPED / "autograder"
+SUBMIT = project.SHIPPED / "student" / "submit.py"
+SUBMIT_SETTINGS = ("SERVER", "ASSIGNMENT")   # the lines of submit.py that name where it submits
 EXECUTABLE = 0o755
+
+
+@dataclass(frozen=True)
+class Submitting:
+    """Where a student folder's ``submit.py`` sends ``hog.py``: the course server's public address
+    (``http(s)://host[:port][/path]``, no trailing slash) and the assignment's name on it."""
+    url: str
+    assignment: str
 
 
 # ------------------------------------------------------------------ contents
 
 
-def student_files(variant: Variant) -> dict[str, str]:
-    """The student's folder: skeleton, dice, handout, public cases, pytest wiring.
+def student_files(variant: Variant, submitting: Submitting | None = None) -> dict[str, str]:
+    """The student's folder: skeleton, dice, handout, public cases, pytest wiring; with ``submitting``,
+    submit.py (and a .gitignore that keeps the token it stores out of a repository).
     No picture of the optimal strategy: it would be the answer to the final strategy question."""
     files = build.student_folder(variant, build.skeleton_source(variant))
     files.update(handout.documents(variant, build.solution_source(variant)))
+    if submitting is not None:
+        files["submit.py"] = submit_script(submitting)
+        files[".gitignore"] = "# The token submit.py keeps: whoever has it can submit as you.\n.hog-token\n"
     return files
+
+
+def submit_script(submitting: Submitting) -> str:
+    """The shipped submit.py with the server's address and the assignment written in as Python literals."""
+    text = SUBMIT.read_text(encoding="utf-8")
+    for name, value in zip(SUBMIT_SETTINGS, (submitting.url, submitting.assignment)):
+        text, count = re.subn(rf'^{name} = ""$', lambda _: f"{name} = {value!r}", text, count=1, flags=re.M)
+        assert count == 1, f"{SUBMIT} has no line {name} = \"\" to fill in"   # the kit's own file
+    return text
 
 
 def _render(name: str, variant: Variant | None, **context) -> str:
@@ -116,9 +142,9 @@ def autograder_files(variant: Variant) -> dict[str, bytes]:
     }
 
 
-def bundle(variant: Variant) -> dict[str, bytes]:
+def bundle(variant: Variant, submitting: Submitting | None = None) -> dict[str, bytes]:
     """Everything ``hog assign`` writes, by path relative to DIR."""
-    files = {f"student/{name}": text.encode() for name, text in student_files(variant).items()}
+    files = {f"student/{name}": text.encode() for name, text in student_files(variant, submitting).items()}
     files.update({f"autograder/{name}": data for name, data in autograder_files(variant).items()})
     return files
 
@@ -208,8 +234,8 @@ def write_file(out: Path, text: str) -> None:
                               f"(check the free space and permissions of {parent})") from None
 
 
-def assign(variant: Variant, out: Path) -> dict[str, bytes]:
+def assign(variant: Variant, out: Path, submitting: Submitting | None = None) -> dict[str, bytes]:
     """Write the student folder and the autograder bundle of ``variant`` into ``out``."""
-    files = bundle(variant)
+    files = bundle(variant, submitting)
     write_folder(out, files)
     return files

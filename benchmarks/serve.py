@@ -1,0 +1,369 @@
+"""The course server under a deadline burst: 200 students submitting 3 times each within 60 s.
+
+A course folder of its own (``hog init``, one assignment per variant, ``hog serve people``), and ``hog
+serve`` on SQLite, started as students start it. 200 students, each a thread with ``http.client``, upload
+the kit's corpus of real submissions (tests/submissions/allowed and buggy, and each variant's reference)
+three times each at random moments of the same 60 s, to the assignment of the submission's variant.
+Meanwhile a signed-in student reloads their assignment's page and a member of staff the live gradebook.
+
+Printed: how many uploads were accepted (202), the p95 of the time to the 202, of the student page and of
+the gradebook while grading runs (target 200 ms each), the time until the queue is drained and the drain
+rate as a ratio to ``hog grade-batch``'s rate on the same files in the same run (target 0.9 or more), and
+the server's memory (the peak of its processes' resident memory, all of them together, and of the web
+process alone). Then the same burst graded by ``hog serve --workers 2`` (a local 2-worker Dask cluster).
+
+Run: python benchmarks/serve.py [--students 200] [--times 3] [--within 60] [--jobs 2] [--no-dask] [--docs]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import csv
+import http.client
+import io
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+from grader.classroom import batch
+from grader.spec import load_variant
+
+ROOT = Path(__file__).resolve().parent.parent
+VARIANTS = ["sp19", "nju24", "nju21", "fa19", "fa18"]
+TARGET_MS, TARGET_RATIO = 200, 0.9
+STUDENT_PAGE = "/assignments/{assignment}"
+STAFF_GRADEBOOK = "/staff/assignments/{assignment}"
+OPEN = ("queued", "grading")
+
+
+def corpus() -> dict[str, list[Path]]:
+    """The kit's corpus of students' submissions and each variant's reference, by variant."""
+    found: dict[str, list[Path]] = {variant: [ROOT / "solution" / variant / "hog.py"] for variant in VARIANTS}
+    for kind in ("allowed", "buggy"):
+        for path in sorted((ROOT / "tests" / "submissions" / kind).glob("*.py")):
+            found[path.name.split("_")[0]].append(path)
+    return found
+
+
+def hog(*args: str, cwd: Path, **options) -> subprocess.CompletedProcess:
+    """``hog ARGS`` from this checkout, as a subprocess in ``cwd``."""
+    environment = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-m", "grader.cli", *args], cwd=cwd, env=environment, check=True,
+                          capture_output=True, text=True, timeout=600, **options)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+# ------------------------------------------------------------------ the course
+
+
+@dataclass
+class Course:
+    folder: Path
+    port: int
+    tokens: dict[str, str]        # student id → token
+    staff: str                    # a member of staff's token
+    variant_of: dict[str, str]    # student id → the variant they submit in
+
+
+def make_course(scratch: Path, students: int) -> Course:
+    hog("init", "course", "--name", "Deadline burst", cwd=scratch)
+    folder, port = scratch / "course", free_port()
+    due = (datetime.now(timezone.utc) + timedelta(days=1)).replace(microsecond=0).isoformat()
+    tables = [f'\n[server]\nurl = "http://127.0.0.1:{port}"\n']
+    for variant in VARIANTS:
+        tables.append(f'\n[assignments.hog-{variant}]\nvariant = "{variant}"\ndue = "{due}"\n'
+                      f"submissions_per_hour = 20\n")
+    with (folder / "hog-course.toml").open("a", encoding="utf-8") as config:
+        config.write("".join(tables))
+    ids = [f"s{number:04d}" for number in range(students)]
+    for name, rows in (("roster.csv", ids), ("staff.csv", ["ta0001"])):
+        (folder / name).write_text("student_id,email\n" + "".join(f"{sid},{sid}@example.edu\n" for sid in rows))
+    hog("serve", "people", "roster.csv", cwd=folder)
+    hog("serve", "people", "staff.csv", "--role", "staff", cwd=folder)
+    with (folder / "server" / "people.csv").open(newline="", encoding="utf-8") as handle:
+        links = {row["student_id"]: row["link"].rsplit("/signin/", 1)[1] for row in csv.DictReader(handle)}
+    staff = links.pop("ta0001")
+    return Course(folder, port, links, staff, {sid: VARIANTS[number % len(VARIANTS)] for number, sid in enumerate(ids)})
+
+
+# ------------------------------------------------------------------ the server
+
+
+class Server:
+    """``hog serve`` as a subprocess, and the peak resident memory of its processes, sampled."""
+
+    def __init__(self, course: Course, *grading: str):
+        environment = {**os.environ, "PYTHONPATH": str(ROOT)}
+        self.process = subprocess.Popen([sys.executable, "-m", "grader.cli", "serve", "--port", str(course.port),
+                                         *grading], cwd=course.folder, env=environment, stdout=subprocess.PIPE,
+                                        stderr=subprocess.STDOUT, text=True, start_new_session=True)
+        self.output: list[str] = []
+        threading.Thread(target=lambda: self.output.extend(self.process.stdout), daemon=True).start()
+        self.peak_total = self.peak_web = 0
+        self.sampling = True
+        threading.Thread(target=self._sample, daemon=True).start()
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise SystemExit(f"hog serve stopped: {''.join(self.output)[-3000:]}")
+            with contextlib.suppress(OSError):
+                request("GET", course.port, "/")
+                return
+            time.sleep(0.2)
+        raise SystemExit("hog serve did not answer within 120 s")
+
+    def _sample(self) -> None:
+        while self.sampling:
+            tree = descendants(self.process.pid)
+            sizes = {pid: resident(pid) for pid in tree}
+            self.peak_total = max(self.peak_total, sum(sizes.values()))
+            self.peak_web = max(self.peak_web, sizes.get(self.process.pid, 0))
+            time.sleep(0.25)
+
+    def stop(self) -> None:
+        self.sampling = False
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGTERM)
+        try:
+            self.process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=30)
+
+
+def descendants(pid: int) -> list[int]:
+    """``pid`` and every process under it (from /proc)."""
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        with contextlib.suppress(OSError):
+            for task in os.listdir(f"/proc/{current}/task"):
+                with open(f"/proc/{current}/task/{task}/children", encoding="ascii") as children:
+                    todo += [int(child) for child in children.read().split()]
+    return found
+
+
+def resident(pid: int) -> int:
+    """A process's resident memory in bytes (0 once it is gone)."""
+    with contextlib.suppress(OSError, StopIteration, ValueError):
+        with open(f"/proc/{pid}/status", encoding="ascii") as status:
+            return int(next(line for line in status if line.startswith("VmRSS:")).split()[1]) * 1024
+    return 0
+
+
+# ------------------------------------------------------------------ HTTP, as students and staff speak it
+
+
+def request(method: str, port: int, path: str, body: bytes | None = None,
+            headers: dict[str, str] | None = None) -> tuple[int, bytes, http.client.HTTPMessage, float]:
+    """One request on a new connection: status, body, headers, seconds to the whole answer."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    started = time.perf_counter()
+    try:
+        connection.request(method, path, body=body, headers=headers or {})
+        answer = connection.getresponse()
+        data = answer.read()
+        return answer.status, data, answer.headers, time.perf_counter() - started
+    finally:
+        connection.close()
+
+
+def upload(port: int, token: str, assignment: str, source: bytes) -> tuple[int, float, int | None]:
+    boundary = uuid.uuid4().hex
+    body = (f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="hog.py"\r\n'
+            f"Content-Type: text/x-python\r\n\r\n").encode() + source + f"\r\n--{boundary}--\r\n".encode()
+    status, data, _, seconds = request("POST", port, f"/api/assignments/{assignment}/submissions", body, {
+        "Authorization": f"Bearer {token}", "Content-Type": f"multipart/form-data; boundary={boundary}"})
+    ident = json.loads(data).get("id") if status == 202 else None
+    return status, seconds, ident
+
+
+def signed_in(port: int, token: str) -> str:
+    """The session cookie a sign-in link sets."""
+    _, _, headers, _ = request("GET", port, f"/signin/{token}")
+    cookies = [value.split(";", 1)[0] for key, value in headers.items() if key.lower() == "set-cookie"]
+    return "; ".join(cookies)
+
+
+# ------------------------------------------------------------------ the burst
+
+
+@dataclass
+class Burst:
+    uploads: list[tuple[int, float, int | None]] = field(default_factory=list)   # status, seconds, id
+    student_page: list[float] = field(default_factory=list)
+    gradebook: list[float] = field(default_factory=list)
+    page_errors: list[int] = field(default_factory=list)
+    started: float = 0.0
+    drained: float = 0.0
+    states: dict[str, int] = field(default_factory=dict)
+    files: list[tuple[str, str, Path]] = field(default_factory=list)   # student, variant, file: what was sent
+
+
+def plan(course: Course, times: int, within: float, seed: int = 28) -> dict[str, list[tuple[float, Path]]]:
+    """Each student's uploads: moments in the burst (sorted) and a corpus file of their variant each."""
+    draw, files = random.Random(seed), corpus()
+    return {sid: [(moment, draw.choice(files[course.variant_of[sid]]))
+                  for moment in sorted(draw.uniform(0, within) for _ in range(times))] for sid in course.tokens}
+
+
+def queue_states(course: Course) -> dict[str, int]:
+    """Submissions by status, read from the server's SQLite database (read-only)."""
+    database = course.folder / "server" / "hog.sqlite3"
+    with contextlib.closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=30)) as connection:
+        return dict(connection.execute("SELECT status, count(*) FROM submissions GROUP BY status").fetchall())
+
+
+def observe(course: Course, burst: Burst, stop: threading.Event) -> None:
+    """A student reloading their assignment's page and staff the gradebook, each about twice a second."""
+    student = next(iter(course.tokens))
+    assignment = f"hog-{course.variant_of[student]}"
+    pages = [(signed_in(course.port, course.tokens[student]), STUDENT_PAGE.format(assignment=assignment),
+              burst.student_page),
+             (signed_in(course.port, course.staff), STAFF_GRADEBOOK.format(assignment=assignment), burst.gradebook)]
+    while not stop.is_set():
+        for cookie, path, seconds in pages:
+            status, _, _, took = request("GET", course.port, path, headers={"Cookie": cookie})
+            (seconds.append(took) if status == 200 else burst.page_errors.append(status))
+        stop.wait(0.5)
+
+
+def run_burst(course: Course, times: int, within: float) -> Burst:
+    burst, schedule, lock = Burst(), plan(course, times, within), threading.Lock()
+
+    def student(sid: str) -> None:
+        for moment, path in schedule[sid]:
+            time.sleep(max(0.0, burst.started + moment - time.perf_counter()))
+            variant = course.variant_of[sid]
+            sent = upload(course.port, course.tokens[sid], f"hog-{variant}", path.read_bytes())
+            with lock:
+                burst.uploads.append(sent)
+                burst.files.append((sid, variant, path))
+
+    stop = threading.Event()
+    watcher = threading.Thread(target=observe, args=(course, burst, stop), daemon=True)
+    threads = [threading.Thread(target=student, args=(sid,), daemon=True) for sid in schedule]
+    burst.started = time.perf_counter()
+    watcher.start()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    while True:
+        burst.states = queue_states(course)
+        if not any(burst.states.get(state) for state in OPEN):
+            break
+        time.sleep(0.5)
+    burst.drained = time.perf_counter() - burst.started
+    stop.set()
+    watcher.join()
+    return burst
+
+
+def p95(samples: list[float]) -> str:
+    if not samples:
+        return "no sample"
+    ordered = sorted(samples)
+    value = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))] * 1000
+    return f"{value:6.0f} ms ({'met' if value <= TARGET_MS else 'not met'}; {len(samples)} requests)"
+
+
+def report(label: str, burst: Burst, server: Server, batch_rate: float | None) -> float:
+    accepted = sum(status == 202 for status, _, _ in burst.uploads)
+    refused = sorted({status for status, _, _ in burst.uploads if status != 202})
+    graded = sum(burst.states.values())
+    rate = graded / burst.drained
+    print(f"\n{label}")
+    print(f"  uploads accepted (202): {accepted} of {len(burst.uploads)}"
+          + (f"; refused with {refused}" if refused else ""))
+    print(f"  time to the 202, p95:   {p95([seconds for status, seconds, _ in burst.uploads if status == 202])}")
+    print(f"  student page, p95:      {p95(burst.student_page)}")
+    print(f"  staff gradebook, p95:   {p95(burst.gradebook)}" + (f"; pages refused: {sorted(set(burst.page_errors))}"
+                                                                    if burst.page_errors else ""))
+    print(f"  queue drained after:    {burst.drained:6.1f} s from the first upload; "
+          f"{', '.join(f'{count} {state}' for state, count in sorted(burst.states.items()))}")
+    ratio = f"; {rate / batch_rate:.2f}x grade-batch's rate (target {TARGET_RATIO})" if batch_rate else ""
+    print(f"  drain rate:             {rate:6.2f} submissions/s{ratio}")
+    print(f"  memory, peak:           {server.peak_total / 2**20:6.0f} MiB in all its processes, "
+          f"{server.peak_web / 2**20:.0f} MiB the web process")
+    return rate
+
+
+def grade_batch_rate(files: list[tuple[str, str, Path]], jobs: int) -> float:
+    """``hog grade-batch`` of the same files (each under its variant), with ``jobs`` workers: submissions/s."""
+    with tempfile.TemporaryDirectory(prefix="hog-bench-batch-") as scratch:
+        source, variant_of = Path(scratch) / "in", {}
+        source.mkdir()
+        for number, (_, variant, path) in enumerate(files):
+            name = f"{number:04d}-{variant}"
+            shutil.copy(path, source / f"{name}.py")
+            variant_of[name] = variant
+        loaded = {variant: load_variant(variant) for variant in VARIANTS}
+        started = time.perf_counter()
+        with contextlib.redirect_stdout(io.StringIO()):
+            summary = batch.grade_batch(source, loaded["sp19"], Path(scratch) / "out", jobs=jobs,
+                                        choose=lambda name: (loaded[variant_of[name]], ""))
+        seconds = time.perf_counter() - started
+    rate = len(files) / seconds
+    print(f"\nhog grade-batch --jobs {jobs} of the same {len(files)} files: {seconds:.1f} s, {rate:.2f} "
+          f"submissions/s ({summary.failed} grader failures)")
+    return rate
+
+
+def serve_once(label: str, students: int, times: int, within: float, grading: list[str],
+               batch_jobs: int | None) -> tuple[float, float | None]:
+    with tempfile.TemporaryDirectory(prefix="hog-bench-serve-") as scratch:
+        course = make_course(Path(scratch), students)
+        server = Server(course, *grading)
+        try:
+            burst = run_burst(course, times, within)
+        finally:
+            server.stop()
+        batch_rate = grade_batch_rate(burst.files, batch_jobs) if batch_jobs else None
+        return report(label, burst, server, batch_rate), batch_rate
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--students", type=int, default=200, help="students in the burst (default 200)")
+    parser.add_argument("--times", type=int, default=3, help="uploads per student (default 3)")
+    parser.add_argument("--within", type=float, default=60, help="seconds the uploads are spread over (default 60)")
+    parser.add_argument("--jobs", type=int, default=2, help="hog serve --jobs, and grade-batch's (default 2)")
+    parser.add_argument("--no-dask", action="store_true", help="leave out the burst graded by --workers 2")
+    args = parser.parse_args()
+    print(f"$ python benchmarks/serve.py {' '.join(sys.argv[1:])}")
+    print(f"{args.students} students x {args.times} uploads within {args.within:g} s; {os.cpu_count()} cores; "
+          f"load average at the start {os.getloadavg()[0]:.2f}")
+    rate, batch_rate = serve_once(f"hog serve --jobs {args.jobs} (SQLite)", args.students, args.times,
+                                  args.within, ["--jobs", str(args.jobs)], args.jobs)
+    if not args.no_dask:
+        dask_rate, _ = serve_once("hog serve --workers 2 (a local 2-worker Dask cluster; SQLite)", args.students,
+                                  args.times, args.within, ["--workers", "2"], None)
+        print(f"  drain rate against grade-batch --jobs {args.jobs}'s above: {dask_rate / batch_rate:.2f}x")
+    print(f"\nload average at the end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    return 0
+
+
+if __name__ == "__main__":
+    from figures import recorded   # with --docs, also the page of figures in docs/benchmarks/
+    recorded(main)

@@ -1,0 +1,397 @@
+"""Submit hog.py to your course's server and see its grade, hidden cases included.
+
+    python3 submit.py            upload hog.py, wait for the grade, print the report
+    python3 submit.py --status   the report of your latest submission (or where it is in the queue)
+
+The report is the one ``hog grade`` prints: a line per question, the first failing public case of
+each question that lost points (a failing hidden case is only counted), ending with the ``Score:`` line.
+
+Your token is the end of the personal sign-in link your course staff sent you
+(``https://.../signin/TOKEN``). It is read from the environment variable HOG_TOKEN, else from the
+file ``.hog-token`` in this folder; otherwise this script asks for it once (paste the token or the
+whole link) and keeps it in ``.hog-token``, readable by you alone. Do not hand that file in or share
+it: whoever has the token can submit as you. Standard library only (Python 3.8 or later).
+"""
+
+import argparse
+import getpass
+import json
+import os
+import stat
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+import uuid
+from pathlib import Path
+
+# hog assign --server URL --assignment NAME writes these two lines.
+SERVER = ""
+ASSIGNMENT = ""
+
+HERE = Path(__file__).resolve().parent
+SUBMITTED = "hog.py"
+TOKEN_FILE = ".hog-token"
+TOKEN_VARIABLE = "HOG_TOKEN"
+SIGNIN = "/signin/"
+WAIT = 300                # seconds to wait for the grade before leaving it to --status
+REQUEST_TIMEOUT = 30      # seconds for one request to answer
+STARTING = 20             # seconds a server that refuses connections is tried again, as it may be starting
+POLL = (1, 1, 1, 2, 2, 2, 3, 5)   # seconds between looks at the submission; the last repeats
+DONE = ("graded", "grader failed")   # the server's last states of a submission
+STILL_WAITING = 3         # exit code: accepted, not graded yet
+RULE = "-" * 69
+UNLOCKED = ".u"           # a results.json entry that says whether a question's locked cases were unlocked
+STATUS = "python3 submit.py --status"
+
+
+class Refused(Exception):
+    """Something the student can act on; the message says what happened and what to do."""
+
+
+# ------------------------------------------------------------------ the token
+
+
+def token_from(text):
+    """The token in what a student pastes: the token itself, or the whole sign-in link."""
+    text = text.strip()
+    if SIGNIN in text:
+        text = text.split(SIGNIN, 1)[1].split("?", 1)[0].split("#", 1)[0].strip("/")
+    return text
+
+
+def stored_token(folder=HERE):
+    """(token, where it came from) from HOG_TOKEN or .hog-token; (None, None) when neither has one."""
+    if os.environ.get(TOKEN_VARIABLE, "").strip():
+        return token_from(os.environ[TOKEN_VARIABLE]), f"in ${TOKEN_VARIABLE}"
+    path = Path(folder) / TOKEN_FILE
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None, None
+    except (OSError, UnicodeDecodeError) as error:
+        raise Refused(f"cannot read {path}: {getattr(error, 'strerror', None) or error} "
+                      f"(remove it and run python3 submit.py again to type your token)") from None
+    return (token_from(text) or None), f"in {TOKEN_FILE}"
+
+
+def asked_token():
+    """The token typed (or pasted) once; from a pipe, its first line."""
+    prompt = "Your token (the end of your sign-in link, or the whole link): "
+    try:
+        text = getpass.getpass(prompt) if sys.stdin.isatty() else sys.stdin.readline()
+    except (EOFError, KeyboardInterrupt):
+        text = ""
+    text = token_from(text)
+    if not text:
+        raise Refused(f"no token: paste the sign-in link your course staff sent you when asked, or set "
+                      f"{TOKEN_VARIABLE}, or write the token into {TOKEN_FILE} in this folder")
+    return text
+
+
+def keep_token(token, folder=HERE):
+    """Write .hog-token, readable and writable by its owner alone (mode 0600)."""
+    path = Path(folder) / TOKEN_FILE
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        descriptor = os.open(str(path), flags, stat.S_IRUSR | stat.S_IWUSR)
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            if hasattr(os, "fchmod"):   # an older file's mode too (not on Windows, which has no such modes)
+                os.fchmod(handle.fileno(), stat.S_IRUSR | stat.S_IWUSR)
+            handle.write(token + "\n")
+    except OSError as error:
+        print(f"submit.py: could not keep your token in {path} ({error.strerror}); you will be asked again",
+              file=sys.stderr)
+        return
+    print(f"Your token is kept in {TOKEN_FILE} (only you can read it; do not hand it in).", file=sys.stderr)
+
+
+# ------------------------------------------------------------------ the server
+
+
+class Server:
+    """The course server's JSON API, as the student with ``token`` calls it."""
+
+    def __init__(self, url, assignment, token, source):
+        self.url, self.assignment, self.token, self.source = url.rstrip("/"), assignment, token, source
+
+    def call(self, method, path, body=None, content_type=None, what="the request", patient=False):
+        """The server's answer (status, JSON or text); Refused, saying why, when it refuses or is out of
+        reach. ``what`` names the thing asked for, as a refusal speaks of it; ``patient``: a server that
+        refuses connections (starting, or restarting at a deadline) is tried again for STARTING seconds."""
+        headers = {"Authorization": f"Bearer {self.token}", "Accept": "application/json",
+                   "User-Agent": "hog-submit"}
+        if content_type:
+            headers["Content-Type"] = content_type
+        request = urllib.request.Request(self.url + path, data=body, headers=headers, method=method)
+        deadline = None
+        while True:
+            try:
+                with urllib.request.urlopen(request, timeout=REQUEST_TIMEOUT) as answer:
+                    return answer.status, _decoded(answer.read(), answer.headers)
+            except urllib.error.HTTPError as error:
+                with error:
+                    said = _decoded(error.read(), error.headers)
+                raise Refused(self.refusal(error.code, _message(said, error.reason), what,
+                                           error.headers.get("Retry-After"))) from None
+            except (urllib.error.URLError, OSError, ValueError) as error:
+                reason = getattr(error, "reason", None) or error
+                if patient and isinstance(reason, ConnectionRefusedError):   # the server (re)starting
+                    if deadline is None:
+                        deadline = time.monotonic() + STARTING
+                        print(f"The course server at {self.url} does not answer yet; trying again for "
+                              f"{STARTING} s (Ctrl-C stops).", file=sys.stderr)
+                    if time.monotonic() < deadline:
+                        time.sleep(1)
+                        continue
+                raise Refused(f"cannot reach the course server at {self.url} ({reason}): check your connection "
+                              f"and try again; if it persists, tell your course staff") from None
+
+    def refusal(self, code, said, what, retry_after):
+        """What a refusal means for the student, with the server's own message."""
+        server = f"the server says: {said}" if said else f"HTTP {code}"
+        nothing = "; nothing was submitted" if what == SUBMITTED else ""
+        if code == 401:
+            fix = {f"in ${TOKEN_VARIABLE}": f"set {TOKEN_VARIABLE} to the token of your sign-in link",
+                   f"in {TOKEN_FILE}": f"remove {TOKEN_FILE} and run python3 submit.py again to type the token "
+                                       f"of your latest sign-in link"}.get(self.source, "check that you typed the "
+                                                                         "token of your latest sign-in link")
+            return f"your token was refused ({server}): {fix}"
+        if code == 404:
+            if what == SUBMITTED:
+                return f"the server has no assignment {self.assignment} ({server}): ask your course staff " \
+                       f"whether this submit.py is the one for your assignment"
+            return f"{what}: not found ({server})"
+        if code == 413:
+            return f"{SUBMITTED} is too large for the server ({server}){nothing}"
+        if code == 429:
+            later = f" (try again in {retry_after} s)" if retry_after and retry_after.isdigit() else ""
+            return f"too many submissions for now ({server}){later}{nothing}"
+        if code >= 500:
+            return f"the course server failed ({server}); try again in a minute, and tell your course staff " \
+                   f"if it persists"
+        return f"{what} was refused ({server}){nothing}"
+
+    def submit(self, source):
+        """Upload hog.py; the submission's id and status once the server has accepted it."""
+        body, content_type = multipart("file", SUBMITTED, source)
+        name = urllib.parse.quote(self.assignment, safe="")
+        _, answer = self.call("POST", f"/api/assignments/{name}/submissions", body, content_type, what=SUBMITTED,
+                              patient=True)
+        if not isinstance(answer, dict) or "id" not in answer:
+            raise Refused(f"the server at {self.url} did not answer as a course server does ({answer!r:.200}); "
+                          f"check the address in submit.py with your course staff")
+        return answer
+
+    def submission(self, ident):
+        return self.call("GET", f"/api/submissions/{urllib.parse.quote(str(ident), safe='')}",
+                         what=f"submission {ident}")[1]
+
+    def latest(self):
+        """The caller's latest submission to this assignment (the server lists them oldest first), or None."""
+        query = urllib.parse.urlencode({"assignment": self.assignment})
+        listed = self.call("GET", f"/api/submissions?{query}", what="your submissions", patient=True)[1]
+        return listed[-1] if isinstance(listed, list) and listed else None
+
+
+def _decoded(raw, headers):
+    text = raw.decode("utf-8", "replace")
+    if "json" in (headers.get("Content-Type") or ""):
+        try:
+            return json.loads(text)
+        except ValueError:
+            pass
+    return text
+
+
+def _message(said, reason):
+    """The server's own words: a JSON answer's ``error``, a short plain text, or the HTTP reason."""
+    if isinstance(said, dict) and isinstance(said.get("error"), str):
+        return said["error"]
+    if isinstance(said, str) and said.strip() and "<" not in said:
+        return said.strip()[:300]
+    return str(reason or "")
+
+
+def multipart(field, filename, data):
+    """A multipart/form-data body holding one file, and its Content-Type."""
+    boundary = "hog-" + uuid.uuid4().hex
+    head = (f'--{boundary}\r\nContent-Disposition: form-data; name="{field}"; filename="{filename}"\r\n'
+            f"Content-Type: text/x-python\r\n\r\n").encode()
+    return head + data + f"\r\n--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
+
+
+# ------------------------------------------------------------------ the report
+
+
+def report(result, hog=SUBMITTED):
+    """The text ``hog grade`` prints, up to its ``Score:`` line (what follows, the isolation, the time and
+    the seed, is the course staff's), from the ``hog grade --format json`` object the server keeps."""
+    isolation, summary = result.get("isolation", ""), result.get("output", "")
+    marker = f"). Isolation: {isolation}."
+    title = summary[len("Hog ("):summary.find(marker)] if summary.startswith("Hog (") and marker in summary else ""
+    lines = [RULE, f"Hog ({title}): {hog}" if title else f"Hog: {hog}"]
+    if result.get("grader_failed"):
+        lines += [RULE, summary, "Score: 0 (this is a fault of the kit, not of the submission; please report it)"]
+        return "\n".join(lines) + "\n"
+    imported = "\nhog.py could not be imported: "
+    import_error = summary.split(imported, 1)[1] if imported in summary else None
+    if import_error is not None:
+        lines += ["", "hog.py could not be imported, so no question could be graded:", import_error]
+    lines.append(RULE)
+    tests = result.get("tests", [])
+    questions = [test for test in tests if not str(test.get("number", "")).endswith(UNLOCKED)]
+    functions = [test["name"][test["name"].rfind(" (") + 2:-1] for test in questions]
+    width = max(map(len, functions), default=0)
+    explanations = []
+    for test, function in zip(questions, functions):
+        head, _, explanation = test.get("output", "").partition("\n\n")
+        counts, _, message = head.partition("\n")
+        passed = test.get("status") == "passed"
+        state = "passed" if passed else ("partly" if test["score"] else "failed")
+        lines.append(f"Question {test['number']:>3}  {function:<{width}}  {state:<6}  "
+                     f"{test['score']:g}/{test['max_score']:g}  ({counts.split(' ')[0]} cases)")
+        if message:
+            lines.append(f"              {message}")
+        if not passed and explanation and import_error is None:
+            explanations.append(explanation)
+    for test in tests:
+        if str(test.get("number", "")).endswith(UNLOCKED):
+            lines.append(_unlock_line(test))
+    for explanation in explanations:
+        lines += [RULE, explanation]
+    lines += [RULE, f"Score: {result['score']:g}/{result['max_score']:g}"]
+    return "\n".join(lines) + "\n"
+
+
+def _unlock_line(test):
+    label, output = str(test["number"])[:-len(UNLOCKED)], test.get("output", "")
+    if test.get("status") == "passed":
+        state = "unlocked"
+    else:
+        done = output.split(" ", 1)[0]
+        number = output.split("unlock.py -q ", 1)[1].split(" ", 1)[0] if "unlock.py -q " in output else label
+        state = f"locked: {done} answered (python3 unlock.py -q {number})"
+    points = f"  {test['score']:g}/{test['max_score']:g}" if test.get("max_score") else ""
+    return f"Unlock   {label:>3}  {state}{points}"
+
+
+def describe(submission):
+    """The line above a report: which submission, when, where it is."""
+    late = submission.get("late_days") or 0
+    when = f", submitted {submission['submitted_at']}" if submission.get("submitted_at") else ""
+    return (f"Submission {submission.get('id')} of {submission.get('assignment', ASSIGNMENT)}{when}: "
+            f"{submission.get('status')}" + (f" ({late} late day{'s' if late != 1 else ''})" if late else ""))
+
+
+def shown(submission):
+    """The report of a graded submission, under its line."""
+    text = describe(submission) + "\n"
+    if isinstance(submission.get("result"), dict):
+        text += report(submission["result"])
+    return text
+
+
+# ------------------------------------------------------------------ waiting
+
+
+def wait(server, accepted, seconds, clock=time.monotonic, sleep=time.sleep):
+    """Look at the submission until it is done or ``seconds`` have passed; its last state seen."""
+    deadline, latest, pauses, pause, problem = clock() + seconds, accepted, iter(POLL), POLL[0], None
+    while latest.get("status") not in DONE and clock() < deadline:
+        pause = next(pauses, pause)
+        sleep(max(0.0, min(pause, deadline - clock())))
+        try:
+            seen = server.submission(accepted["id"])
+        except Refused as refused:   # the server restarting, the network gone a moment: look again
+            problem = refused
+            continue
+        if isinstance(seen, dict):
+            if seen.get("status") != latest.get("status"):
+                print(f"  {seen.get('status')}", file=sys.stderr)
+            latest, problem = {**latest, **seen}, None
+    if problem is not None and latest.get("status") not in DONE:
+        print(f"submit.py: {problem}", file=sys.stderr)
+    return latest
+
+
+def still_waiting(submission, why):
+    return (f"Submission {submission['id']} is accepted and {submission.get('status') or 'queued'}, not graded "
+            f"{why}. It will be graded all the same: run {STATUS} later to see its result.")
+
+
+# ------------------------------------------------------------------ the command
+
+
+def main(argv=None, folder=HERE):
+    parser = argparse.ArgumentParser(prog="submit.py", description=f"Submit {SUBMITTED} to {SERVER or 'the server'} "
+                                     f"({ASSIGNMENT or 'no assignment'}) and print its grade.")
+    parser.add_argument("--status", action="store_true", help="show your latest submission's result instead")
+    parser.add_argument("--wait", type=float, default=WAIT, metavar="SECONDS",
+                        help=f"how long to wait for the grade (default {WAIT})")
+    args = parser.parse_args(argv)
+    for stream in (sys.stdout, sys.stderr):   # a console that cannot show a character shows "?" instead
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace")
+    if not SERVER or not ASSIGNMENT:
+        print("submit.py: this copy names no server or assignment (hog assign --server URL --assignment NAME "
+              "writes them); ask your course staff for the submit.py of your assignment", file=sys.stderr)
+        return 2
+    try:
+        return _status(folder) if args.status else _submit(folder, args.wait)
+    except Refused as problem:
+        print(f"submit.py: {problem}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:   # before the server answered: the upload may or may not have reached it
+        print(f"\nsubmit.py: stopped; {STATUS} shows whether the server has your submission", file=sys.stderr)
+        return 130
+
+
+def _server(folder):
+    """The server, with the token: stored, or asked once (kept only once the server took it)."""
+    token, source = stored_token(folder)
+    if token is None:
+        return Server(SERVER, ASSIGNMENT, asked_token(), None), True
+    return Server(SERVER, ASSIGNMENT, token, source), False
+
+
+def _submit(folder, seconds):
+    path = Path(folder) / SUBMITTED
+    try:
+        source = path.read_bytes()
+    except OSError as error:
+        raise Refused(f"cannot read {path}: {error.strerror} (run submit.py in the folder that holds your "
+                      f"{SUBMITTED})") from None
+    server, typed = _server(folder)
+    accepted = server.submit(source)
+    if typed:
+        keep_token(server.token, folder)
+    print(f"Submitted {SUBMITTED} to {ASSIGNMENT}: submission {accepted['id']}, {accepted.get('status')}.",
+          file=sys.stderr)
+    try:
+        latest = wait(server, accepted, seconds)
+    except KeyboardInterrupt:
+        print("\n" + still_waiting(accepted, "yet"), file=sys.stderr)
+        return STILL_WAITING
+    if latest.get("status") not in DONE:
+        print(still_waiting(latest, f"within {seconds:g} s"), file=sys.stderr)
+        return STILL_WAITING
+    sys.stdout.write(shown(latest))
+    return 0
+
+
+def _status(folder):
+    server, typed = _server(folder)
+    latest = server.latest()
+    if typed:
+        keep_token(server.token, folder)
+    if latest is None:
+        print(f"No submission to {ASSIGNMENT} yet: python3 submit.py uploads your {SUBMITTED}.")
+        return 0
+    sys.stdout.write(shown({**latest, **server.submission(latest["id"])}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
