@@ -14,7 +14,7 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
-MARKER = "<!-- hog commands: written here from grader/cli.py when the site is built -->"
+MARKER = "<!-- hog commands: written here from grader/cli/ when the site is built -->"
 PAGE = "reference/commands.md"
 WIDTH = 100   # the usage lines' width, whatever the terminal
 

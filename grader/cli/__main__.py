@@ -1,0 +1,5 @@
+"""``python -m grader.cli``: the ``hog`` command."""
+
+from grader.cli import run
+
+run()

@@ -1,0 +1,67 @@
+"""Each verb's handler: the parsed arguments become the keyword arguments of one function of
+``grader.commands``."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from typing import Callable
+
+
+def _verbs(group: str):
+    """The module of a group of verbs (``grader/commands/<group>.py``), imported only when one of its
+    verbs runs: ``hog --help`` and argument errors import none of what the verbs need."""
+    return importlib.import_module(f"grader.commands.{group}")
+
+
+HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "variants": lambda args: _verbs("authoring").variants(out=sys.stdout),
+    "init": lambda args: _verbs("authoring").init(folder=args.folder, variants=args.variant, name=args.name,
+                                                  out=sys.stdout),
+    "build": lambda args: _verbs("authoring").build(check=args.check, variants=args.variant, solve=args.solve,
+                                         out=sys.stdout),
+    "cases": lambda args: _verbs("authoring").cases(variant=args.variant, as_json=args.json, hidden=args.hidden,
+                                                    seed=args.seed, out=sys.stdout),
+    "handout": lambda args: _verbs("authoring").handout(variant=args.variant, fmt=args.format, path=args.out,
+                                             with_strategy=args.with_strategy, out=sys.stdout),
+    "grade": lambda args: _verbs("grading").grade(submission=args.submission, variant=args.variant, fmt=args.format,
+                                         output=args.output, isolation=args.isolation, seed=args.seed,
+                                         force_variant=args.force_variant, out=sys.stdout),
+    "test": lambda args: _verbs("grading").test(path=args.path, variant=args.variant, question=args.question,
+                                       out=sys.stdout, unlock=args.unlock),
+    "grade-batch": lambda args: _verbs("batch").grade_batch(folder=args.folder, variant=args.variant, jobs=args.jobs,
+                                                     out_dir=args.out, isolation=args.isolation, seed=args.seed,
+                                                     report=args.report, manifest=args.manifest, scheduler=args.scheduler,
+                                                     workers=args.workers, out=sys.stdout),
+    "report": lambda args: _verbs("batch").class_report(out_dir=args.out, canvas=args.canvas,
+                                                        assignment=args.assignment, manifest=args.manifest,
+                                                        out=sys.stdout),
+    "similarity": lambda args: _verbs("batch").similarity(folder=args.folder, out_dir=args.out,
+                                                          variant=args.variant, manifest=args.manifest,
+                                                          threshold=args.threshold, max_share=args.max_share,
+                                                          out=sys.stdout),
+    "contest": lambda args: _verbs("strategy").contest(folder=args.folder, variant=args.variant, out_dir=args.out,
+                                             jobs=args.jobs, results=args.results, isolation=args.isolation,
+                                             manifest=args.manifest, scheduler=args.scheduler, workers=args.workers,
+                                             out=sys.stdout),
+    "analyze": lambda args: _verbs("strategy").analyze(variant=args.variant, as_json=args.json, goal=args.goal,
+                                             out=sys.stdout),
+    "play": lambda args: _verbs("strategy").play(variant=args.variant, vs=args.vs, goal=args.goal, port=args.port,
+                                       browser=not args.no_browser, submission=args.submission,
+                                       isolation=args.isolation, out=sys.stdout),
+    "mint": lambda args: _verbs("authoring").mint(variant=args.variant, seed=args.seed, zero_dice=args.zero_dice,
+                                       swap=args.swap, bonus=args.bonus, goal=args.goal, like=args.like,
+                                       band=tuple(args.band), force=args.force, out=sys.stdout),
+    "container": lambda args: _verbs("container").build(action=args.action, base=args.base, out=sys.stdout),
+    "doctor": lambda args: _verbs("container").doctor(out=sys.stdout),
+    "assign": lambda args: _verbs("authoring").assign(variant=args.variant, path=args.out, roster=args.roster,
+                                                      platform=args.platform, server=args.server,
+                                                      assignment=args.assignment,
+                                                      by=args.by, seed=args.seed, like=args.like, out=sys.stdout),
+    "serve": lambda args: _verbs("serve").run(
+        action=args.action, host=args.host, port=args.port, database=args.database, jobs=args.jobs,
+        scheduler=args.scheduler, workers=args.workers, roster=getattr(args, "roster", None),
+        role=getattr(args, "role", None), assignment=getattr(args, "assignment", None), out=sys.stdout),
+}
+

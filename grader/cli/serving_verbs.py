@@ -1,0 +1,31 @@
+"""The verbs of where grading runs: container, doctor, and the course server (serve)."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from grader.cli.options import CORES, Parser, add_cluster_options
+
+
+def add(add_verb: Callable, ids: str) -> None:
+    """Add the verbs of this group; ``add_verb(name, help=...)`` gives each one's parser."""
+    container = add_verb("container", help="build this kit's image for --isolation container (Docker or Podman)")
+    container.add_argument("action", choices=("build",), help="build: now (the first grading at that level does)")
+    container.add_argument("--base", metavar="IMAGE", help="the image to build on, with Python 3.11 or later "
+                                                           "(default: $HOG_CONTAINER_BASE, else python:3.11-slim)")
+
+    add_verb("doctor", help="which isolation levels this machine can reach, and why not")
+
+    serve = add_verb("serve", help="the course server: students submit, graded at once (pip install 'hog-kit[server]')")
+    serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: 127.0.0.1, this machine)")
+    serve.add_argument("--port", type=int, default=8000, metavar="N", help="the port (default 8000; 0: any free)")
+    serve.add_argument("--jobs", type=int, default=CORES, metavar="N", help="submissions graded at once (default: the cores)")
+    add_cluster_options(serve, "submissions graded")
+    actions = serve.add_subparsers(dest="action", metavar="ACTION", parser_class=Parser)
+    people = actions.add_parser("people", help="a new sign-in link for each person of a roster: server/people.csv")
+    people.add_argument("roster", metavar="ROSTER.csv", help="a roster as for hog assign --roster")
+    people.add_argument("--role", choices=("student", "staff"), default="student", help="(default: student)")
+    regrade = actions.add_parser("regrade", help="grade every submission of an assignment again")
+    regrade.add_argument("assignment", metavar="ASSIGNMENT", help="an [assignments.NAME] of the course config")
+    for each in (serve, people, regrade):
+        each.add_argument("--database", metavar="URL", help="sqlite:///PATH or postgresql://... (default: SQLite in server/)")
