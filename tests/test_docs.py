@@ -29,7 +29,7 @@ CHECKOUT = Path(__file__).resolve().parent.parent
 README = CHECKOUT / "README.md"
 DOCS = CHECKOUT / "docs"
 FIRST_COMMANDS = ["pip install -e . && hog grade solution/sp19 --variant sp19",
-                  "pip install -e '.[test,browser,cluster,server]' && python -m pytest"]
+                  "pip install -e '.[test,browser,cluster,server,docs]' && python -m pytest"]
 
 
 def blocks(path: Path, language: str) -> list[str]:
