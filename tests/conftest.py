@@ -1,5 +1,5 @@
 """Options and fixtures for the whole suite: golden files, the ``slow`` marker, recorded progress, the
-``wheelhouse``.
+``wheelhouse``, and the place (course folder or checkout) each test leaves as it found it.
 
 ``python -m pytest --update-goldens`` rewrites every golden file in
 ``tests/goldens/`` from what the code makes now; review the diff and commit it.
@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from grader import project
 from grader.report.progress import Progress
 
 GOLDENS = Path(__file__).parent / "goldens"
@@ -34,6 +35,16 @@ SLOW = {
         "test_a_question_that_uses_up_its_share_of_the_time_skips_only_its_own_cases",
     },
 }
+
+
+@pytest.fixture(autouse=True)
+def place_kept():
+    """The place a test chose (``hog --course``, a ``main([...])`` run inside a temporary course) is
+    forgotten after it: the next test finds its own from the working directory."""
+    chosen = dict(project._chosen)
+    yield
+    project._chosen.clear()
+    project._chosen.update(chosen)
 
 
 def pytest_collection_modifyitems(config, items):

@@ -123,7 +123,7 @@ def test_autograder_zip_has_the_scripts_at_the_top_and_the_kit_inside(tmp_path):
                                     f"kit/hog_kit-{project.version()}-py3-none-any.whl", "course/hog-course.toml"])
     with zipfile.ZipFile(io.BytesIO(wheel)) as kit:
         inside = kit.namelist()
-    for name in ("grader/cli.py", "grader/spec/__init__.py", "grader/shipped/dice.py", "grader/data/final/sp19.txt",
+    for name in ("grader/cli/__init__.py", "grader/spec/__init__.py", "grader/shipped/dice.py", "grader/data/final/sp19.txt",
                  "grader/templates/handout/handout.html.j2", *[f"grader/specs/{v}.yaml" for v in IDS]):
         assert name in inside
     assert not [name for name in inside if "__pycache__" in name or name.endswith(".pyc")]
