@@ -86,7 +86,7 @@ def test_a_submission_that_looks_around_plays_its_move_and_sees_and_writes_nothi
     seen = seen_note(answer)
     for path in KIT:
         assert f"{path}: PermissionError" in seen or f"{path}: FileNotFoundError" in seen, seen
-    assert "cli.py" not in seen and "hog.py" not in seen
+    assert "errors.py" not in seen and "hog.py" not in seen
     assert "writing outside: " in seen and not outside.exists()
     assert any(note.startswith(f"The submission ran in the sandbox: {name}") for note in answer["notes"])
 
@@ -101,7 +101,7 @@ def test_at_the_process_level_asked_for_the_same_submission_reads_the_kit_but_wr
     answer = app.engine.run([[0, 3]], [], 100, computer=False)
     assert answer["ok"], answer
     seen = seen_note(answer)
-    assert "cli.py" in seen and "classroom" in seen
+    assert "errors.py" in seen and "classroom" in seen
     assert "writing outside: PermissionError" in seen and not outside.exists()
     assert any(note.startswith("The submission ran in the sandbox: process limits only") for note in answer["notes"])
 
@@ -220,7 +220,7 @@ def test_hog_play_submission_plays_the_move_in_the_sandbox_and_says_so(tmp_path)
         status, answer = call(port, token, "POST", "api/move", {"game": game_id, "player": 0, "dice": 4}, timeout=60)
         assert status == 200 and "problem" not in answer and len(answer["game"]["turns"]) == 2
         seen = seen_note(answer["game"])
-        assert "cli.py" not in seen and "hog.py" not in seen and not outside.exists()
+        assert "errors.py" not in seen and "hog.py" not in seen and not outside.exists()
     finally:
         stop(process)
 

@@ -32,11 +32,12 @@ def autograder(tmp_path: Path, markers: Path) -> Path:
     """Gradescope's /autograder: the bundle unpacked in source/, the submission in submission/."""
     root = unpacked(assign.autograder_zip(load_variant("sp19")), tmp_path / "autograder")
     submission = root / "submission"
-    (submission / "grader").mkdir(parents=True)
+    (submission / "grader" / "cli").mkdir(parents=True)
     (submission / "hog.py").write_text(NO_CODE)
     (submission / "json.py").write_text(MARKING.format(marker=str(markers / "json")))
-    for name in ("__init__.py", "cli.py", "__main__.py"):
-        (submission / "grader" / name).write_text(FORGED.format(marker=str(markers / f"grader-{name}")))
+    for name in ("__init__.py", "cli/__init__.py", "cli/__main__.py", "__main__.py"):   # the kit's entry points
+        marker = markers / f"grader-{name.replace('/', '-')}"
+        (submission / "grader" / name).write_text(FORGED.format(marker=str(marker)))
     return root
 
 
