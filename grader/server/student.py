@@ -88,8 +88,11 @@ def submission(submission_id: int):
     person = access.required()
     found = access.own_submission(person, submission_id)
     done = found.status in (GRADED, FAILED) and found.result is not None
+    rules = access.settings().server.assignment(found.assignment)
+    counted = (policy.counted_score(rules, found.score, found.late_days)
+               if done and found.late_days and rules is not None else None)   # None: on time, or no score
     return render_template("submission.html", person=person, submission=found,
-                           result=json.loads(found.result) if done else None, done=done)
+                           result=json.loads(found.result) if done else None, done=done, counted=counted)
 
 
 @student.get("/assignments/<name>/leaderboard")

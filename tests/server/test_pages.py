@@ -36,7 +36,8 @@ def test_with_a_roster_manifest_each_student_submits_to_their_own_variant_and_ot
 def test_an_extension_given_by_staff_moves_the_late_days_and_the_closing_of_an_assignment(course):
     due = (datetime.now(timezone.utc) - timedelta(days=2, hours=12)).isoformat(timespec="seconds")
     config = course / project.CONFIG_NAME
-    config.write_text(config.read_text() + f'\n[assignments.recent]\nvariant = "sp19"\ndue = "{due}"\nlate_days = 1\n')
+    config.write_text(config.read_text() + f'\n[assignments.recent]\nvariant = "sp19"\ndue = "{due}"\nlate_days = 1\n'
+                      'penalty_per_day = 0.25\n')
     app = make_app(course, f"sqlite:///{course / 'server' / 'hog.sqlite3'}")
     tokens = {**issue(app, "s1"), **issue(app, "t1", role="staff")}
     closed = upload(app.test_client(), tokens["s1"], SOURCE, assignment="recent")
@@ -50,7 +51,14 @@ def test_an_extension_given_by_staff_moves_the_late_days_and_the_closing_of_an_a
     assert sent.status_code == 202   # due + 2 days of extension was half a day ago: one late day
     shown = app.test_client().get(f"/api/submissions/{sent.get_json()['id']}", headers=bearer(tokens["s1"]))
     assert shown.get_json()["late_days"] == 1
-    assert "(+2 days)" in signed_in(app, tokens["s1"]).get("/").get_data(as_text=True)
+    student = signed_in(app, tokens["s1"])
+    assert "(+2 days)" in student.get("/").get_data(as_text=True)
+    # once graded, the page shows the score and what counts after a late day's penalty
+    engine = app.config["hog.settings"].engine
+    [job] = queue.claim(engine, "a test's grader", 1)
+    assert queue.finish(engine, job, {"score": 20, "max_score": 23, "tests": [], "output": ""}, None, False)
+    page = student.get(f"/submissions/{sent.get_json()['id']}").get_data(as_text=True)
+    assert "Score: 20 / 23" in page and "Counted after the late penalty (1 late day): 15 / 23" in page
 
 
 def test_the_leaderboard_shows_aliases_only_and_the_viewer_as_you(app):
