@@ -28,6 +28,7 @@ from grader.commands import batch as commands
 from grader.sandbox import run_cases
 from grader.spec import load_variant
 
+import okpy_run   # beside this script: the course's okpy run
 import revisions   # beside this script: the kit at another revision
 
 VARIANTS = ["sp19", "nju24", "nju21", "fa19", "fa18"]
@@ -110,26 +111,34 @@ TARGETS = {"sp19": 0.45, "nju24": 0.45, "nju21": 0.45, "fa19": 0.6, "fa18": 0.45
 
 
 def against_okpy(before: str | None = None) -> None:
-    """hog grade in a new process against an okpy-like run of the same public cases (a new process
-    that imports hog.py and runs them in-process, as the course's ok client does), and hog --help
-    against the bare interpreter's start-up, all measured in this run."""
+    """hog grade in a new process against the course's okpy run of the same public cases (okpy's ``ok``
+    client, in a course folder of its own: see ``okpy_run``) and, for reference, an okpy-like run (a new
+    process that imports hog.py and runs them in-process), and hog --help against the bare interpreter's
+    start-up, all measured in this run."""
     # As after any first run (or a regular install): the kit's bytecode is written, even where
     # PYTHONDONTWRITEBYTECODE keeps the interpreter from writing it itself.
     compileall.compile_dir(str(project.PACKAGE), quiet=1)
+    scratch = Path(tempfile.mkdtemp(prefix="hog-bench-okpy-"))
+    ok_command, origin = okpy_run.client(scratch)
     print("\nhog grade (a new process; its hidden cases, the rendered reference and the spec cached, as after")
-    print("a first run) against an okpy-like run of the public cases in a new process, without isolation;")
+    print("a first run) against the course's okpy run of the public cases (`ok --local --no-update --score`,")
+    print(f"okpy {okpy_run.VERSION} from {origin}; 'score': what okpy gave the reference) and an")
+    print("okpy-like run of them in a new process without isolation, for reference;")
     print("'new table': the same, with the final strategy's win rate not cached (a table never graded")
     print("before: the exact engine loads and solves it); 'fresh seed': without --seed, as by default (the")
-    print("run draws its own seed and generates its hidden cases); median of 5" +
+    print("run draws its own seed and generates its hidden cases); median of 5, each a new process" +
           (f"; 'fresh then': a fresh seed with the kit at {before[:12]}, taking turns" if before else ""))
     print(f"{'variant':8} {'hog grade':>10} {'new table':>10} {'fresh seed':>11} {'okpy-like':>10} {'ratio':>6} "
-          f"{'target':>7}  met  {'fresh/okpy':>10} (target 0.5x)" + (f" {'fresh then':>11} {'now/then':>9}" if before else ""))
+          f"{'target':>7}  met  {'okpy':>6} {'score':>13} {'grade/okpy':>10} {'fresh/okpy (target 0.5x)':>24}"
+          + (f" {'fresh then':>11} {'now/then':>9}" if before else ""))
     cache = tempfile.mkdtemp(prefix="hog-bench-cache-")
     environment = {**os.environ, "HOG_CACHE": cache}
     with revisions.tree_at(before) as then:
         for variant_id in VARIANTS:
-            _against_okpy(variant_id, command_environment=environment, cache=cache, then=then)
+            _against_okpy(variant_id, command_environment=environment, cache=cache, then=then,
+                          okpy=(ok_command, scratch))
     shutil.rmtree(cache, ignore_errors=True)
+    shutil.rmtree(scratch, ignore_errors=True)
     bare = timed(lambda: subprocess.run([sys.executable, "-c", "pass"], check=True), repeat=5)
     helped = timed(lambda: subprocess.run([sys.executable, "-m", "grader.cli", "--help"], check=True,
                                           capture_output=True), repeat=5)
@@ -138,7 +147,22 @@ def against_okpy(before: str | None = None) -> None:
     print(f"load average while measuring: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
 
 
-def _against_okpy(variant_id: str, *, command_environment: dict, cache: str, then: Path | None) -> None:
+def _okpy_seconds(variant_id: str, command: list[str], scratch: Path) -> tuple[float, str]:
+    """The median time of the course's okpy run of a variant's public cases, and the score it gave."""
+    folder, home = scratch / variant_id, scratch / "home"
+    home.mkdir(exist_ok=True)
+    points = okpy_run.course(variant_id, folder)
+    outputs: list[str] = []
+    seconds = timed(lambda: outputs.append(okpy_run.run(command, folder, home)), repeat=5)
+    totals = [okpy_run.scored(output) for output in outputs]
+    total, short = min(totals)
+    if short:
+        print(f"  okpy took points from the {variant_id} reference: {', '.join(short)}")
+    return seconds, f"{total:g}/{points:g} {'full' if total == points else 'SHORT'}"
+
+
+def _against_okpy(variant_id: str, *, command_environment: dict, cache: str, then: Path | None,
+                  okpy: tuple[list[str], Path]) -> None:
     """One variant's line of ``against_okpy``."""
     environment = command_environment
     variant = load_variant(variant_id)
@@ -165,12 +189,14 @@ def _against_okpy(variant_id: str, *, command_environment: dict, cache: str, the
                                                                    env=then_environment, cwd=then), repeat=1))
     fresh = statistics.median(fresh_runs["now"])
     sessions = [case.session for case in cases.public_cases(variant)]
-    okpy = [sys.executable, "-c", OKPY_LIKE, str(folder), *sessions]
-    okpy_seconds = timed(lambda: subprocess.run(okpy, check=True, capture_output=True), repeat=5)
+    okpy_like = [sys.executable, "-c", OKPY_LIKE, str(folder), *sessions]
+    like_seconds = timed(lambda: subprocess.run(okpy_like, check=True, capture_output=True), repeat=5)
+    ok_seconds, score = _okpy_seconds(variant_id, *okpy)
     target = TARGETS[variant_id]
-    line = (f"{variant_id:8} {hog_seconds:9.2f}s {new_table:9.2f}s {fresh:10.2f}s {okpy_seconds:9.2f}s "
-            f"{hog_seconds / okpy_seconds:5.1f}x {target:6.2f}s  {'yes' if hog_seconds <= target else 'no':3}  "
-            f"{fresh / okpy_seconds:9.2f}x")
+    line = (f"{variant_id:8} {hog_seconds:9.2f}s {new_table:9.2f}s {fresh:10.2f}s {like_seconds:9.2f}s "
+            f"{hog_seconds / like_seconds:5.1f}x {target:6.2f}s  {'yes' if hog_seconds <= target else 'no':3}  "
+            f"{ok_seconds:5.2f}s {score:>13} {hog_seconds / ok_seconds:9.2f}x "
+            f"{fresh / ok_seconds:13.2f}x {'met' if fresh <= 0.5 * ok_seconds else 'not met':>9}")
     if then is not None:
         fresh_then = statistics.median(fresh_runs["then"])
         line += f" {fresh_then:10.2f}s {fresh / fresh_then:8.2f}x"

@@ -1,0 +1,102 @@
+"""The course's okpy run of a variant's public cases, as the baseline of ``benchmarks/grading.py``.
+
+okpy (the ok client, ``pip install okpy``, 1.18.1 on PyPI) runs a course folder that holds the submission
+(``hog.py`` and the ``dice.py`` it imports), ``hog.ok`` (the assignment) and ``tests/qNN.py`` (each question's
+doctest suite). ``course()`` writes such a folder for a variant's reference with the spec's public cases;
+``client()`` finds okpy: in the running environment if it is installed there, else it installs it into a
+virtual environment of its own under the benchmark's temporary folder (``python -m venv`` then
+``pip install okpy==1.18.1`` from the index, a few seconds once per run).
+
+The run is ``ok --local --no-update --score --config hog.ok``: every test, scored, with no server, no
+authentication, no backup and no update check (it opens no connection). ``python -m client`` does not
+start on Python 3.11 (okpy's ``__main__`` reads certifi's bundle with a loader call that no longer
+accepts that path), so the client is started the way the ``ok`` console script starts it. okpy keeps its
+configuration under ``~/.config/ok``: HOME points into the temporary folder, so the run writes nothing
+outside it.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+from grader import cases, project
+from grader.grading import grade
+from grader.spec import load_variant
+
+VERSION = "1.18.1"
+ENTRY = "import sys; from client.cli.ok import main; sys.argv[0] = 'ok'; sys.exit(main())"   # the `ok` script
+ARGUMENTS = ["--local", "--no-update", "--score", "--config", "hog.ok"]
+
+
+def client(scratch: Path) -> tuple[list[str], str]:
+    """The command that starts okpy, and where it comes from (the running environment or a venv of its own)."""
+    try:
+        installed = importlib.metadata.version("okpy")
+    except importlib.metadata.PackageNotFoundError:
+        installed = None
+    if installed is not None:
+        return [sys.executable, "-c", ENTRY], f"the running environment (okpy {installed})"
+    home = scratch / "okpy-venv"
+    venv.EnvBuilder(with_pip=True).create(home)
+    python = home / "bin" / "python"
+    subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+                    f"okpy=={VERSION}"], check=True, capture_output=True)
+    return [str(python), "-c", ENTRY], f"a venv of its own ({home.name}, pip install okpy=={VERSION})"
+
+
+def course(variant_id: str, folder: Path) -> float:
+    """Write the course folder okpy runs for a variant's reference; return the points its tests are worth."""
+    variant = load_variant(variant_id)
+    folder.mkdir(parents=True)
+    for name in ("hog.py", "dice.py"):   # the reference and the dice it imports
+        shutil.copy(project.SOLUTION / variant_id / name, folder / name)
+    tests = folder / "tests"
+    tests.mkdir()
+    (tests / "__init__.py").write_text("")   # okpy imports each test as tests.qNN
+    setup = "".join(f">>> {line.rstrip()}\n" for line in grade.setup_lines(variant))
+    public = cases.public_cases(variant)
+    names, points = [], 0.0
+    for question in variant.questions:
+        sessions = [case.session for case in public if case.question == question.number]
+        if not sessions:
+            continue
+        name = f"q{question.number}"
+        names.append(name)
+        points += question.points
+        test = {"name": f"Question {question.number}", "points": question.points,
+                "suites": [{"type": "doctest", "scored": True, "setup": setup, "teardown": "",
+                            "cases": [{"code": session, "hidden": False, "locked": False} for session in sessions]}]}
+        (tests / f"{name}.py").write_text(f"test = {test!r}\n")
+    assignment = {"name": f"Hog ({variant_id})", "endpoint": "", "src": ["hog.py"],
+                  "tests": {"tests/q*.py": "ok_test"}, "default_tests": names,
+                  "protocols": ["file_contents", "grading", "scoring", "backup"]}
+    (folder / "hog.ok").write_text(json.dumps(assignment, indent=2))
+    return points
+
+
+def run(command: list[str], folder: Path, home: Path) -> str:
+    """One okpy run of every test in ``folder``, in a new process; what it printed."""
+    environment = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}   # as a student runs it
+    environment["HOME"] = str(home)
+    done = subprocess.run(command + ARGUMENTS, cwd=folder, env=environment, capture_output=True, text=True,
+                          timeout=120)
+    return done.stdout + done.stderr
+
+
+def scored(output: str) -> tuple[float, list[str]]:
+    """The total okpy printed, and its questions that lost points ("Question 05: 1.0/2.0")."""
+    total = re.search(r"^\s*Total: ([0-9.]+)\s*$", output, re.MULTILINE)
+    if total is None:
+        raise RuntimeError(f"okpy printed no score:\n{output[-2000:]}")
+    short = [f"{name}: {got}/{worth}" for name, got, worth
+             in re.findall(r"^\s*(Question \S+): ([0-9.]+)/([0-9.]+)\s*$", output, re.MULTILINE)
+             if float(got) < float(worth)]
+    return float(total.group(1)), short
