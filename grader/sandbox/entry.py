@@ -24,9 +24,7 @@ def run_cases(submission: Path, cases: Sequence[Sequence[str]], *,
     if not level.container_named(minimum):
         return run.run_cases(submission, cases, setup=setup, support_files=support_files, limits=limits,
                              names=names, groups=groups, minimum=minimum, on_result=on_result, early=early)
-    checked, setup_steps, name_list = scratch.check_arguments(cases, setup, support_files, limits, names)
-    if groups is not None and (len(groups) != len(checked) or not all(type(g) is str for g in groups)):
-        raise ValueError("groups must give one text label per case")
+    checked, setup_steps, name_list = scratch.check_arguments(cases, setup, support_files, limits, names, groups)
     choice = level.choose(minimum)
     return container.run_cases(Path(submission), checked, setup_steps, support_files, limits, name_list, groups,
                                on_result, choice.engine, choice.image, run.STARTUP_SECONDS)

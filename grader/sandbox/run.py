@@ -348,9 +348,7 @@ def run_cases(submission: Path, cases: Sequence[Sequence[str]], *,
     when it is for this submission at an accepted level and reaches "ready".
 
     """
-    checked, setup_steps, name_list = scratch_folder.check_arguments(cases, setup, support_files, limits, names)
-    if groups is not None and (len(groups) != len(checked) or not all(type(g) is str for g in groups)):
-        raise ValueError("groups must give one text label per case")
+    checked, setup_steps, name_list = scratch_folder.check_arguments(cases, setup, support_files, limits, names, groups)
     started = early.take(Path(submission), support_files, level.minimum_from(minimum)) if early else None
     if started is not None:
         batch = Batch(started.folder, started.choice, None, checked, setup_steps, name_list, limits, groups,

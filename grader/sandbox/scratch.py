@@ -100,7 +100,8 @@ def remove(scratch: Path) -> None:
         shutil.rmtree(scratch, onerror=retry)
 
 
-def check_arguments(cases, setup, support_files, limits, names) -> tuple[list[list[str]], list[str], list[str] | None]:
+def check_arguments(cases, setup, support_files, limits, names,
+                    groups=None) -> tuple[list[list[str]], list[str], list[str] | None]:
     if isinstance(cases, (str, bytes)):
         raise TypeError("cases must be a list of cases, each a list of steps")
     checked = []
@@ -130,4 +131,6 @@ def check_arguments(cases, setup, support_files, limits, names) -> tuple[list[li
         value = getattr(limits, field)
         if not isinstance(value, int) or value <= 0:
             raise ValueError(f"Limits.{field} must be a positive whole number")
+    if groups is not None and (len(groups) != len(checked) or not all(type(g) is str for g in groups)):
+        raise ValueError("groups must give one text label per case")
     return checked, list(setup), None if names is None else list(names)
