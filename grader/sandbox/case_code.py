@@ -16,29 +16,11 @@ from __future__ import annotations
 import binascii
 import functools
 import marshal
-import warnings
 
-# Distinct steps and cases kept compiled in a process (a batch of every variant holds a few thousand).
-KEPT_STEPS = 1 << 15
+from grader.cases.calling import compiled   # the reference's compiled steps are the sandbox's too
+
+# Distinct cases kept compiled in a process.
 KEPT_CASES = 1 << 14
-
-
-@functools.lru_cache(maxsize=KEPT_STEPS)
-def compiled(source: str) -> tuple | None:
-    """(code, whether it is an expression) as the harness compiles ``source``; None when it does not
-    compile (the harness then meets the error itself and reports it)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")   # a SyntaxWarning is the sandbox's stderr's, never the grader's
-        try:
-            return compile(source, "<case>", "eval", 0, True), True
-        except SyntaxError:
-            pass
-        except Exception:
-            return None
-        try:
-            return compile(source, "<case>", "exec", 0, True), False
-        except Exception:
-            return None
 
 
 @functools.lru_cache(maxsize=KEPT_CASES)

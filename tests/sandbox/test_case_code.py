@@ -8,7 +8,9 @@ import warnings
 
 import pytest
 
+from grader import cases
 from grader.sandbox import Limits, StepKind, boot, case_code, run_cases
+from grader.spec import load_variant
 
 FAST = Limits(case_seconds=2.0, total_seconds=60.0, wall_seconds=10.0)
 
@@ -53,3 +55,13 @@ def test_compiled_steps_show_what_the_typed_text_shows(tmp_path, monkeypatch):
         [[(s.output, s.error, s.error_type, s.kind) for s in run.steps] for run in as_text.cases]
     assert compiled.cases[0].steps[0].output == "twice 4\n8\n"
     assert compiled.cases[2].steps[0].kind is StepKind.ERROR and "SyntaxError" in compiled.cases[2].steps[0].error
+
+
+def test_a_generated_step_is_compiled_once_for_the_reference_and_the_sandbox():
+    variant = load_variant("fa19")
+    question = next(q for q in variant.questions if q.role == "roll_dice")
+    hidden = cases.question_hidden_cases(variant, question.number, 424242)   # drawn now, never from the cache
+    source = next(case for case in hidden if case.origin == cases.GENERATED).steps[-1].source
+    misses = case_code.compiled.cache_info().misses
+    case_code.compiled(source)
+    assert case_code.compiled.cache_info().misses == misses   # the reference's compile, reused
