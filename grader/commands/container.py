@@ -7,7 +7,6 @@ import sys
 from typing import TextIO
 
 from grader.errors import UsageError
-from grader.publishing import image
 from grader.sandbox import engine as engines, level
 from grader.sandbox.level import Level
 
@@ -24,6 +23,7 @@ def build(*, action: str, base: str | None, out: TextIO) -> int:
     """``hog container build [--base IMAGE]``: this kit's grading image, built now."""
     if action != "build":
         raise UsageError(f"unknown action {action!r}: hog container build")
+    from grader.publishing import image   # as in ensure_image: `hog grade` imports this module too
     name = image.build(base=base, out=out)
     out.write(f"Built {name}: grade with --isolation container (or HOG_ISOLATION=container).\n")
     return 0
@@ -33,6 +33,7 @@ def ensure_image(minimum: str) -> None:
     """When the container level is asked for, its image made if the engine lacks it (first use); a note on
     standard error, as the build takes a while. Without an engine, grading says why (grader failed)."""
     if level.container_named(minimum):
+        from grader.publishing import image   # the wheel and the engine's tools: only at the container level
         image.ensure(out=sys.stderr)
 
 
