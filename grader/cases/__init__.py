@@ -361,6 +361,18 @@ def hidden_cases(variant: Variant, seed: int = DEFAULT_SEED) -> tuple[Case, ...]
                  _hidden(variant, question, generated.get(question.number, []), probes.get(question.number, [])))
 
 
+def shared(variant: Variant) -> None:
+    """What the hidden cases of every seed share, made now: the reference and its allowed alternatives
+    loaded, the candidates every seed draws decided, the probes of the public cases. A grader whose
+    submissions each have a seed of their own does it once, before its workers fork."""
+    for question in variant.questions:
+        for alternative in question.alternatives:
+            Api(variant, alternative.source).names
+    Api(variant).names
+    _cached_fixed(variant)
+    _cached_probes(variant)
+
+
 def question_hidden_cases(variant: Variant, number: str, seed: int = DEFAULT_SEED) -> tuple[Case, ...]:
     """Question ``number``'s part of ``hidden_cases(variant, seed)``, without drawing the other questions'
     (nor caching what it draws)."""

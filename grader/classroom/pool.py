@@ -30,6 +30,7 @@ from typing import Callable, Iterator
 SCRATCH_PREFIX = "hog-sandbox-of-"   # + the owning pid: tempfile never makes a name with a second '-'
 GRACE_SECONDS = 0.5                   # a stopped worker's time to kill its sandbox and clean up
 STOPPING = (signal.SIGINT, signal.SIGTERM)
+ASK_SECONDS = 0.02                    # between asks for more tasks while a worker is idle (``run_all``'s more)
 
 
 class Stopped(KeyboardInterrupt):
@@ -221,7 +222,9 @@ def run_all(tasks: list, work: Callable, *, jobs: int, signals: Signals,
                         continue
                     worker.task = queue.popleft()
             busy = [w for w in workers if w.task is not None]
-            ready = connection.wait([w.pipe for w in busy], timeout=0.1)
+            # A worker left idle by a queue that fills while it runs asks again soon.
+            asking = more is not None and len(busy) < jobs
+            ready = connection.wait([w.pipe for w in busy], timeout=ASK_SECONDS if asking else 0.1)
             for index, worker in enumerate(workers):
                 if worker.task is None or worker.pipe not in ready:
                     continue

@@ -202,11 +202,14 @@ def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
                        seed=seed if hidden else None)
 
 
-def prepare(variant: Variant, seed: int) -> None:
-    """What grading any submission on ``variant`` with ``seed`` needs first, done now: the cases, their
-    compiled form and the exact engine that rates a final strategy's table (a batch, once, before its
-    workers fork)."""
-    graded = case_source.grading_cases(variant, seed)
+def prepare(variant: Variant, seed: int | None = None) -> None:
+    """What grading any submission on ``variant`` needs first, done now (before workers fork, so that they
+    share it): the public cases and the final strategy's session compiled, the exact engine that rates a
+    table, what every seed's hidden cases share; with ``seed`` (a batch's one seed), that seed's hidden
+    cases and their compiled form too."""
+    graded = case_source.grading_cases(variant, seed) if seed is not None else case_source.public_cases(variant)
+    if seed is None:
+        case_source.shared(variant)
     case_code.warm([tabulate.table_session(variant)] + [[step.source for step in case.steps] for case in graded])
     tabulate.ready(variant)
 

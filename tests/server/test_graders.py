@@ -1,0 +1,38 @@
+"""The grader process prepares what every submission of a variant shares once, before its workers fork, and
+leaves each submission's own seed (its hidden cases) to the worker that grades it."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("sqlalchemy", reason="the course server's libraries: pip install 'hog-kit[server]'")
+
+from grader import cases                                     # noqa: E402
+from grader.sandbox import case_code                         # noqa: E402
+from grader.server import graders                            # noqa: E402
+from grader.spec import load_variant                         # noqa: E402
+
+
+def _job(number: int, variant: str, seed: int) -> tuple:
+    return (number, 1, variant, f"/nowhere/{number}/hog.py", seed)
+
+
+def test_a_claim_prepares_each_variant_once_and_draws_no_submissions_seed(monkeypatch):
+    prepared_for = []
+    monkeypatch.setattr(graders, "prepare", lambda variant, seed=None: prepared_for.append((variant.id, seed)))
+    drawn_before = cases.hidden_cases.cache_info().misses
+    done: set = set()
+    graders._prepare([_job(1, "sp19", 11), _job(2, "sp19", 12), _job(3, "fa18", 13)], done)
+    graders._prepare([_job(4, "sp19", 14)], done)
+    assert sorted(prepared_for) == [("fa18", None), ("sp19", None)]   # once each, with no seed
+    assert cases.hidden_cases.cache_info().misses == drawn_before
+
+
+def test_the_shared_preparation_compiles_the_public_cases_for_the_sandbox():
+    variant = load_variant("nju24")
+    graders.prepare(variant)
+    steps = tuple(step.source for step in cases.public_cases(variant)[0].steps)
+    hits = case_code.case_code.cache_info().hits
+    case_code.case_code(steps)
+    assert case_code.case_code.cache_info().hits == hits + 1
+
