@@ -174,21 +174,34 @@ class Cluster:
         return chunks
 
     def run_all(self, tasks: list, work: Callable, *, signals: pool.Signals,
-                done: Callable[[object, object], None], lost: Callable[[object, str], None]) -> None:
-        """As ``grader.classroom.pool.run_all``, on the cluster's workers."""
+                done: Callable[[object, object], None], lost: Callable[[object, str], None],
+                more: Callable[[int], list] | None = None) -> None:
+        """As ``grader.classroom.pool.run_all``, on the cluster's workers; ``more(n)``, when given, is asked for
+        up to n further tasks whenever fewer than two per worker are under way (a queue that fills while it
+        runs), so the workers never wait for a round's slowest task."""
         distributed = _distributed()
         stop = distributed.Event(f"hog-stop-{uuid.uuid4().hex}", client=self.client)
         # The work (with the variants it grades on) goes to each worker once, not with every chunk.
         shared = self.client.scatter(work, broadcast=True, hash=False)
-        futures = {self.client.submit(run_chunk, shared, chunk, stop.name, pure=False): chunk
-                   for chunk in self.chunks(tasks)}
-        waiting = distributed.as_completed(list(futures))
+        futures: dict = {}
+        waiting = distributed.as_completed([])
+
+        def submit(batch: list) -> None:
+            for chunk in self.chunks(batch):
+                future = self.client.submit(run_chunk, shared, chunk, stop.name, pure=False)
+                futures[future] = chunk
+                waiting.add(future)
+        submit(tasks)
         finished = False
         try:
-            while not waiting.is_empty() and signals.received is None:
+            while signals.received is None:
+                if more is not None and waiting.count() < 2 * self.workers:
+                    submit(more(2 * self.workers - waiting.count()))
+                if waiting.is_empty():
+                    break
                 ready = waiting.next_batch(block=False)
                 if not ready:
-                    time.sleep(POLL_SECONDS)
+                    time.sleep(POLL_SECONDS if more is None else pool.ASK_SECONDS)
                     continue
                 for future in ready:
                     chunk = futures[future]
@@ -198,9 +211,11 @@ class Cluster:
                         except Exception:   # its result died with a worker as it was fetched: run again
                             waiting.add(future)
                             continue
+                        del futures[future]
                         for task, (kind, value) in zip(chunk, replies):
                             (done if kind == "done" else lost)(task, value)
                     elif future.status == "error":
+                        del futures[future]
                         why = f"the cluster could not run it: {type(future.exception()).__name__}: " \
                               f"{future.exception()}"
                         for task in chunk:

@@ -1,6 +1,6 @@
 """The grader process: claims jobs from the table and grades them as ``hog grade`` would, never in the web
 process. The kit's worker pool (``grader.classroom.pool``) asks for jobs as its workers fall idle; a Dask
-cluster (``grader.classroom.cluster``) takes them a claim at a time. Each is graded with the per-submission path
+cluster (``grader.classroom.cluster``) likewise. Each is graded with the per-submission path
 ``grade-batch`` uses (``grade_one``: the sandbox at the course's isolation minimum). A result is recorded
 as each job ends; a worker that dies records a "grader failed" result, which a regrade or a restart
 grades again. The process ends when its parent (``hog serve``) is gone or it is told to stop.
@@ -117,7 +117,7 @@ class _Grading:
 
 
 def _round(grading: _Grading, jobs: int, isolation: str, cluster: Cluster | None, signals: pool.Signals) -> int:
-    """Grade until the queue is empty (on a cluster: one claim's worth); how many were claimed."""
+    """Grade until the queue is empty; how many were claimed."""
     counted = [0]
 
     def claim(count: int) -> list[Job]:
@@ -126,9 +126,8 @@ def _round(grading: _Grading, jobs: int, isolation: str, cluster: Cluster | None
         return found
     work = functools.partial(_grade, isolation=isolation)
     if cluster is not None:
-        claimed = claim(cluster.workers * 2)
-        if claimed:
-            cluster.run_all(claimed, work, signals=signals, done=grading.done, lost=grading.lost)
+        cluster.run_all(claim(cluster.workers * 2), work, signals=signals, done=grading.done, lost=grading.lost,
+                        more=claim)
     else:
         pool.run_all(claim(jobs), work, jobs=jobs, signals=signals, done=grading.done, lost=grading.lost, more=claim)
     return counted[0]

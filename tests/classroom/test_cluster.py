@@ -237,3 +237,22 @@ def test_sigterm_stops_a_contest_on_a_local_cluster_with_its_workers_and_no_trac
     assert "Stopped by SIGTERM." in stderr and "Traceback" not in stderr
     assert not (tmp_path / "out" / "leaderboard.csv").exists()
     assert started and gone(started)
+
+
+@pytest.mark.slow
+def test_a_cluster_is_fed_from_a_queue_that_fills_while_it_runs():
+    done, given = {}, set()
+
+    def more(free: int) -> list:   # two more arrive once the first is graded, one more once the second is
+        for after, arriving in ((1, (2, 3)), (2, (4,))):
+            if after in done and arriving[0] not in given:
+                given.update(arriving)
+                return list(arriving)
+        return []
+    with pool.Signals() as signals, cluster.connect(workers=2) as two:
+        two.run_all([1], _doubled, signals=signals, done=done.__setitem__, lost=lambda *_: None, more=more)
+    assert done == {1: 2, 2: 4, 3: 6, 4: 8}
+
+
+def _doubled(number: int) -> int:
+    return 2 * number

@@ -47,3 +47,20 @@ def _zombie(pid: int) -> bool:
             return handle.read().rsplit(b")", 1)[1].split()[0] == b"Z"
     except OSError:
         return True
+
+
+
+def test_a_queue_that_fills_while_the_workers_run_is_graded_to_the_end():
+    done, asked, given = {}, [], set()
+
+    def more(idle: int) -> list:   # b and c arrive once a is graded, d once b is
+        asked.append(idle)
+        for after, arriving in (("a", ("b", "c")), ("b", ("d",))):
+            if after in done and arriving[0] not in given:
+                given.update(arriving)
+                return list(arriving)
+        return []
+    with pool.Signals() as signals:
+        pool.run_all(["a"], work, jobs=2, signals=signals, done=done.__setitem__, lost=lambda *_: None, more=more)
+    assert done == {"a": "A", "b": "B", "c": "C", "d": "D"}
+    assert all(0 < idle <= 2 for idle in asked)
