@@ -10,7 +10,9 @@ Printed: how many uploads were accepted (202), the p95 of the time to the 202, o
 the gradebook while grading runs (target 200 ms each), the time until the queue is drained and the drain
 rate as a ratio to ``hog grade-batch``'s rate on the same files in the same run (target 0.9 or more), and
 the server's memory (the peak of its processes' resident memory, all of them together, and of the web
-process alone). Then the same burst graded by ``hog serve --workers 2`` (a local 2-worker Dask cluster).
+process alone) and the CPU time of the web process and of grading. The grader's cache is this run's own
+(``HOG_CACHE``), warmed first by a grade-batch of each file once, so that the server and grade-batch
+(a new process, as ``hog grade-batch`` runs) meet it alike. Then the same burst graded by ``hog serve --workers 2`` (a local 2-worker Dask cluster).
 
 Run: python benchmarks/serve.py [--students 200] [--times 3] [--within 60] [--jobs 2] [--no-dask] [--docs]
 """
@@ -21,7 +23,6 @@ import argparse
 import contextlib
 import csv
 import http.client
-import io
 import json
 import os
 import random
@@ -39,8 +40,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from grader.classroom import batch
-from grader.spec import load_variant
+import revisions   # beside this script: grade-batch in a new process
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANTS = ["sp19", "nju24", "nju21", "fa19", "fa18"]
@@ -119,6 +119,7 @@ class Server:
         self.output: list[str] = []
         threading.Thread(target=lambda: self.output.extend(self.process.stdout), daemon=True).start()
         self.peak_total = self.peak_web = 0
+        self.cpu: dict[int, float] = {}   # CPU seconds of each of its processes (theirs and their waited children's)
         self.sampling = True
         threading.Thread(target=self._sample, daemon=True).start()
         deadline = time.monotonic() + 120
@@ -135,6 +136,7 @@ class Server:
         while self.sampling:
             tree = descendants(self.process.pid)
             sizes = {pid: resident(pid) for pid in tree}
+            self.cpu.update({pid: seconds for pid in tree if (seconds := cpu_seconds(pid)) is not None})
             self.peak_total = max(self.peak_total, sum(sizes.values()))
             self.peak_web = max(self.peak_web, sizes.get(self.process.pid, 0))
             time.sleep(0.25)
@@ -172,6 +174,23 @@ def resident(pid: int) -> int:
 
 
 # ------------------------------------------------------------------ HTTP, as students and staff speak it
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """A process's CPU time with its waited children's (None once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return sum(int(value) for value in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
+def machine_times() -> tuple[float, float]:
+    """The machine's CPU time so far: (in use, all), from /proc/stat (idle and waiting for I/O are not in use)."""
+    with open("/proc/stat", encoding="ascii") as stat:
+        ticks = [int(value) for value in stat.readline().split()[1:]]
+    return sum(ticks) - ticks[3] - ticks[4], sum(ticks)
 
 
 def request(method: str, port: int, path: str, body: bytes | None = None,
@@ -216,6 +235,8 @@ class Burst:
     page_errors: list[int] = field(default_factory=list)
     started: float = 0.0
     drained: float = 0.0
+    client_cpu: float = 0.0          # this process's CPU seconds over the burst (the students and the observer)
+    busy: float = 0.0                # the share of the machine's CPU time in use over the burst (/proc/stat)
     states: dict[str, int] = field(default_factory=dict)
     files: list[tuple[str, str, Path]] = field(default_factory=list)   # student, variant, file: what was sent
 
@@ -264,6 +285,7 @@ def run_burst(course: Course, times: int, within: float) -> Burst:
     watcher = threading.Thread(target=observe, args=(course, burst, stop), daemon=True)
     threads = [threading.Thread(target=student, args=(sid,), daemon=True) for sid in schedule]
     burst.started = time.perf_counter()
+    began, machine = os.times(), machine_times()
     watcher.start()
     for thread in threads:
         thread.start()
@@ -275,6 +297,10 @@ def run_burst(course: Course, times: int, within: float) -> Burst:
             break
         time.sleep(0.5)
     burst.drained = time.perf_counter() - burst.started
+    ended = os.times()
+    burst.client_cpu = ended.user + ended.system - began.user - began.system
+    used, whole = (now - then for now, then in zip(machine_times(), machine))
+    burst.busy = used / whole if whole else 0.0
     stop.set()
     watcher.join()
     return burst
@@ -306,11 +332,16 @@ def report(label: str, burst: Burst, server: Server, batch_rate: float | None) -
     print(f"  drain rate:             {rate:6.2f} submissions/s{ratio}")
     print(f"  memory, peak:           {server.peak_total / 2**20:6.0f} MiB in all its processes, "
           f"{server.peak_web / 2**20:.0f} MiB the web process")
+    web = server.cpu.get(server.process.pid, 0.0)
+    print(f"  CPU from start to drain: {web:5.1f} s the web process, {sum(server.cpu.values()) - web:5.1f} s grading "
+          f"(its processes and the sandboxes), {burst.client_cpu:4.1f} s the benchmark's clients; "
+          f"the machine busy {burst.busy:.0%} of the time")
     return rate
 
 
-def grade_batch_rate(files: list[tuple[str, str, Path]], jobs: int) -> float:
-    """``hog grade-batch`` of the same files (each under its variant), with ``jobs`` workers: submissions/s."""
+def grade_batch_rate(files: list[tuple[str, str, Path]], jobs: int, label: str = "") -> float:
+    """``hog grade-batch`` of the same files (each under its variant), with ``jobs`` workers, in a new process
+    with the same cache as the server's: submissions/s."""
     with tempfile.TemporaryDirectory(prefix="hog-bench-batch-") as scratch:
         source, variant_of = Path(scratch) / "in", {}
         source.mkdir()
@@ -318,16 +349,23 @@ def grade_batch_rate(files: list[tuple[str, str, Path]], jobs: int) -> float:
             name = f"{number:04d}-{variant}"
             shutil.copy(path, source / f"{name}.py")
             variant_of[name] = variant
-        loaded = {variant: load_variant(variant) for variant in VARIANTS}
-        started = time.perf_counter()
-        with contextlib.redirect_stdout(io.StringIO()):
-            summary = batch.grade_batch(source, loaded["sp19"], Path(scratch) / "out", jobs=jobs,
-                                        choose=lambda name: (loaded[variant_of[name]], ""))
-        seconds = time.perf_counter() - started
+        seconds = revisions.corpus_run(ROOT, source, Path(scratch) / "out", variant_of, jobs, False)
     rate = len(files) / seconds
-    print(f"\nhog grade-batch --jobs {jobs} of the same {len(files)} files: {seconds:.1f} s, {rate:.2f} "
-          f"submissions/s ({summary.failed} grader failures)")
+    if label:
+        print(f"\n{label}hog grade-batch --jobs {jobs} of the same {len(files)} files: {seconds:.1f} s, "
+              f"{rate:.2f} submissions/s")
     return rate
+
+
+def warm_caches() -> None:
+    """The grader's cache (its own folder, ``HOG_CACHE``) made as a course's is after its first submissions:
+    every variant's shared hidden-case decisions and probes, the win rate of each table of the corpus. The
+    server and grade-batch then find the same cache, whichever runs first."""
+    started = time.perf_counter()
+    files = [("", variant, path) for variant, paths in corpus().items() for path in paths]
+    grade_batch_rate(files, 2)
+    print(f"the grader's cache warmed first (a grade-batch of each file once, {time.perf_counter() - started:.1f} s), "
+          "for the server and grade-batch alike")
 
 
 def serve_once(label: str, students: int, times: int, within: float, grading: list[str],
@@ -339,7 +377,7 @@ def serve_once(label: str, students: int, times: int, within: float, grading: li
             burst = run_burst(course, times, within)
         finally:
             server.stop()
-        batch_rate = grade_batch_rate(burst.files, batch_jobs) if batch_jobs else None
+        batch_rate = grade_batch_rate(burst.files, batch_jobs, "in the same run, ") if batch_jobs else None
         return report(label, burst, server, batch_rate), batch_rate
 
 
@@ -354,14 +392,24 @@ def main() -> int:
     print(f"$ python benchmarks/serve.py {' '.join(sys.argv[1:])}")
     print(f"{args.students} students x {args.times} uploads within {args.within:g} s; {os.cpu_count()} cores; "
           f"load average at the start {os.getloadavg()[0]:.2f}")
+    cache = tempfile.mkdtemp(prefix="hog-bench-cache-")
+    os.environ["HOG_CACHE"] = cache   # the server's, grade-batch's and the warm-up's: this run's own
+    try:
+        warm_caches()
+        _measure(args)
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+    print(f"\nload average at the end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    return 0
+
+
+def _measure(args) -> None:
     rate, batch_rate = serve_once(f"hog serve --jobs {args.jobs} (SQLite)", args.students, args.times,
                                   args.within, ["--jobs", str(args.jobs)], args.jobs)
     if not args.no_dask:
         dask_rate, _ = serve_once("hog serve --workers 2 (a local 2-worker Dask cluster; SQLite)", args.students,
                                   args.times, args.within, ["--workers", "2"], None)
         print(f"  drain rate against grade-batch --jobs {args.jobs}'s above: {dask_rate / batch_rate:.2f}x")
-    print(f"\nload average at the end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
-    return 0
 
 
 if __name__ == "__main__":
