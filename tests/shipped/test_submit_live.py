@@ -75,7 +75,7 @@ def live(tmp_path_factory):
                      f'submissions_per_hour = 1\n'
                      f'\n[assignments.closed]\nvariant = "fa18"\nopens = {(now - timedelta(days=9)).isoformat()}\n'
                      f'due = {(now - timedelta(days=2)).isoformat()}\n')
-    (folder / "roster.csv").write_text("student_id,email\nada,ada@example.edu\nbob,bob@example.edu\ncyd,cyd@example.edu\n")
+    (folder / "roster.csv").write_text("student_id,email\nada,ada@example.edu\nbob,bob@example.edu\ncyd,cyd@example.edu\ndee,dee@example.edu\n")
     hog("serve", "people", "roster.csv", cwd=folder)
     server = Live(folder)
     try:
@@ -123,6 +123,23 @@ def test_a_submission_prints_its_grade_and_the_token_typed_once_is_kept(live):
     status = submit(folder, "--status")   # the token from .hog-token now
     assert status.returncode == 0, status.stderr
     assert status.stdout == done.stdout
+
+
+def test_unlock_py_answers_in_the_folder_are_handed_in_with_hog_py_and_count(live):
+    from grader.shipped.student import unlock
+    from grader.spec import load_variant
+    from tests.shipped.test_unlock import answers_of
+    folder, variant = student_folder(live), load_variant("fa18")
+    first = next(iter(unlock.questions(folder).values()))   # every locked item of the first question, answered
+    unlock.save_progress({item["id"]: answers_of(variant, item) for item in first}, folder)
+    done = submit(folder, token=live.tokens["dee"])
+    assert done.returncode == 0, done.stderr
+    assert "Submitted hog.py and .hog_unlock.json to hog: submission" in done.stderr
+    (graded,) = live.submissions("dee")
+    states = {test["number"]: test["status"] for test in graded["result"]["tests"] if test["number"].endswith(".u")}
+    label = variant.question(first[0]["question"]).label
+    assert states.pop(f"{label}.u") == "passed"
+    assert states and set(states.values()) == {"failed"}   # the questions not unlocked
 
 
 def test_status_before_any_submission_says_so(live):

@@ -1,6 +1,7 @@
 """Submit hog.py to your course's server and see its grade, hidden cases included.
 
     python3 submit.py            upload hog.py, wait for the grade, print the report
+                                 (with unlock.py's answers, .hog_unlock.json, when you have some)
     python3 submit.py --status   the report of your latest submission (or where it is in the queue)
 
 The report is the one ``hog grade`` prints: a line per question, the first failing public case of
@@ -15,6 +16,7 @@ it: whoever has the token can submit as you. Standard library only (Python 3.8 o
 
 import argparse
 import getpass
+import io
 import json
 import os
 import stat
@@ -24,6 +26,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
+import zipfile
 from pathlib import Path
 
 # hog assign --server URL --assignment NAME writes these two lines.
@@ -32,6 +35,7 @@ ASSIGNMENT = ""
 
 HERE = Path(__file__).resolve().parent
 SUBMITTED = "hog.py"
+ANSWERS = ".hog_unlock.json"   # unlock.py's answers: graded with hog.py, so they go with it (in a zip)
 TOKEN_FILE = ".hog-token"
 TOKEN_VARIABLE = "HOG_TOKEN"
 SIGNIN = "/signin/"
@@ -173,9 +177,9 @@ class Server:
                    f"if it persists"
         return f"{what} was refused ({server}){nothing}"
 
-    def submit(self, source):
-        """Upload hog.py; the submission's id and status once the server has accepted it."""
-        body, content_type = multipart("file", SUBMITTED, source)
+    def submit(self, source, filename=SUBMITTED):
+        """Upload hog.py (or a zip of it and the answers); its id and status once the server has accepted it."""
+        body, content_type = multipart("file", filename, source)
         name = urllib.parse.quote(self.assignment, safe="")
         _, answer = self.call("POST", f"/api/assignments/{name}/submissions", body, content_type, what=SUBMITTED,
                               patient=True)
@@ -218,7 +222,7 @@ def multipart(field, filename, data):
     """A multipart/form-data body holding one file, and its Content-Type."""
     boundary = "hog-" + uuid.uuid4().hex
     head = (f'--{boundary}\r\nContent-Disposition: form-data; name="{field}"; filename="{filename}"\r\n'
-            f"Content-Type: text/x-python\r\n\r\n").encode()
+            f"Content-Type: {'application/zip' if filename.endswith('.zip') else 'text/x-python'}\r\n\r\n").encode()
     return head + data + f"\r\n--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
 
 
@@ -363,11 +367,21 @@ def _submit(folder, seconds):
     except OSError as error:
         raise Refused(f"cannot read {path}: {error.strerror} (run submit.py in the folder that holds your "
                       f"{SUBMITTED})") from None
+    answers, sent = Path(folder) / ANSWERS, SUBMITTED
+    if answers.is_file() and not answers.is_symlink():   # unlock.py's answers go with hog.py, in one zip
+        packed = io.BytesIO()
+        with zipfile.ZipFile(packed, "w", zipfile.ZIP_DEFLATED) as archive:
+            archive.writestr(SUBMITTED, source)
+            try:
+                archive.writestr(ANSWERS, answers.read_bytes())
+            except OSError as error:
+                raise Refused(f"cannot read {answers}: {error.strerror}") from None
+        source, sent = packed.getvalue(), "hog.zip"
     server, typed = _server(folder)
-    accepted = server.submit(source)
+    accepted = server.submit(source, sent)
     if typed:
         keep_token(server.token, folder)
-    print(f"Submitted {SUBMITTED} to {ASSIGNMENT}: submission {accepted['id']}, {accepted.get('status')}.",
+    print(f"Submitted {SUBMITTED}{' and ' + ANSWERS if sent != SUBMITTED else ''} to {ASSIGNMENT}: submission {accepted['id']}, {accepted.get('status')}.",
           file=sys.stderr)
     try:
         latest = wait(server, accepted, seconds)
