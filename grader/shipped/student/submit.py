@@ -1,7 +1,6 @@
 """Submit hog.py to your course's server and see its grade, hidden cases included.
 
-    python3 submit.py            upload hog.py, wait for the grade, print the report
-                                 (with unlock.py's answers, .hog_unlock.json, when you have some)
+    python3 submit.py            upload hog.py (and unlock.py's answers), wait for the grade, print the report
     python3 submit.py --status   the report of your latest submission (or where it is in the queue)
 
 The report is the one ``hog grade`` prints: a line per question, the first failing public case of
@@ -201,12 +200,10 @@ class Server:
 
 def _decoded(raw, headers):
     text = raw.decode("utf-8", "replace")
-    if "json" in (headers.get("Content-Type") or ""):
-        try:
-            return json.loads(text)
-        except ValueError:
-            pass
-    return text
+    try:
+        return json.loads(text) if "json" in (headers.get("Content-Type") or "") else text
+    except ValueError:
+        return text
 
 
 def _message(said, reason):
@@ -271,12 +268,9 @@ def report(result, hog=SUBMITTED):
 
 def _unlock_line(test):
     label, output = str(test["number"])[:-len(UNLOCKED)], test.get("output", "")
-    if test.get("status") == "passed":
-        state = "unlocked"
-    else:
-        done = output.split(" ", 1)[0]
-        number = output.split("unlock.py -q ", 1)[1].split(" ", 1)[0] if "unlock.py -q " in output else label
-        state = f"locked: {done} answered (python3 unlock.py -q {number})"
+    number = output.split("unlock.py -q ", 1)[1].split(" ", 1)[0] if "unlock.py -q " in output else label
+    state = "unlocked" if test.get("status") == "passed" else \
+        f"locked: {output.split(' ', 1)[0]} answered (python3 unlock.py -q {number})"
     points = f"  {test['score']:g}/{test['max_score']:g}" if test.get("max_score") else ""
     return f"Unlock   {label:>3}  {state}{points}"
 
@@ -291,10 +285,8 @@ def describe(submission):
 
 def shown(submission):
     """The report of a graded submission, under its line."""
-    text = describe(submission) + "\n"
-    if isinstance(submission.get("result"), dict):
-        text += report(submission["result"])
-    return text
+    result = submission.get("result")
+    return describe(submission) + "\n" + (report(result) if isinstance(result, dict) else "")
 
 
 # ------------------------------------------------------------------ waiting
@@ -361,28 +353,25 @@ def _server(folder):
 
 
 def _submit(folder, seconds):
-    path = Path(folder) / SUBMITTED
+    path, answers = Path(folder) / SUBMITTED, Path(folder) / ANSWERS
     try:
-        source = path.read_bytes()
+        source, sent = path.read_bytes(), SUBMITTED
+        answered = answers.read_bytes() if answers.is_file() and not answers.is_symlink() else None
     except OSError as error:
-        raise Refused(f"cannot read {path}: {error.strerror} (run submit.py in the folder that holds your "
-                      f"{SUBMITTED})") from None
-    answers, sent = Path(folder) / ANSWERS, SUBMITTED
-    if answers.is_file() and not answers.is_symlink():   # unlock.py's answers go with hog.py, in one zip
+        raise Refused(f"cannot read {error.filename}: {error.strerror} (run submit.py in the folder that holds "
+                      f"your {SUBMITTED})") from None
+    if answered is not None:   # unlock.py's answers go with hog.py, in one zip
         packed = io.BytesIO()
         with zipfile.ZipFile(packed, "w", zipfile.ZIP_DEFLATED) as archive:
             archive.writestr(SUBMITTED, source)
-            try:
-                archive.writestr(ANSWERS, answers.read_bytes())
-            except OSError as error:
-                raise Refused(f"cannot read {answers}: {error.strerror}") from None
+            archive.writestr(ANSWERS, answered)
         source, sent = packed.getvalue(), "hog.zip"
     server, typed = _server(folder)
     accepted = server.submit(source, sent)
     if typed:
         keep_token(server.token, folder)
-    print(f"Submitted {SUBMITTED}{' and ' + ANSWERS if sent != SUBMITTED else ''} to {ASSIGNMENT}: submission {accepted['id']}, {accepted.get('status')}.",
-          file=sys.stderr)
+    print(f"Submitted {SUBMITTED}{' and ' + ANSWERS if sent != SUBMITTED else ''} to {ASSIGNMENT}: "
+          f"submission {accepted['id']}, {accepted.get('status')}.", file=sys.stderr)
     try:
         latest = wait(server, accepted, seconds)
     except KeyboardInterrupt:
