@@ -21,7 +21,7 @@ import secrets
 from pathlib import Path
 from typing import Callable
 
-from grader import project
+from grader import project, reference
 from grader.cases import agreement, calling, session_text, visible
 from grader.cases.calling import Api, run_reference  # noqa: F401  (part of this module's names)
 from grader.project import signed_cache
@@ -365,10 +365,10 @@ def shared(variant: Variant) -> None:
     """What the hidden cases of every seed share, made now: the reference and its allowed alternatives
     loaded, the candidates every seed draws decided, the probes of the public cases. A grader whose
     submissions each have a seed of their own does it once, before its workers fork."""
+    reference.load(variant.id)
     for question in variant.questions:
         for alternative in question.alternatives:
-            Api(variant, alternative.source).names
-    Api(variant).names
+            reference.alternative(variant.id, alternative.source)
     _cached_fixed(variant)
     _cached_probes(variant)
 

@@ -207,9 +207,11 @@ def prepare(variant: Variant, seed: int | None = None) -> None:
     share it): the public cases and the final strategy's session compiled, the exact engine that rates a
     table, what every seed's hidden cases share; with ``seed`` (a batch's one seed), that seed's hidden
     cases and their compiled form too."""
-    graded = case_source.grading_cases(variant, seed) if seed is not None else case_source.public_cases(variant)
     if seed is None:
         case_source.shared(variant)
+        graded = case_source.public_cases(variant)
+    else:
+        graded = case_source.grading_cases(variant, seed)
     case_code.warm([tabulate.table_session(variant)] + [[step.source for step in case.steps] for case in graded])
     tabulate.ready(variant)
 

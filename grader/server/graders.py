@@ -51,13 +51,13 @@ def _variant(variant_id: str) -> Variant:
     return load_variant(variant_id)
 
 
-def _prepare(jobs: list[Job], prepared: set) -> None:
+def _prepare(variant_ids: set[str], prepared: set) -> None:
     """What grading any submission of a variant needs, whatever its seed (the public cases compiled, the
     exact engine, what every seed's hidden cases share), made here once per variant as its spec is now,
     so that workers forked after inherit it. A job's own seed is its worker's to draw: its hidden cases
     serve that job alone, and made here they would only hold up the claim (the workers already forked
     would draw them again)."""
-    for variant_id in {job[2] for job in jobs}:
+    for variant_id in variant_ids:
         try:
             variant = _variant(variant_id)
             if variant not in prepared:
@@ -67,15 +67,15 @@ def _prepare(jobs: list[Job], prepared: set) -> None:
             pass  # a fault of the kit: each submission meets it again in grade_safely, which reports it
 
 
-def _assignment_variants() -> list[str]:
+def _assignment_variants() -> set[str]:
     """The variants the course's assignments grade in: each one's own, or the course's list where a roster
     manifest gives each student theirs."""
     config = course_config.current()
     if config is None:
-        return []
-    named = [assignment.variant for assignment in config.server.assignments if assignment.variant]
+        return set()
+    named = {assignment.variant for assignment in config.server.assignments if assignment.variant}
     manifests = any(assignment.manifest for assignment in config.server.assignments)
-    return list(dict.fromkeys(named + (course_config.used_variants() if manifests else [])))
+    return named | (set(course_config.used_variants()) if manifests else set())
 
 
 def _grade(job: Job, *, isolation: str) -> tuple[dict, bool]:
@@ -103,7 +103,7 @@ class _Grading:
         found = _jobs(self.engine, queue.claim(self.engine, self.name, count))
         if not found:
             self.asked = time.monotonic()
-        _prepare(found, self.prepared)
+        _prepare({job[2] for job in found}, self.prepared)
         return found
 
     def done(self, job: Job, value: tuple[dict, bool]) -> None:
@@ -152,7 +152,7 @@ def run(*, course: str, database: str, jobs: int, isolation: str, scheduler: str
     engine = db.connect(database)
     grading = _Grading(engine, queue.grader_name())
     # Ready before the first upload rather than at its claim (a deadline burst starts on a cold grader).
-    _prepare([(0, 0, variant_id, "", 0) for variant_id in _assignment_variants()], grading.prepared)
+    _prepare(_assignment_variants(), grading.prepared)
     last_requeue = 0.0
     with pool.Signals() as signals, pool.scratch_folder(), \
             connect_cluster(scheduler=scheduler, workers=workers) as cluster:

@@ -13,17 +13,13 @@ from grader.server import graders                            # noqa: E402
 from grader.spec import load_variant                         # noqa: E402
 
 
-def _job(number: int, variant: str, seed: int) -> tuple:
-    return (number, 1, variant, f"/nowhere/{number}/hog.py", seed)
-
-
 def test_a_claim_prepares_each_variant_once_and_draws_no_submissions_seed(monkeypatch):
     prepared_for = []
     monkeypatch.setattr(graders, "prepare", lambda variant, seed=None: prepared_for.append((variant.id, seed)))
     drawn_before = cases.hidden_cases.cache_info().misses
     done: set = set()
-    graders._prepare([_job(1, "sp19", 11), _job(2, "sp19", 12), _job(3, "fa18", 13)], done)
-    graders._prepare([_job(4, "sp19", 14)], done)
+    graders._prepare({"sp19", "fa18"}, done)   # the variants of a claim (of jobs each with a seed of its own)
+    graders._prepare({"sp19"}, done)
     assert sorted(prepared_for) == [("fa18", None), ("sp19", None)]   # once each, with no seed
     assert cases.hidden_cases.cache_info().misses == drawn_before
 
