@@ -283,11 +283,11 @@ def undecided(variant: Variant, seed: int = DEFAULT_SEED) -> dict[str, dict[str,
 
 
 def cache_key(variant: Variant) -> str:
-    """Changes whenever anything the generated cases come from changes."""
+    """Changes whenever anything the generated cases come from changes; not where the spec is read from
+    (a course folder's copy, a path relative to another working folder: the same cases)."""
     digest = hashlib.sha256()
     for part in (*(path.read_text(encoding="utf-8") for path in GENERATED_BY),
-                 hog_source.solution_source(variant), project.DICE.read_text(encoding="utf-8"),
-                 repr(variant.questions)):
+                 hog_source.solution_source(variant), project.DICE.read_text(encoding="utf-8"), variant.contents):
         digest.update(part.encode("utf-8"))
     return digest.hexdigest()[:24]
 

@@ -80,7 +80,7 @@ def marked_source(variant: Variant) -> str:
 
 def _source_key(variant: Variant) -> str:
     """Changes whenever anything the reference source is made from changes."""
-    digest = hashlib.sha256(repr(variant).encode("utf-8"))
+    digest = hashlib.sha256(variant.contents.encode("utf-8"))
     sources = sorted(project.TEMPLATES.joinpath("hog").rglob("*.j2")) + \
         sorted(project.PACKAGE.joinpath("catalogue").glob("*.py")) + [Path(__file__), final_table_path(variant)]
     for path in sources:

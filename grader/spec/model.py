@@ -194,6 +194,15 @@ class Variant:
             raise
 
     @property
+    def contents(self) -> str:
+        """The variant as text, without where its spec was read from: what a cache of things made from it
+        is keyed by (a course folder's copy of a spec, or a spec read through another working folder, is
+        the same variant)."""
+        questions = tuple(replace(question, cases=tuple(replace(case, path="") for case in question.cases))
+                          for question in self.questions)
+        return repr(replace(self, path="", questions=questions))
+
+    @property
     def points(self) -> float:
         return sum(question.points + question.unlock.points for question in self.questions)
 

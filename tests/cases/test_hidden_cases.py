@@ -1,13 +1,14 @@
 """Hidden cases: generated per question from the reference, fixed by their seeds, cached privately."""
 
 import json
+from pathlib import Path
 
 import pytest
 
 from grader import cases, project
 from grader.project import signed_cache
 from grader.reference import hog_source
-from grader.spec import load_variant
+from grader.spec import load_variant, parse
 
 
 @pytest.mark.slow
@@ -74,6 +75,20 @@ def test_the_cache_key_follows_what_the_cases_come_from(monkeypatch):
     assert cases.cache_key(load_variant("sp19")) == key
     monkeypatch.setattr("grader.reference.hog_source.solution_source", lambda v: "changed\n")
     assert cases.cache_key(variant) != key
+
+
+def test_the_same_spec_read_from_another_place_finds_the_same_cache(tmp_path, monkeypatch):
+    """A course folder's copy of a spec, or the kit's read through another working folder, makes the same
+    cases: a server started in the course folder finds what ``hog grade`` cached elsewhere."""
+    variant = load_variant("fa19")
+    copy = tmp_path / "course" / "specs" / "fa19.yaml"
+    copy.parent.mkdir(parents=True)
+    copy.write_text(Path(variant.path).read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    moved = parse(copy.read_text(encoding="utf-8"), copy)
+    assert moved.path != variant.path and moved.cases[0].path != variant.cases[0].path
+    assert cases.cache_key(moved) == cases.cache_key(variant)
+    assert hog_source._source_key(moved) == hog_source._source_key(variant)   # the rendered reference's
 
 
 def test_an_unwritable_cache_only_costs_time(tmp_path, monkeypatch):
