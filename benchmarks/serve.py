@@ -8,9 +8,11 @@ Meanwhile a signed-in student reloads their assignment's page and a member of st
 
 Printed: how many uploads were accepted (202), the p95 of the time to the 202, of the student page and of
 the gradebook while grading runs (target 200 ms each), the time until the queue is drained and the drain
-rate as a ratio to ``hog grade-batch``'s rate on the same files in the same run (target 0.9 or more), and
-the server's memory (the peak of its processes' resident memory, all of them together, and of the web
-process alone) and the CPU time of the web process and of grading. The grader's cache is this run's own
+rate as a ratio to ``hog grade-batch``'s rate on the same files in the same run (target 0.9 or more; the
+batch runs once before the burst and once after, and its rate is over both), the server's memory (the
+peak of its processes' resident memory, all of them together, and of the web process alone), and the
+machine's CPU time per graded submission (every process: the web, the grader, its sandboxes) against
+grade-batch's, with the web process's own. The grader's cache is this run's own
 (``HOG_CACHE``), warmed first by a grade-batch of each file once, so that the server and grade-batch
 (a new process, as ``hog grade-batch`` runs) meet it alike. Then the same burst graded by ``hog serve --workers 2`` (a local 2-worker Dask cluster).
 
@@ -119,7 +121,7 @@ class Server:
         self.output: list[str] = []
         threading.Thread(target=lambda: self.output.extend(self.process.stdout), daemon=True).start()
         self.peak_total = self.peak_web = 0
-        self.cpu: dict[int, float] = {}   # CPU seconds of each of its processes (theirs and their waited children's)
+        self.web_cpu = 0.0                # the web process's own CPU seconds so far (not its children's)
         self.sampling = True
         threading.Thread(target=self._sample, daemon=True).start()
         deadline = time.monotonic() + 120
@@ -136,7 +138,7 @@ class Server:
         while self.sampling:
             tree = descendants(self.process.pid)
             sizes = {pid: resident(pid) for pid in tree}
-            self.cpu.update({pid: seconds for pid in tree if (seconds := cpu_seconds(pid)) is not None})
+            self.web_cpu = cpu_seconds(self.process.pid) or self.web_cpu
             self.peak_total = max(self.peak_total, sum(sizes.values()))
             self.peak_web = max(self.peak_web, sizes.get(self.process.pid, 0))
             time.sleep(0.25)
@@ -177,20 +179,24 @@ def resident(pid: int) -> int:
 
 
 def cpu_seconds(pid: int) -> float | None:
-    """A process's CPU time with its waited children's (None once it is gone)."""
+    """A process's own CPU time, user and system (None once it is gone)."""
     try:
         with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
             fields = stat.read().rsplit(")", 1)[1].split()
     except OSError:
         return None
-    return sum(int(value) for value in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def machine_times() -> tuple[float, float]:
-    """The machine's CPU time so far: (in use, all), from /proc/stat (idle and waiting for I/O are not in use)."""
+    """The machine's CPU seconds so far, of every process (sandboxes that came and went included): (in use,
+    all), from /proc/stat. In use: user, nice, system, irq, softirq; not idle, waiting for I/O, nor time a
+    virtual machine's host gave to others (steal)."""
     with open("/proc/stat", encoding="ascii") as stat:
-        ticks = [int(value) for value in stat.readline().split()[1:]]
-    return sum(ticks) - ticks[3] - ticks[4], sum(ticks)
+        user, nice, system, idle, iowait, irq, softirq, steal = (int(v) for v in stat.readline().split()[1:9])
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (user + nice + system + irq + softirq) / ticks, (user + nice + system + idle + iowait + irq + softirq
+                                                             + steal) / ticks
 
 
 def request(method: str, port: int, path: str, body: bytes | None = None,
@@ -237,6 +243,8 @@ class Burst:
     drained: float = 0.0
     client_cpu: float = 0.0          # this process's CPU seconds over the burst (the students and the observer)
     busy: float = 0.0                # the share of the machine's CPU time in use over the burst (/proc/stat)
+    machine_cpu: float = 0.0         # the machine's CPU seconds in use over the burst
+    web_cpu: float = 0.0             # the web process's own CPU seconds over the burst
     states: dict[str, int] = field(default_factory=dict)
     files: list[tuple[str, str, Path]] = field(default_factory=list)   # student, variant, file: what was sent
 
@@ -269,8 +277,8 @@ def observe(course: Course, burst: Burst, stop: threading.Event) -> None:
         stop.wait(0.5)
 
 
-def run_burst(course: Course, times: int, within: float) -> Burst:
-    burst, schedule, lock = Burst(), plan(course, times, within), threading.Lock()
+def run_burst(course: Course, schedule: dict[str, list[tuple[float, Path]]]) -> Burst:
+    burst, lock = Burst(), threading.Lock()
 
     def student(sid: str) -> None:
         for moment, path in schedule[sid]:
@@ -300,7 +308,7 @@ def run_burst(course: Course, times: int, within: float) -> Burst:
     ended = os.times()
     burst.client_cpu = ended.user + ended.system - began.user - began.system
     used, whole = (now - then for now, then in zip(machine_times(), machine))
-    burst.busy = used / whole if whole else 0.0
+    burst.busy, burst.machine_cpu = (used / whole if whole else 0.0), used
     stop.set()
     watcher.join()
     return burst
@@ -314,7 +322,7 @@ def p95(samples: list[float]) -> str:
     return f"{value:6.0f} ms ({'met' if value <= TARGET_MS else 'not met'}; {len(samples)} requests)"
 
 
-def report(label: str, burst: Burst, server: Server, batch_rate: float | None) -> float:
+def report(label: str, burst: Burst, server: Server, batch: "Batch | None") -> float:
     accepted = sum(status == 202 for status, _, _ in burst.uploads)
     refused = sorted({status for status, _, _ in burst.uploads if status != 202})
     graded = sum(burst.states.values())
@@ -328,20 +336,37 @@ def report(label: str, burst: Burst, server: Server, batch_rate: float | None) -
                                                                     if burst.page_errors else ""))
     print(f"  queue drained after:    {burst.drained:6.1f} s from the first upload; "
           f"{', '.join(f'{count} {state}' for state, count in sorted(burst.states.items()))}")
-    ratio = f"; {rate / batch_rate:.2f}x grade-batch's rate (target {TARGET_RATIO})" if batch_rate else ""
+    ratio = f"; {rate / batch.rate:.2f}x grade-batch's rate (target {TARGET_RATIO})" if batch else ""
     print(f"  drain rate:             {rate:6.2f} submissions/s{ratio}")
     print(f"  memory, peak:           {server.peak_total / 2**20:6.0f} MiB in all its processes, "
           f"{server.peak_web / 2**20:.0f} MiB the web process")
-    web = server.cpu.get(server.process.pid, 0.0)
-    print(f"  CPU from start to drain: {web:5.1f} s the web process, {sum(server.cpu.values()) - web:5.1f} s grading "
-          f"(its processes and the sandboxes), {burst.client_cpu:4.1f} s the benchmark's clients; "
-          f"the machine busy {burst.busy:.0%} of the time")
+    per = f"{burst.machine_cpu / max(graded, 1) * 1000:.0f} ms"
+    print(f"  the machine's CPU:      {per} per graded submission over the burst, everything included (the web "
+          f"process's own: {burst.web_cpu:.1f} s; the benchmark's clients: {burst.client_cpu:.1f} s)"
+          + (f"; grade-batch: {batch.cpu_per_submission * 1000:.0f} ms" if batch else "")
+          + f"; the machine busy {burst.busy:.0%} of the time")
     return rate
 
 
-def grade_batch_rate(files: list[tuple[str, str, Path]], jobs: int, label: str = "") -> float:
+@dataclass
+class Batch:
+    """grade-batch of the burst's files, once before the burst and once after: their rates, and the baseline
+    (all the files over both runs' seconds: the machine's drift over a run weighs on both sides alike)."""
+    runs: list[tuple[float, float]]   # (seconds, the machine's CPU seconds in use) of each run
+    files: int
+
+    @property
+    def rate(self) -> float:
+        return self.files * len(self.runs) / sum(seconds for seconds, _ in self.runs)
+
+    @property
+    def cpu_per_submission(self) -> float:
+        return sum(cpu for _, cpu in self.runs) / (self.files * len(self.runs))
+
+
+def grade_batch_run(files: list[tuple[str, str, Path]], jobs: int, label: str = "") -> tuple[float, float]:
     """``hog grade-batch`` of the same files (each under its variant), with ``jobs`` workers, in a new process
-    with the same cache as the server's: submissions/s."""
+    with the same cache as the server's: its seconds, and the machine's CPU seconds in use meanwhile."""
     with tempfile.TemporaryDirectory(prefix="hog-bench-batch-") as scratch:
         source, variant_of = Path(scratch) / "in", {}
         source.mkdir()
@@ -349,12 +374,13 @@ def grade_batch_rate(files: list[tuple[str, str, Path]], jobs: int, label: str =
             name = f"{number:04d}-{variant}"
             shutil.copy(path, source / f"{name}.py")
             variant_of[name] = variant
+        before = machine_times()[0]
         seconds = revisions.corpus_run(ROOT, source, Path(scratch) / "out", variant_of, jobs, False)
-    rate = len(files) / seconds
+        cpu = machine_times()[0] - before
     if label:
-        print(f"\n{label}hog grade-batch --jobs {jobs} of the same {len(files)} files: {seconds:.1f} s, "
-              f"{rate:.2f} submissions/s")
-    return rate
+        print(f"{label}hog grade-batch --jobs {jobs} of the same {len(files)} files: {seconds:.1f} s, "
+              f"{len(files) / seconds:.2f} submissions/s, {cpu / len(files) * 1000:.0f} ms of the machine's CPU each")
+    return seconds, cpu
 
 
 def warm_caches() -> None:
@@ -363,22 +389,32 @@ def warm_caches() -> None:
     server and grade-batch then find the same cache, whichever runs first."""
     started = time.perf_counter()
     files = [("", variant, path) for variant, paths in corpus().items() for path in paths]
-    grade_batch_rate(files, 2)
+    grade_batch_run(files, 2)
     print(f"the grader's cache warmed first (a grade-batch of each file once, {time.perf_counter() - started:.1f} s), "
           "for the server and grade-batch alike")
 
 
 def serve_once(label: str, students: int, times: int, within: float, grading: list[str],
-               batch_jobs: int | None) -> tuple[float, float | None]:
+               batch_jobs: int | None) -> tuple[float, Batch | None]:
     with tempfile.TemporaryDirectory(prefix="hog-bench-serve-") as scratch:
         course = make_course(Path(scratch), students)
+        schedule = plan(course, times, within)
+        files = [(sid, course.variant_of[sid], path) for sid, sent in schedule.items() for _, path in sent]
+        runs = [grade_batch_run(files, batch_jobs, "\nin the same run, before the burst: ")] if batch_jobs else []
         server = Server(course, *grading)
         try:
-            burst = run_burst(course, times, within)
+            started = cpu_seconds(server.process.pid) or 0.0
+            burst = run_burst(course, schedule)
+            # the web process's part of the burst (not its start: imports, migrations)
+            burst.web_cpu = (cpu_seconds(server.process.pid) or server.web_cpu) - started
         finally:
             server.stop()
-        batch_rate = grade_batch_rate(burst.files, batch_jobs, "in the same run, ") if batch_jobs else None
-        return report(label, burst, server, batch_rate), batch_rate
+        if batch_jobs:
+            runs.append(grade_batch_run(files, batch_jobs, "in the same run, after the burst:  "))
+        batch = Batch(runs, len(files)) if runs else None
+        if batch:
+            print(f"grade-batch's rate, both runs: {batch.rate:.2f} submissions/s")
+        return report(label, burst, server, batch), batch
 
 
 def main() -> int:
@@ -404,12 +440,12 @@ def main() -> int:
 
 
 def _measure(args) -> None:
-    rate, batch_rate = serve_once(f"hog serve --jobs {args.jobs} (SQLite)", args.students, args.times,
-                                  args.within, ["--jobs", str(args.jobs)], args.jobs)
+    rate, batch = serve_once(f"hog serve --jobs {args.jobs} (SQLite)", args.students, args.times,
+                             args.within, ["--jobs", str(args.jobs)], args.jobs)
     if not args.no_dask:
         dask_rate, _ = serve_once("hog serve --workers 2 (a local 2-worker Dask cluster; SQLite)", args.students,
                                   args.times, args.within, ["--workers", "2"], None)
-        print(f"  drain rate against grade-batch --jobs {args.jobs}'s above: {dask_rate / batch_rate:.2f}x")
+        print(f"  drain rate against grade-batch --jobs {args.jobs}'s above: {dask_rate / batch.rate:.2f}x")
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ import io
 import json
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session, defer
+from sqlalchemy.orm import Session
 
 from grader.report.html import spreadsheet_cell
 from grader.server import db, policy
@@ -20,14 +20,20 @@ HEAD = ["student_id", "email", "submission", "submitted_at", "score", "max_score
         "raw_score", "submissions", "seed", "kit_version"]
 
 
+SHOWN = (Submission.id, Submission.person_id, Submission.variant, Submission.status, Submission.submitted_at,
+         Submission.late_days, Submission.score, Submission.max_score)
+"""What the gradebook reads of each submission."""
+
+
 def history(session: Session, person_id: int, assignment: str) -> list[Submission]:
     """A student's submissions to an assignment, oldest first."""
     return list(session.scalars(select(Submission).where(
         Submission.person_id == person_id, Submission.assignment == assignment).order_by(Submission.id)))
 
 
-def counted(assignment: Assignment, submissions: list[Submission]) -> Submission | None:
-    """The submission that counts: among the graded ones, by the assignment's ``score``."""
+def counted(assignment: Assignment, submissions: list) -> Submission | None:
+    """The submission that counts: among the graded ones, by the assignment's ``score`` (``submissions``:
+    Submission objects, or rows of their columns)."""
     return policy.counted(assignment, [s for s in submissions if s.status == GRADED])
 
 
@@ -38,12 +44,13 @@ def _labels(assignment: Assignment, variants: set[str]) -> list[str]:
 
 def rows(session: Session, assignment: Assignment) -> list[list]:
     """The gradebook's rows, its header first."""
-    students = list(session.scalars(select(Person).where(Person.role == STUDENT).order_by(Person.student_id)))
-    everything: dict[int, list[Submission]] = {}
-    # Every submission's row without its result and instructor record (tens of kilobytes each); the counted
-    # ones' results are read after, in one query.
-    for submission in session.scalars(select(Submission).where(Submission.assignment == assignment.name)
-                                      .options(defer(Submission.result), defer(Submission.instructor))
+    students = session.execute(select(Person.id, Person.student_id, Person.email).where(Person.role == STUDENT)
+                               .order_by(Person.student_id)).all()
+    everything: dict[int, list] = {}
+    # Every submission's columns the table shows, as plain rows (no result or instructor record: tens of
+    # kilobytes each; no ORM objects: a live gradebook is read every few seconds); the counted ones'
+    # results are read after, in one query.
+    for submission in session.execute(select(*SHOWN).where(Submission.assignment == assignment.name)
                                       .order_by(Submission.id)):
         everything.setdefault(submission.person_id, []).append(submission)
     chosen_of = {person: counted(assignment, mine) for person, mine in everything.items()}

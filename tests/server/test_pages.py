@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 from datetime import datetime, timedelta, timezone
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from grader import project
 from grader.server import queue
-from grader.server.models import FAILED, QUEUED, Submission
+from grader.server.models import FAILED, QUEUED, Person, Submission
 from tests.server.conftest import CONFIG, bearer, csrf, issue, make_app, signed_in, upload
 
 SOURCE = b'"""The Game of Hog (CS 61A Spring 2019 rules)."""\n'
@@ -100,3 +100,19 @@ def test_a_kit_fault_is_shown_as_grader_failed_never_a_zero_and_goes_back_to_the
         assert session.get(Submission, 1).score is None   # no zero enters the gradebook
     assert queue.requeue_dead(engine, failed=True) == 1
     assert json.loads(app.test_client().get("/api/submissions/1", headers=bearer(token)).data)["status"] == QUEUED
+
+
+def test_the_gradebook_shows_each_student_with_what_they_typed_escaped_and_links_to_their_pages(course):
+    app = make_app(course, f"sqlite:///{course / 'server' / 'hog.sqlite3'}")
+    tokens = {**issue(app, "s1", "s/2"), **issue(app, "t1", role="staff")}
+    with app.config["hog.settings"].sessions() as session, session.begin():
+        session.execute(update(Person).where(Person.student_id == "s1").values(email='<b>"x"</b>&@example.edu'))
+    sent = upload(app.test_client(), tokens["s1"], SOURCE)
+    engine = app.config["hog.settings"].engine
+    [job] = queue.claim(engine, "a test's grader", 1)
+    assert queue.finish(engine, job, {"score": 20, "max_score": 23, "tests": [], "output": "", "seed": 7}, None, False)
+    page = signed_in(app, tokens["t1"]).get("/staff/assignments/hog").get_data(as_text=True)
+    assert "<b>" not in page and "&lt;b&gt;&quot;x&quot;&lt;/b&gt;&amp;@example.edu" in page
+    assert f'<a href="/staff/submissions/{sent.get_json()["id"]}">' in page
+    assert '<a href="/staff/students/s/2">s/2</a></td><td>s/2@example.edu</td><td></td>' in page
+    assert "<td>20.0</td><td>23.0</td><td>graded</td><td>0</td><td>20.0</td><td>1</td><td>7</td>" in page
