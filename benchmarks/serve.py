@@ -12,9 +12,10 @@ rate as a ratio to ``hog grade-batch``'s rate on the same files in the same run 
 batch runs once before the burst and once after, and its rate is over both), the server's memory (the
 peak of its processes' resident memory, all of them together, and of the web process alone), and the
 machine's CPU time per graded submission (every process: the web, the grader, its sandboxes) against
-grade-batch's, with the web process's own. The grader's cache is this run's own
-(``HOG_CACHE``), warmed first by a grade-batch of each file once, so that the server and grade-batch
-(a new process, as ``hog grade-batch`` runs) meet it alike. Then the same burst graded by ``hog serve --workers 2`` (a local 2-worker Dask cluster).
+grade-batch's, with the web process's own. The grader's cache is this run's own (``HOG_CACHE``), warmed
+first by a grade-batch of each file once, so that the server and grade-batch (a new process, as ``hog
+grade-batch`` runs) meet it alike. Then the same burst graded by ``hog serve --workers 2`` (a local
+2-worker Dask cluster).
 
 Run: python benchmarks/serve.py [--students 200] [--times 3] [--within 60] [--jobs 2] [--no-dask] [--docs]
 """
@@ -246,7 +247,6 @@ class Burst:
     machine_cpu: float = 0.0         # the machine's CPU seconds in use over the burst
     web_cpu: float = 0.0             # the web process's own CPU seconds over the burst
     states: dict[str, int] = field(default_factory=dict)
-    files: list[tuple[str, str, Path]] = field(default_factory=list)   # student, variant, file: what was sent
 
 
 def plan(course: Course, times: int, within: float, seed: int = 28) -> dict[str, list[tuple[float, Path]]]:
@@ -283,11 +283,9 @@ def run_burst(course: Course, schedule: dict[str, list[tuple[float, Path]]]) -> 
     def student(sid: str) -> None:
         for moment, path in schedule[sid]:
             time.sleep(max(0.0, burst.started + moment - time.perf_counter()))
-            variant = course.variant_of[sid]
-            sent = upload(course.port, course.tokens[sid], f"hog-{variant}", path.read_bytes())
+            sent = upload(course.port, course.tokens[sid], f"hog-{course.variant_of[sid]}", path.read_bytes())
             with lock:
                 burst.uploads.append(sent)
-                burst.files.append((sid, variant, path))
 
     stop = threading.Event()
     watcher = threading.Thread(target=observe, args=(course, burst, stop), daemon=True)

@@ -31,7 +31,7 @@ def history(session: Session, person_id: int, assignment: str) -> list[Submissio
         Submission.person_id == person_id, Submission.assignment == assignment).order_by(Submission.id)))
 
 
-def counted(assignment: Assignment, submissions: list) -> Submission | None:
+def counted(assignment: Assignment, submissions: list) -> object | None:
     """The submission that counts: among the graded ones, by the assignment's ``score`` (``submissions``:
     Submission objects, or rows of their columns)."""
     return policy.counted(assignment, [s for s in submissions if s.status == GRADED])

@@ -49,7 +49,6 @@ def _zombie(pid: int) -> bool:
         return True
 
 
-
 def test_a_queue_that_fills_while_the_workers_run_is_graded_to_the_end():
     done, asked, given = {}, [], set()
 

@@ -31,4 +31,3 @@ def test_the_shared_preparation_compiles_the_public_cases_for_the_sandbox():
     hits = case_code.case_code.cache_info().hits
     case_code.case_code(steps)
     assert case_code.case_code.cache_info().hits == hits + 1
-

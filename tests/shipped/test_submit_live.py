@@ -75,7 +75,8 @@ def live(tmp_path_factory):
                      f'submissions_per_hour = 1\n'
                      f'\n[assignments.closed]\nvariant = "fa18"\nopens = {(now - timedelta(days=9)).isoformat()}\n'
                      f'due = {(now - timedelta(days=2)).isoformat()}\n')
-    (folder / "roster.csv").write_text("student_id,email\nada,ada@example.edu\nbob,bob@example.edu\ncyd,cyd@example.edu\ndee,dee@example.edu\n")
+    (folder / "roster.csv").write_text("student_id,email\n" + "".join(f"{sid},{sid}@example.edu\n"
+                                                                   for sid in ("ada", "bob", "cyd", "dee")))
     hog("serve", "people", "roster.csv", cwd=folder)
     server = Live(folder)
     try:
