@@ -44,6 +44,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import revisions   # beside this script: grade-batch in a new process
+from processes import cpu_seconds, descendants, machine_times, resident   # beside it too
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANTS = ["sp19", "nju24", "nju21", "fa19", "fa18"]
@@ -155,49 +156,7 @@ class Server:
             self.process.wait(timeout=30)
 
 
-def descendants(pid: int) -> list[int]:
-    """``pid`` and every process under it (from /proc)."""
-    found, todo = [], [pid]
-    while todo:
-        current = todo.pop()
-        found.append(current)
-        with contextlib.suppress(OSError):
-            for task in os.listdir(f"/proc/{current}/task"):
-                with open(f"/proc/{current}/task/{task}/children", encoding="ascii") as children:
-                    todo += [int(child) for child in children.read().split()]
-    return found
-
-
-def resident(pid: int) -> int:
-    """A process's resident memory in bytes (0 once it is gone)."""
-    with contextlib.suppress(OSError, StopIteration, ValueError):
-        with open(f"/proc/{pid}/status", encoding="ascii") as status:
-            return int(next(line for line in status if line.startswith("VmRSS:")).split()[1]) * 1024
-    return 0
-
-
 # ------------------------------------------------------------------ HTTP, as students and staff speak it
-
-
-def cpu_seconds(pid: int) -> float | None:
-    """A process's own CPU time, user and system (None once it is gone)."""
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()
-    except OSError:
-        return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def machine_times() -> tuple[float, float]:
-    """The machine's CPU seconds so far, of every process (sandboxes that came and went included): (in use,
-    all), from /proc/stat. In use: user, nice, system, irq, softirq; not idle, waiting for I/O, nor time a
-    virtual machine's host gave to others (steal)."""
-    with open("/proc/stat", encoding="ascii") as stat:
-        user, nice, system, idle, iowait, irq, softirq, steal = (int(v) for v in stat.readline().split()[1:9])
-    ticks = os.sysconf("SC_CLK_TCK")
-    return (user + nice + system + irq + softirq) / ticks, (user + nice + system + idle + iowait + irq + softirq
-                                                             + steal) / ticks
 
 
 def request(method: str, port: int, path: str, body: bytes | None = None,
