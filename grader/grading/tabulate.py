@@ -4,6 +4,11 @@ The sandbox runs ``table_session`` (every score pair below the goal, twice: a
 strategy is a function of the two scores, so both tables must agree) and
 brings back the value rebuilt as plain data; nothing is parsed from printed
 text, so a strategy that prints while it is asked still gets its table read.
+Two tables of whole numbers that are equal come back as one (the second
+would only repeat it: half the data to send, read and check); any other pair
+comes back whole and is compared here.  A submission that sent one table
+where its strategy gave two gains nothing: any table it can send, a strategy
+that looks its answers up in that table earns too.
 Every text the submission made that a message quotes is capped.
 
 The exact win rate of a table is kept in the grader's signed cache
@@ -46,6 +51,13 @@ def _tabulate(goal):
                                    f"{type(error).__name__}: {error}") from None
         table.append(row)
     return table
+
+
+def _tabulated(goal):
+    first, second = _tabulate(goal), _tabulate(goal)
+    if all(type(n) is int for table in (first, second) for row in table for n in row) and first == second:
+        return (first,)
+    return first, second
 """
 RAISED = "RuntimeError: final_strategy("
 
@@ -59,7 +71,7 @@ def table_session(variant: Variant) -> list[str]:
     same seed of ``random``, so a strategy that samples dice answers the same both times; any other
     change of mind (a counter, the clock) still shows."""
     return [TABULATE.replace("TABULATION_SEED", str(TABULATION_SEED)),
-            f"_tabulate({variant.goal}), _tabulate({variant.goal})\n"]
+            f"_tabulated({variant.goal})\n"]
 
 
 def untabulated(variant: Variant, run: CaseRun, limits: Limits) -> str | None:
@@ -83,14 +95,15 @@ def tables_from(variant: Variant, run: CaseRun) -> tuple[list[list[int]] | None,
     from grader.strategy import tables  # imported only when needed
 
     values = run.steps[1].value
-    if not (type(values) is tuple and len(values) == 2):
+    if not (type(values) is tuple and len(values) in (1, 2)):
         return None, "final_strategy could not be tabulated: the result channel was tampered with"
     try:
-        table, again = (tables.validate_table(table, variant.goal) for table in values)
+        checked = [tables.validate_table(table, variant.goal) for table in values]   # one when both agreed
     except tables.StrategyTableError as error:
         return None, f"final_strategy: {cap(str(error))}"
     except (RecursionError, MemoryError):
         return None, "final_strategy returned values too large to check"
+    table, again = checked[0], checked[-1]
     if table != again:
         score, opponent = next((s, o) for s, row in enumerate(table) for o, n in enumerate(row)
                                if again[s][o] != n)
