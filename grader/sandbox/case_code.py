@@ -15,12 +15,15 @@ from __future__ import annotations
 
 import binascii
 import functools
+import json
 import marshal
 
 from grader.cases.calling import compiled   # the reference's compiled steps are the sandbox's too
 
-# Distinct cases kept compiled in a process.
+# Distinct cases kept compiled in a process; cases' whole messages kept (a few variants' cases).
 KEPT_CASES = 1 << 14
+KEPT_LINES = 1 << 12
+_ENCODE = json.JSONEncoder(ensure_ascii=True, separators=(",", ":")).encode
 
 
 @functools.lru_cache(maxsize=KEPT_CASES)
@@ -28,6 +31,16 @@ def case_code(steps: tuple[str, ...]) -> str:
     """A case's steps compiled, as the harness reads them: base64 of marshal of one (code, expression)
     pair or None per step."""
     return binascii.b2a_base64(marshal.dumps([compiled(source) for source in steps]), newline=False).decode("ascii")
+
+
+@functools.lru_cache(maxsize=KEPT_LINES)
+def case_line(index: int, steps: tuple[str, ...], compiled: bool) -> bytes:
+    """Case ``index``'s message to the harness, one JSON line: its steps, and their code when ``compiled``.
+    Made once per process for each case of a batch, whose submissions are all sent the same lines."""
+    message: dict = {"case": index, "steps": list(steps)}
+    if compiled:
+        message["code"] = case_code(steps)
+    return _ENCODE(message).encode("ascii") + b"\n"
 
 
 def warm(sessions) -> None:

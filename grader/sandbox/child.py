@@ -113,7 +113,11 @@ class Child:
 
     def send_all(self, messages: list) -> None:
         """The messages, one JSON line each, in one write where the pipe takes them."""
-        self.outbox += b"".join(_ENCODE(message).encode() + b"\n" for message in messages)
+        self.send_lines([_ENCODE(message).encode() + b"\n" for message in messages])
+
+    def send_lines(self, lines: list[bytes]) -> None:
+        """Messages already made (JSON lines), in one write where the pipe takes them."""
+        self.outbox += b"".join(lines)
         self._flush()
 
     def _flush(self) -> None:

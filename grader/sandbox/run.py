@@ -50,7 +50,7 @@ from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
 from grader.sandbox import boot, channel, level, namespaces, scratch as scratch_folder, tree, user
-from grader.sandbox.case_code import case_code
+from grader.sandbox.case_code import case_line
 from grader.sandbox.child import Child, spawn
 from grader.sandbox.early import Early, EarlyFailed
 from grader.sandbox.level import Choice, Level
@@ -183,10 +183,10 @@ class Batch:
                     if self.groups and self.groups[following] in self.timed_out:
                         results[following] = failed(SKIPPED_AFTER_TIMEOUT, kind=StepKind.SKIPPED)
                     else:
-                        batch.append(self._message(following))
+                        batch.append(case_line(following, tuple(self.cases[following]), self.compiled))
                         sent.append(following)
                     following += 1
-                child.send_all(batch)
+                child.send_lines(batch)
             if not sent:
                 return following, False
             current = sent[0]
@@ -214,12 +214,6 @@ class Batch:
             if not keep:
                 return current + 1, True
             began, cpu_start = time.monotonic(), ended
-
-    def _message(self, index: int) -> dict:
-        steps = self.cases[index]
-        if self.compiled:
-            return {"case": index, "steps": steps, "code": case_code(tuple(steps))}
-        return {"case": index, "steps": steps}
 
     def _isolation_text(self) -> str:
         """What isolated the submission, as the report says it."""
