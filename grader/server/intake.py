@@ -55,16 +55,28 @@ def extension(session: Session, person: Person, assignment: str) -> int:
                                                        Extension.assignment == assignment)) or 0
 
 
-def _seed(session: Session, assignment: str) -> int:
-    found = session.get(Seed, assignment)
-    if found is None:
-        try:
-            with session.begin_nested():
-                session.add(Seed(assignment=assignment, seed=case_source.new_seed()))
-        except IntegrityError:   # another request drew it first
-            pass
-        found = session.get(Seed, assignment)
-    return found.seed
+def _standing(session: Session, person: Person, assignment: str, when: datetime) -> tuple[int, int, int | None]:
+    """(the person's extension in days, their submissions in the rate limit's window, the assignment's seed or
+    None before its first submission), read in one query: an upload waits for each round trip it makes."""
+    days = select(Extension.days).where(Extension.person_id == person.id, Extension.assignment == assignment)
+    recent = select(func.count()).select_from(Submission).where(
+        Submission.person_id == person.id, Submission.assignment == assignment,
+        Submission.submitted_at > when - policy.WINDOW)
+    seed = select(Seed.seed).where(Seed.assignment == assignment)
+    row = session.execute(select(days.scalar_subquery(), recent.scalar_subquery(), seed.scalar_subquery())).one()
+    return row[0] or 0, row[1] or 0, row[2]
+
+
+def _seed(session: Session, assignment: str, found: int | None) -> int:
+    """The assignment's seed (``found``, when it was read already), drawn and kept at its first submission."""
+    if found is not None:
+        return found
+    try:
+        with session.begin_nested():
+            session.add(Seed(assignment=assignment, seed=case_source.new_seed()))
+    except IntegrityError:   # another request drew it first
+        pass
+    return session.get(Seed, assignment).seed
 
 
 def accept(session: Session, course: Path, assignment: Assignment | None, person: Person, name: str | None,
@@ -76,13 +88,10 @@ def accept(session: Session, course: Path, assignment: Assignment | None, person
     variant = variant_for(course, assignment, person)
     if variant is None:
         raise NotTaken(403, f"you are not on {assignment.name}'s roster ({assignment.manifest}): ask the staff")
-    days = extension(session, person, assignment.name)
+    days, recent, seed = _standing(session, person, assignment.name, when)
     closed = policy.closed_why(assignment, when, days)
     if closed:
         raise NotTaken(403, closed)
-    recent = session.scalar(select(func.count()).select_from(Submission).where(
-        Submission.person_id == person.id, Submission.assignment == assignment.name,
-        Submission.submitted_at > when - policy.WINDOW)) or 0
     limited = policy.over_limit(assignment, recent)
     if limited:
         raise NotTaken(429, limited)
@@ -92,7 +101,7 @@ def accept(session: Session, course: Path, assignment: Assignment | None, person
         raise NotTaken(400, str(refused)) from None
     submission = Submission(person_id=person.id, assignment=assignment.name, variant=variant,
                             filename=upload.filename, sha256=hashlib.sha256(upload.content).hexdigest(),
-                            seed=_seed(session, assignment.name), submitted_at=when,
+                            seed=_seed(session, assignment.name, seed), submitted_at=when,
                             late_days=policy.late_days(assignment, when, days), attempt=0)
     session.add(submission)
     session.flush()   # its id names its folder
