@@ -54,9 +54,9 @@ def _variant(variant_id: str) -> Variant:
 def _prepare(variant_ids: set[str], prepared: set) -> None:
     """What grading any submission of a variant needs, whatever its seed (the public cases compiled, the
     exact engine, what every seed's hidden cases share), made here once per variant as its spec is now,
-    so that workers forked after inherit it. A job's own seed is its worker's to draw: its hidden cases
-    serve that job alone, and made here they would only hold up the claim (the workers already forked
-    would draw them again)."""
+    so that workers forked after inherit it. The hidden cases of an assignment's seed (``Seed``) are each
+    worker's to draw, at its first job of that assignment, and it keeps them: made here, they would hold
+    up the claim, and the workers already forked would draw them again."""
     for variant_id in variant_ids:
         try:
             variant = _variant(variant_id)
