@@ -74,3 +74,49 @@ def test_a_rating_started_early_gives_what_rating_at_the_end_gives(private_cache
     again = tabulated([[4] * 100 for _ in range(100)])
     assert early.result(again) == tabulate.rated(variant, again, Limits())
     assert early.result(again)[2] == pytest.approx(0.5)
+
+
+def run_session(variant, final_strategy):
+    """The tabulation session's value, run here as the sandbox runs it (the steps in one namespace)."""
+    namespace = {"final_strategy": final_strategy}
+    definitions, call = tabulate.table_session(variant)
+    exec(definitions, namespace)
+    return eval(call, namespace)
+
+
+def test_two_equal_tables_come_back_as_one_and_are_read_as_before():
+    variant = load_variant("sp19")
+    value = run_session(variant, lambda score, opponent: (score + opponent) % 11)
+    assert type(value) is tuple and len(value) == 1
+    run = CaseRun([StepResult("", None, None), StepResult("", None, None, value=value)], 0.1)
+    assert tabulate.tables_from(variant, run) == (value[0], "")
+
+
+def test_a_strategy_that_changes_its_mind_sends_both_tables_and_is_told_where():
+    variant = load_variant("sp19")
+    calls = []
+
+    def counting(score, opponent):
+        calls.append(1)
+        return 4 if len(calls) <= 10_000 or (score, opponent) != (2, 3) else 5
+    value = run_session(variant, counting)
+    assert len(value) == 2
+    run = CaseRun([StepResult("", None, None), StepResult("", None, None, value=value)], 0.1)
+    assert tabulate.tables_from(variant, run) == (None, "final_strategy must roll the same number of dice whenever "
+                                                        "it is asked about the same scores: at (2, 3) it chose 4, then 5")
+
+
+def test_tables_of_other_values_than_whole_numbers_come_back_whole_and_are_refused_as_before():
+    variant = load_variant("sp19")
+    value = run_session(variant, lambda score, opponent: score > opponent)   # bools: equal, yet both are sent
+    assert len(value) == 2
+    run = CaseRun([StepResult("", None, None), StepResult("", None, None, value=value)], 0.1)
+    table, why = tabulate.tables_from(variant, run)
+    assert table is None and why.startswith("final_strategy: ")
+
+
+@pytest.mark.parametrize("value", [(), (ALWAYS_FIVE,) * 3, ALWAYS_FIVE])
+def test_a_tabulation_of_another_shape_is_a_tampered_channel(value):
+    run = CaseRun([StepResult("", None, None), StepResult("", None, None, value=value)], 0.1)
+    assert tabulate.tables_from(load_variant("sp19"), run) == (
+        None, "final_strategy could not be tabulated: the result channel was tampered with")
