@@ -9,14 +9,14 @@ route is 403 for a student; anything without a person is 401.
 from __future__ import annotations
 
 import hmac
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from flask import abort, current_app, g, request, session
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
-from grader.server import db, people, uploads
+from grader.server import db, gradebook, people, uploads
 from grader.server.models import STAFF, Person, Submission
 from grader.spec.serving import Server
 
@@ -29,6 +29,7 @@ class Settings:
     server: Server                  # [server] and the assignments
     engine: Engine
     sessions: sessionmaker[Session]
+    summaries: gradebook.Summaries = field(default_factory=gradebook.Summaries)   # the gradebook's, read so far
 
 
 def settings() -> Settings:

@@ -62,5 +62,6 @@ def mine():
 def gradebook_csv(name: str):
     access.staff(api=True)
     assignment = access.assignment_or_404(name)
-    return Response(gradebook.csv_text(gradebook.rows(access.database(), assignment)), mimetype="text/csv",
+    return Response(gradebook.csv_text(gradebook.rows(access.database(), assignment,
+                                                    access.settings().summaries)), mimetype="text/csv",
                     headers={"Content-Disposition": f'attachment; filename="{name}-gradebook.csv"'})

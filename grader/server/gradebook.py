@@ -6,6 +6,8 @@ from __future__ import annotations
 import csv
 import io
 import json
+import threading
+from collections import OrderedDict
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -21,8 +23,46 @@ HEAD = ["student_id", "email", "submission", "submitted_at", "score", "max_score
 
 
 SHOWN = (Submission.id, Submission.person_id, Submission.variant, Submission.status, Submission.submitted_at,
-         Submission.late_days, Submission.score, Submission.max_score)
+         Submission.late_days, Submission.score, Submission.max_score, Submission.attempt)
 """What the gradebook reads of each submission."""
+
+
+class Summaries:
+    """What the gradebook shows of graded results (each question's score, the seed, the kit's version), by
+    (submission, attempt), for one database: a result is written once per claim, so a live gradebook parses
+    each result once rather than at every reload. Shared by the web process's threads."""
+
+    KEPT = 100_000
+
+    def __init__(self):
+        self._known: OrderedDict[tuple[int, int], tuple[dict, object, object]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def of(self, session: Session, chosen: list) -> dict[int, tuple[dict, object, object]]:
+        """Submission id → (question → score, seed, kit version) of these graded submissions (rows with
+        ``id`` and ``attempt``); the results not seen before are read in one query and parsed."""
+        found, missing = {}, []
+        with self._lock:
+            for row in chosen:
+                known = self._known.get((row.id, row.attempt))
+                if known is None:
+                    missing.append(row)
+                else:
+                    found[row.id] = known
+                    self._known.move_to_end((row.id, row.attempt))
+        if not missing:
+            return found
+        texts = dict(session.execute(select(Submission.id, Submission.result)
+                                     .where(Submission.id.in_([row.id for row in missing]))).all())
+        with self._lock:
+            for row in missing:
+                result = json.loads(texts.get(row.id) or "{}")
+                found[row.id] = self._known[row.id, row.attempt] = (
+                    {test.get("number"): test.get("score") for test in result.get("tests", [])},
+                    result.get("seed", ""), result.get("kit_version", ""))
+            while len(self._known) > self.KEPT:
+                self._known.popitem(last=False)
+        return found
 
 
 def history(session: Session, person_id: int, assignment: str) -> list[Submission]:
@@ -42,8 +82,8 @@ def _labels(assignment: Assignment, variants: set[str]) -> list[str]:
     return [q.label for q in load_variant(chosen).questions] if chosen else []
 
 
-def rows(session: Session, assignment: Assignment) -> list[list]:
-    """The gradebook's rows, its header first."""
+def rows(session: Session, assignment: Assignment, summaries: Summaries) -> list[list]:
+    """The gradebook's rows, its header first (``summaries``: the results already read, of this database)."""
     students = session.execute(select(Person.id, Person.student_id, Person.email).where(Person.role == STUDENT)
                                .order_by(Person.student_id)).all()
     everything: dict[int, list] = {}
@@ -54,9 +94,7 @@ def rows(session: Session, assignment: Assignment) -> list[list]:
                                       .order_by(Submission.id)):
         everything.setdefault(submission.person_id, []).append(submission)
     chosen_of = {person: counted(assignment, mine) for person, mine in everything.items()}
-    wanted = [chosen.id for chosen in chosen_of.values() if chosen is not None]
-    results = {number: text for number, text in session.execute(
-        select(Submission.id, Submission.result).where(Submission.id.in_(wanted)))} if wanted else {}
+    shown = summaries.of(session, [chosen for chosen in chosen_of.values() if chosen is not None])
     labels = _labels(assignment, {s.variant for group in everything.values() for s in group})
     table = [HEAD + [f"q{label}" for label in labels]]
     for student in students:
@@ -69,14 +107,25 @@ def rows(session: Session, assignment: Assignment) -> list[list]:
                           latest.status if latest else "no submission", "", "", len(mine), "", ""]
                          + [""] * len(labels))
             continue
-        result = json.loads(results.get(chosen.id) or "{}")
-        by_number = {test.get("number"): test.get("score") for test in result.get("tests", [])}
+        by_number, seed, kit_version = shown[chosen.id]
         table.append([student.student_id, student.email, chosen.id,
                       db.utc(chosen.submitted_at).isoformat(timespec="seconds"),
                       policy.counted_score(assignment, chosen.score, chosen.late_days), chosen.max_score,
-                      chosen.status, chosen.late_days, chosen.score, len(mine), result.get("seed", ""),
-                      result.get("kit_version", "")] + [by_number.get(label, "") for label in labels])
+                      chosen.status, chosen.late_days, chosen.score, len(mine), seed, kit_version]
+                     + [by_number.get(label, "") for label in labels])
     return table
+
+    texts = dict(session.execute(select(Submission.id, Submission.result)
+                                 .where(Submission.id.in_([row.id for row in missing]))).all())
+    with _summaries_lock:
+        for row in missing:
+            result = json.loads(texts.get(row.id) or "{}")
+            found[row.id] = _summaries[row.id, row.attempt] = (
+                {test.get("number"): test.get("score") for test in result.get("tests", [])},
+                result.get("seed", ""), result.get("kit_version", ""))
+        while len(_summaries) > KEPT_SUMMARIES:
+            _summaries.popitem(last=False)
+    return found
 
 
 def csv_text(table: list[list]) -> str:

@@ -32,7 +32,7 @@ def home():
 def assignment(name: str):
     person = access.staff()
     found = access.assignment_or_404(name)
-    table = gradebook.rows(access.database(), found)
+    table = gradebook.rows(access.database(), found, access.settings().summaries)
     return render_template("staff_gradebook.html", person=person, assignment=found, head=table[0],
                            rows=_rows_html(table[1:]), waiting=queue.waiting(access.database()))
 
@@ -55,7 +55,8 @@ def _rows_html(rows: list[list]) -> Markup:
 def gradebook_csv(name: str):
     access.staff()
     found = access.assignment_or_404(name)
-    return Response(gradebook.csv_text(gradebook.rows(access.database(), found)), mimetype="text/csv",
+    table = gradebook.rows(access.database(), found, access.settings().summaries)
+    return Response(gradebook.csv_text(table), mimetype="text/csv",
                     headers={"Content-Disposition": f'attachment; filename="{name}-gradebook.csv"'})
 
 

@@ -3,6 +3,8 @@ late days, the leaderboard's aliases, the Secure cookie behind https, a kit faul
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from datetime import datetime, timedelta, timezone
 
@@ -11,6 +13,7 @@ from sqlalchemy import select, update
 from grader import project
 from grader.server import queue
 from grader.server.models import FAILED, QUEUED, Person, Submission
+from grader.spec import load_variant
 from tests.server.conftest import CONFIG, bearer, csrf, issue, make_app, signed_in, upload
 
 SOURCE = b'"""The Game of Hog (CS 61A Spring 2019 rules)."""\n'
@@ -116,3 +119,33 @@ def test_the_gradebook_shows_each_student_with_what_they_typed_escaped_and_links
     assert f'<a href="/staff/submissions/{sent.get_json()["id"]}">' in page
     assert '<a href="/staff/students/s/2">s/2</a></td><td>s/2@example.edu</td><td></td>' in page
     assert "<td>20.0</td><td>23.0</td><td>graded</td><td>0</td><td>20.0</td><td>1</td><td>7</td>" in page
+
+
+def test_a_regraded_submission_shows_its_new_scores_in_the_gradebook_and_its_csv(app):
+    """The gradebook remembers what it read of each result; a regrade's result is read anew."""
+    tokens = {**issue(app, "s1"), **issue(app, "t1", role="staff")}
+    engine = app.config["hog.settings"].engine
+    assert upload(app.test_client(), tokens["s1"], SOURCE).status_code == 202
+    staff_client = signed_in(app, tokens["t1"])
+
+    first = load_variant("sp19").questions[0].label
+
+    def graded(points: float) -> None:
+        [job] = queue.claim(engine, "a test's grader", 1)
+        result = {"score": points, "max_score": 23, "output": "", "seed": 7,
+                  "tests": [{"number": first, "score": points, "max_score": 23}]}
+        assert queue.finish(engine, job, result, None, False)
+
+    def shown() -> tuple[str, str]:
+        page = staff_client.get("/staff/assignments/hog").get_data(as_text=True)
+        head, row = csv.reader(io.StringIO(staff_client.get("/staff/assignments/hog/gradebook.csv")
+                                           .get_data(as_text=True)))
+        return page, dict(zip(head, row))[f"q{first}"]
+
+    graded(20)
+    page, cell = shown()
+    assert "<td>20.0</td><td>23.0</td><td>graded</td>" in page and cell == "20"
+    assert queue.regrade(engine, "hog") == 1
+    graded(11)
+    page, cell = shown()
+    assert "<td>11.0</td><td>23.0</td><td>graded</td>" in page and cell == "11"
