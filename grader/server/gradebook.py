@@ -7,7 +7,7 @@ import csv
 import io
 import json
 import threading
-from collections import OrderedDict
+from collections import OrderedDict, namedtuple
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -25,6 +25,9 @@ HEAD = ["student_id", "email", "submission", "submitted_at", "score", "max_score
 SHOWN = (Submission.id, Submission.person_id, Submission.variant, Submission.status, Submission.submitted_at,
          Submission.late_days, Submission.score, Submission.max_score, Submission.attempt)
 """What the gradebook reads of each submission."""
+# Those columns as a named tuple: a database row's attributes cost about 0.7 µs each to read, a named
+# tuple's a tenth of that, and a reload reads about ten thousand.
+Shown = namedtuple("Shown", [column.key for column in SHOWN])
 
 
 class Summaries:
@@ -90,25 +93,25 @@ def rows(session: Session, assignment: Assignment, summaries: Summaries) -> list
     # Every submission's columns the table shows, as plain rows (no result or instructor record: tens of
     # kilobytes each; no ORM objects: a live gradebook is read every few seconds); the counted ones'
     # results are read after, in one query.
-    for submission in session.execute(select(*SHOWN).where(Submission.assignment == assignment.name)
-                                      .order_by(Submission.id)):
+    for submission in map(Shown._make, session.execute(select(*SHOWN).where(
+            Submission.assignment == assignment.name).order_by(Submission.id))):
         everything.setdefault(submission.person_id, []).append(submission)
     chosen_of = {person: counted(assignment, mine) for person, mine in everything.items()}
     shown = summaries.of(session, [chosen for chosen in chosen_of.values() if chosen is not None])
     labels = _labels(assignment, {s.variant for group in everything.values() for s in group})
     table = [HEAD + [f"q{label}" for label in labels]]
-    for student in students:
-        mine = everything.get(student.id, [])
-        chosen = chosen_of.get(student.id)
+    for person_id, student_id, email in students:
+        mine = everything.get(person_id, [])
+        chosen = chosen_of.get(person_id)
         if chosen is None:
             latest = mine[-1] if mine else None
-            table.append([student.student_id, student.email, latest.id if latest else "",
+            table.append([student_id, email, latest.id if latest else "",
                           db.utc(latest.submitted_at).isoformat(timespec="seconds") if latest else "", "", "",
                           latest.status if latest else "no submission", "", "", len(mine), "", ""]
                          + [""] * len(labels))
             continue
         by_number, seed, kit_version = shown[chosen.id]
-        table.append([student.student_id, student.email, chosen.id,
+        table.append([student_id, email, chosen.id,
                       db.utc(chosen.submitted_at).isoformat(timespec="seconds"),
                       policy.counted_score(assignment, chosen.score, chosen.late_days), chosen.max_score,
                       chosen.status, chosen.late_days, chosen.score, len(mine), seed, kit_version]
