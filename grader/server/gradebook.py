@@ -118,18 +118,6 @@ def rows(session: Session, assignment: Assignment, summaries: Summaries) -> list
                      + [by_number.get(label, "") for label in labels])
     return table
 
-    texts = dict(session.execute(select(Submission.id, Submission.result)
-                                 .where(Submission.id.in_([row.id for row in missing]))).all())
-    with _summaries_lock:
-        for row in missing:
-            result = json.loads(texts.get(row.id) or "{}")
-            found[row.id] = _summaries[row.id, row.attempt] = (
-                {test.get("number"): test.get("score") for test in result.get("tests", [])},
-                result.get("seed", ""), result.get("kit_version", ""))
-        while len(_summaries) > KEPT_SUMMARIES:
-            _summaries.popitem(last=False)
-    return found
-
 
 def csv_text(table: list[list]) -> str:
     buffer = io.StringIO()
