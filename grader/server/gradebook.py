@@ -92,7 +92,7 @@ def rows(session: Session, assignment: Assignment, summaries: Summaries) -> list
     everything: dict[int, list] = {}
     # Every submission's columns the table shows, as plain rows (no result or instructor record: tens of
     # kilobytes each; no ORM objects: a live gradebook is read every few seconds); the counted ones'
-    # results are read after, in one query.
+    # results are read after, those not read before (``Summaries``) in one query.
     for submission in map(Shown._make, session.execute(select(*SHOWN).where(
             Submission.assignment == assignment.name).order_by(Submission.id))):
         everything.setdefault(submission.person_id, []).append(submission)

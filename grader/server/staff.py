@@ -43,11 +43,12 @@ def _rows_html(rows: list[list]) -> Markup:
     """The gradebook's rows as HTML, every value escaped: made here, since a template's loop over a few
     thousand cells costs a live gradebook's reload tens of milliseconds; a row unchanged since an earlier
     reload is not made again."""
-    return Markup("\n".join(_row_html(tuple(row)) for row in rows))
+    return Markup("\n".join(_row_html(tuple(row), tuple(map(type, row))) for row in rows))
 
 
 @functools.lru_cache(maxsize=KEPT_ROWS)
-def _row_html(row: tuple) -> str:
+def _row_html(row: tuple, _types: tuple) -> str:
+    """One row's HTML; kept by its values and their types (20 and 20.0 are equal, but shown apart)."""
     student_id, submission = str(row[0]), row[2]
     link = f'<a href="/staff/submissions/{submission}">{submission}</a>' if submission != "" else ""
     return (f'<tr><td><a href="/staff/students/{quote(student_id, safe="/")}">{escape(student_id)}</a></td>'
