@@ -95,7 +95,7 @@ def _student(student_id: str) -> Person:
     return found
 
 
-@staff.get("/students/<student_id>")
+@staff.get("/students/<path:student_id>")
 def student(student_id: str):
     person = access.staff()
     found = _student(student_id)
@@ -108,7 +108,7 @@ def student(student_id: str):
                                     for a in access.settings().server.assignments})
 
 
-@staff.post("/students/<student_id>/extensions")
+@staff.post("/students/<path:student_id>/extensions")
 def extend(student_id: str):
     access.database(writes=True)
     access.staff()

@@ -66,6 +66,10 @@ def test_a_student_signs_in_uploads_and_reads_the_result_then_staff_read_the_gra
                     row = page.locator("#gradebook tr", has_text="s1@example.edu")
                     sync_api.expect(row).to_contain_text("graded")
                     assert row.locator("td").nth(4).inner_text() == "23.0"
+                    # a gradebook wider than the page scrolls in its own box; the page itself does not
+                    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+                    assert page.evaluate("(box => box.scrollWidth > box.clientWidth)("
+                                         "document.querySelector('#gradebook').parentElement)")
                     page.screenshot(path=str(ARTIFACTS / "server-gradebook.png"), full_page=True)
             assert errors == [] and elsewhere == []
         finally:

@@ -157,3 +157,14 @@ def test_gradebook_rows_kept_once_made_still_show_each_value_as_it_is():
     whole, decimal = (str(staff._rows_html([["s1", "s1@example.edu", 1, "2026-01-01T00:00:00+00:00", score]]))
                       for score in (20, 20.0))
     assert whole.endswith("<td>20</td></tr>") and decimal.endswith("<td>20.0</td></tr>")
+
+
+def test_staff_reach_the_page_of_a_student_whose_id_has_a_slash_from_the_gradebook_and_extend_them(app):
+    tokens = {**issue(app, "s/2"), **issue(app, "t1", role="staff")}
+    staff_client = signed_in(app, tokens["t1"])
+    assert '<a href="/staff/students/s/2">s/2</a>' in staff_client.get("/staff/assignments/hog").get_data(as_text=True)
+    page = staff_client.get("/staff/students/s/2")
+    assert page.status_code == 200 and "<h1>s/2 (s/2@example.edu, student)</h1>" in page.get_data(as_text=True)
+    form = {"csrf_token": csrf(staff_client, "/staff/students/s/2"), "assignment": "hog", "days": "3"}
+    assert staff_client.post("/staff/students/s/2/extensions", data=form).status_code == 303
+    assert 'value="3"' in staff_client.get("/staff/students/s/2").get_data(as_text=True)
