@@ -13,10 +13,19 @@ so the grader waits for it only when it outlasts the sandbox.
 A parse that runs out of either is the submission's: the question earns nothing,
 with why. Only a check that cannot start or answers what it never sends is a
 fault of the kit.
+
+The grader reads the file once (``MAX_SOURCE_BYTES`` at most) and hands the check
+a private copy of those bytes, so what was checked is what was read. A check that
+found its answer is kept in the grader's signed cache under the digest of those
+bytes, the question, the limits and the check's own code: the same hog.py checked
+again (a regrade after a spec fix, the same file submitted twice, ``hog grade`` run
+again) is not parsed again. A check that ran out of a limit is never kept.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 import math
 import os
@@ -24,19 +33,24 @@ import signal
 import stat
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from grader import project
 from grader.errors import GraderFault
+from grader.project import signed_cache
 from grader.sandbox import Limits
 from grader.shipped.student.constructs import Found
 
 MAX_SOURCE_BYTES = 1 << 20          # a hog.py larger than this is not checked: the question earns nothing
+KEPT_CHECKS = 5000                  # checks kept in the signed cache (the newest)
+CACHE = "constructs"                # its folder in the signed cache
 CONSTRUCTS_FILE = project.SHIPPED / "student" / "constructs.py"
 
 # Runs in the separate interpreter: limits first, then the kit's constructs.py (by path, standard
-# library only), then the source from the descriptor the grader opened.  It prints one JSON line.
+# library only), then the source from the descriptor the grader gave it (a private copy of what it read).
+# It prints one JSON line.
 _CHECK = """
 import json, os, resource, sys
 memory, seconds, constructs, function = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
@@ -87,12 +101,15 @@ class Pending:
     """A check under way in its own interpreter (``start``); ``result`` waits for its answer."""
 
     def __init__(self, function: str, limits: Limits, checked: Checked | None = None,
-                 process: subprocess.Popen | None = None):
+                 process: subprocess.Popen | None = None, key: str | None = None):
         self.function, self.limits, self.checked, self.process = function, limits, checked, process
+        self.key = key   # the signed cache's key of what is checked (None: nothing to keep)
 
     def result(self) -> Checked:
         if self.checked is None:
             self.checked = self._answer()
+            if self.key is not None and self.checked.problem is None:
+                _keep(self.key, self.checked)
         return self.checked
 
     def cancel(self) -> None:
@@ -131,16 +148,35 @@ def start(hog: Path, function: str, forbidden: tuple[str, ...], limits: Limits) 
     opened = _open(hog, function)
     if isinstance(opened, Checked):
         return Pending(function, limits, checked=opened)
-    command = [sys.executable, "-I", "-S", "-B", "-c", _CHECK, str(limits.memory_bytes), str(_cpu_seconds(limits)),
-               str(CONSTRUCTS_FILE), function, json.dumps(list(forbidden)), str(opened), str(MAX_SOURCE_BYTES)]
     try:
-        process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                   stderr=subprocess.PIPE, pass_fds=(opened,), env={"PATH": os.defpath}, cwd="/")
-    except OSError as error:
-        raise GraderFault(f"the construct check could not start: {error.strerror}") from None
+        source = os.pread(opened, MAX_SOURCE_BYTES + 1, 0)
+    except OSError:
+        source = None
     finally:
         os.close(opened)
-    return Pending(function, limits, process=process)
+    if source is None:
+        return Pending(function, limits, checked=Checked(problem=f"{function} earns nothing: hog.py could not be "
+                                                                 f"read, so its constructs cannot be checked"))
+    if len(source) > MAX_SOURCE_BYTES:   # it grew since the grader looked
+        return Pending(function, limits, checked=Checked(problem=_too_large(function, len(source))))
+    key = _key(source, function, forbidden, limits)
+    known = _known(key)
+    if known is not None:
+        return Pending(function, limits, checked=known)
+    with tempfile.TemporaryFile() as copy:   # the check reads these very bytes, whatever becomes of the file
+        copy.write(source)
+        copy.flush()
+        copy.seek(0)
+        command = [sys.executable, "-I", "-S", "-B", "-c", _CHECK, str(limits.memory_bytes),
+                   str(_cpu_seconds(limits)), str(CONSTRUCTS_FILE), function, json.dumps(list(forbidden)),
+                   str(copy.fileno()), str(MAX_SOURCE_BYTES)]
+        try:
+            process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                       stderr=subprocess.PIPE, pass_fds=(copy.fileno(),), env={"PATH": os.defpath},
+                                       cwd="/")
+        except OSError as error:
+            raise GraderFault(f"the construct check could not start: {error.strerror}") from None
+    return Pending(function, limits, process=process, key=key)
 
 
 def check(hog: Path, function: str, forbidden: tuple[str, ...], limits: Limits) -> Checked:
@@ -150,6 +186,49 @@ def check(hog: Path, function: str, forbidden: tuple[str, ...], limits: Limits) 
         return pending.result()
     finally:
         pending.cancel()
+
+
+@functools.cache
+def _check_digest() -> str:
+    """What a kept check's answer depends on besides its input: the check's code and constructs.py."""
+    return hashlib.sha256(_CHECK.encode("utf-8") + CONSTRUCTS_FILE.read_bytes()).hexdigest()
+
+
+def _key(source: bytes, function: str, forbidden: tuple[str, ...], limits: Limits) -> str:
+    digest = hashlib.sha256(json.dumps([_check_digest(), function, list(forbidden), limits.memory_bytes,
+                                        _cpu_seconds(limits)]).encode("utf-8") + b"\n" + source)
+    return digest.hexdigest()
+
+
+def _load(payload: bytes) -> Checked | None:
+    try:
+        found = json.loads(payload)
+        return Checked(found=tuple(Found(str(kind), int(line), str(construct)) for kind, line, construct in found))
+    except (ValueError, TypeError):
+        return None
+
+
+def _known(key: str) -> Checked | None:
+    """The kept answer of a check of exactly this, or None."""
+    where = signed_cache.folder(CACHE)
+    key_secret = signed_cache.secret(where)
+    if key_secret is None:
+        return None
+    payload = signed_cache.read(where / _file(key), key, key_secret, "construct check")
+    return _load(payload) if payload is not None else None
+
+
+def _keep(key: str, checked: Checked) -> None:
+    where = signed_cache.folder(CACHE)
+    key_secret = signed_cache.secret(where)
+    if key_secret is not None:
+        signed_cache.write(where / _file(key), key, key_secret,
+                           json.dumps([list(found) for found in checked.found]).encode("utf-8"))
+        signed_cache.prune(where, "check-*.json", KEPT_CHECKS)
+
+
+def _file(key: str) -> str:
+    return f"check-{key[:40]}.json"
 
 
 def _cpu_seconds(limits: Limits) -> int:

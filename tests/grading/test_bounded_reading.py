@@ -51,6 +51,35 @@ def test_the_reference_passes_and_a_for_loop_is_found_with_its_line(tmp_path):
     assert [(found.kind, found.line) for found in check(hog).found] == [("for loops", line)]
 
 
+def started_checks(monkeypatch) -> list:
+    """The interpreters the construct check starts from now on (each recorded, then started)."""
+    started, popen = [], construct_check.subprocess.Popen
+    monkeypatch.setattr(construct_check.subprocess, "Popen", lambda *a, **k: started.append(a) or popen(*a, **k))
+    return started
+
+
+def test_a_hog_py_checked_before_is_not_parsed_again_and_a_changed_one_is(tmp_path, monkeypatch):
+    monkeypatch.setattr(construct_check.project, "CACHE", tmp_path / "cache")
+    hog = tmp_path / "hog.py"
+    hog.write_text(REFERENCE.read_text() + f"\n\ndef {PIGGY.function}(score):\n    return str(score)[0]\n")
+    started = started_checks(monkeypatch)
+    first = check(hog)
+    assert [found.kind for found in first.found] == ["strings", "indexing"] and len(started) == 1
+    assert check(hog) == first and len(started) == 1            # the same bytes: the kept answer
+    assert check(hog, Limits(case_seconds=3.0)) == first and len(started) == 2   # other limits: checked again
+    hog.write_text(hog.read_text().replace("str(score)[0]", "score % 10"))
+    assert check(hog) == construct_check.Checked() and len(started) == 3
+
+
+@pytest.mark.slow
+def test_a_check_that_ran_out_of_a_limit_is_not_kept(tmp_path, monkeypatch):
+    monkeypatch.setattr(construct_check.project, "CACHE", tmp_path / "cache")
+    hog = tmp_path / "hog.py"
+    hog.write_text(REFERENCE.read_text() + "\nx = 1" + "+1" * 20_000 + "\n")
+    started = started_checks(monkeypatch)
+    assert check(hog).problem is not None and check(hog).problem is not None and len(started) == 2
+
+
 def test_a_hog_py_over_one_mib_is_not_read_and_the_student_is_told_its_size(tmp_path):
     hog = padded(tmp_path / "hog.py", 120_000)
     size = hog.stat().st_size
