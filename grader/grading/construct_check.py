@@ -109,7 +109,9 @@ class Pending:
         if self.checked is None:
             self.checked = self._answer()
             if self.key is not None and self.checked.problem is None:
-                _keep(self.key, self.checked)
+                signed_cache.store(CACHE, _file(self.key), self.key,
+                                   json.dumps([list(found) for found in self.checked.found]).encode("utf-8"),
+                                   keep=("check-*.json", KEPT_CHECKS))
         return self.checked
 
     def cancel(self) -> None:
@@ -160,7 +162,7 @@ def start(hog: Path, function: str, forbidden: tuple[str, ...], limits: Limits) 
     if len(source) > MAX_SOURCE_BYTES:   # it grew since the grader looked
         return Pending(function, limits, checked=Checked(problem=_too_large(function, len(source))))
     key = _key(source, function, forbidden, limits)
-    known = _known(key)
+    known = signed_cache.found(CACHE, _file(key), key, "construct check", _load)
     if known is not None:
         return Pending(function, limits, checked=known)
     with tempfile.TemporaryFile() as copy:   # the check reads these very bytes, whatever becomes of the file
@@ -206,25 +208,6 @@ def _load(payload: bytes) -> Checked | None:
         return Checked(found=tuple(Found(str(kind), int(line), str(construct)) for kind, line, construct in found))
     except (ValueError, TypeError):
         return None
-
-
-def _known(key: str) -> Checked | None:
-    """The kept answer of a check of exactly this, or None."""
-    where = signed_cache.folder(CACHE)
-    key_secret = signed_cache.secret(where)
-    if key_secret is None:
-        return None
-    payload = signed_cache.read(where / _file(key), key, key_secret, "construct check")
-    return _load(payload) if payload is not None else None
-
-
-def _keep(key: str, checked: Checked) -> None:
-    where = signed_cache.folder(CACHE)
-    key_secret = signed_cache.secret(where)
-    if key_secret is not None:
-        signed_cache.write(where / _file(key), key, key_secret,
-                           json.dumps([list(found) for found in checked.found]).encode("utf-8"))
-        signed_cache.prune(where, "check-*.json", KEPT_CHECKS)
 
 
 def _file(key: str) -> str:

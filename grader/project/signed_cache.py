@@ -100,20 +100,33 @@ def kept(name: str, file: str, key: str, what: str, make: Callable[[], T], *,
     """What cache folder ``name`` keeps in ``file`` under ``key``, read back by ``load`` (None:
     not usable); else ``make()``, written by ``dump`` for next time, and only the newest
     ``keep = (pattern, count)`` files of the folder kept. A cache that cannot be used costs the making."""
-    where = folder(name)
-    path = where / file
-    key_secret = secret(where)
-    if key_secret is not None:
-        payload = read(path, key, key_secret, what)
-        found = load(payload) if payload is not None else None
-        if found is not None:
-            return found
+    known = found(name, file, key, what, load)
+    if known is not None:
+        return known
     made = make()
-    if key_secret is not None:
-        write(path, key, key_secret, dump(made))
-        if keep is not None:
-            prune(where, *keep)
+    store(name, file, key, dump(made), keep)
     return made
+
+
+def found(name: str, file: str, key: str, what: str, load: Callable[[bytes], T | None]) -> T | None:
+    """What cache folder ``name`` keeps in ``file`` under ``key``, read back by ``load``; None when there is
+    nothing usable (for a value made later than asked for: else ``kept``)."""
+    where = folder(name)
+    key_secret = secret(where)
+    payload = read(where / file, key, key_secret, what) if key_secret is not None else None
+    return load(payload) if payload is not None else None
+
+
+def store(name: str, file: str, key: str, payload: bytes, keep: tuple[str, int] | None = None) -> None:
+    """Keep ``payload`` in cache folder ``name``'s ``file`` under ``key``, and only the newest
+    ``keep = (pattern, count)`` files of the folder; nothing when the cache cannot be used."""
+    where = folder(name)
+    key_secret = secret(where)
+    if key_secret is None:
+        return
+    write(where / file, key, key_secret, payload)
+    if keep is not None:
+        prune(where, *keep)
 
 
 def json_of(kind: type) -> Callable[[bytes], object]:
@@ -134,7 +147,10 @@ def prune(where: Path, pattern: str, keep: int) -> None:
             return path.stat().st_mtime
         except OSError:
             return 0.0
-    for path in sorted(where.glob(pattern), key=age, reverse=True)[keep:]:
+    matching = list(where.glob(pattern))
+    if len(matching) <= keep:   # the common case: nothing to remove, and no file's age to read
+        return
+    for path in sorted(matching, key=age, reverse=True)[keep:]:
         with contextlib.suppress(OSError):
             path.unlink()
 

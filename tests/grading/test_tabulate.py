@@ -120,3 +120,17 @@ def test_a_tabulation_of_another_shape_is_a_tampered_channel(value):
     run = CaseRun([StepResult("", None, None), StepResult("", None, None, value=value)], 0.1)
     assert tabulate.tables_from(load_variant("sp19"), run) == (
         None, "final_strategy could not be tabulated: the result channel was tampered with")
+
+
+def test_only_the_newest_win_rates_are_kept(private_cache, monkeypatch):
+    monkeypatch.setattr(tabulate, "KEPT_WIN_RATES", 2)
+    variant = load_variant("sp19")
+    for dice in (4, 5, 6):
+        tabulate.win_rate(variant, [[dice] * 100 for _ in range(100)])
+        kept = [path for path in private_cache.iterdir() if path.name != signed_cache.KEY_FILE]
+        assert len(kept) == min(dice - 3, 2)
+    refuse_to_solve(monkeypatch)
+    for dice in (6, 5):                     # the newest two are read back, not solved again
+        tabulate.win_rate(variant, [[dice] * 100 for _ in range(100)])
+    with pytest.raises(AssertionError, match="asked again"):
+        tabulate.win_rate(variant, [[4] * 100 for _ in range(100)])   # the oldest was removed
