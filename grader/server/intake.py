@@ -50,15 +50,18 @@ def variant_for(course: Path, assignment: Assignment, person: Person) -> str | N
     return student.variant if student is not None else None
 
 
+def _extension_days(person: Person, assignment: str):
+    return select(Extension.days).where(Extension.person_id == person.id, Extension.assignment == assignment)
+
+
 def extension(session: Session, person: Person, assignment: str) -> int:
-    return session.scalar(select(Extension.days).where(Extension.person_id == person.id,
-                                                       Extension.assignment == assignment)) or 0
+    return session.scalar(_extension_days(person, assignment)) or 0
 
 
 def _standing(session: Session, person: Person, assignment: str, when: datetime) -> tuple[int, int, int | None]:
     """(the person's extension in days, their submissions in the rate limit's window, the assignment's seed or
     None before its first submission), read in one query: an upload waits for each round trip it makes."""
-    days = select(Extension.days).where(Extension.person_id == person.id, Extension.assignment == assignment)
+    days = _extension_days(person, assignment)
     recent = select(func.count()).select_from(Submission).where(
         Submission.person_id == person.id, Submission.assignment == assignment,
         Submission.submitted_at > when - policy.WINDOW)
