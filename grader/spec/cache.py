@@ -50,21 +50,17 @@ def key(text: str, shown: str) -> str:
     return digest.hexdigest()[:24]
 
 
-def _entry(shown: str, entry_key: str) -> tuple[Path, Path]:
-    where = signed_cache.folder("specs")
-    return where, where / f"{Path(shown).stem}-{entry_key}.json"
+def _entry(shown: str, entry_key: str) -> str:
+    return f"{Path(shown).stem}-{entry_key}.json"
 
 
 def _data(text: str, shown: str) -> dict | None:
     """The plain data of the variant parsed from ``text`` before, or None."""
     entry_key = key(text, shown)
-    where, path = _entry(shown, entry_key)
-    secret = signed_cache.secret(where)
-    if secret is None:
-        return None
-    payload = signed_cache.read(path, entry_key, secret, "parsed spec")
-    if payload is None:
-        return None
+    return signed_cache.found("specs", _entry(shown, entry_key), entry_key, "parsed spec", _variant_data)
+
+
+def _variant_data(payload: bytes) -> dict | None:
     try:
         data = json.loads(payload)
     except ValueError:
@@ -81,50 +77,43 @@ def read(text: str, shown: str) -> Variant | None:
         return None
 
 
-def _titles_entry(specs: dict[str, tuple[str, str]]) -> tuple[Path, Path, str]:
+def _titles_entry(specs: dict[str, tuple[str, str]]) -> tuple[str, str]:
     digest = hashlib.sha256()
     for variant_id, (text, shown) in sorted(specs.items()):
         digest.update(f"{variant_id}\0{key(text, shown)}\0".encode("utf-8"))
     titles_key = digest.hexdigest()[:24]
-    where = signed_cache.folder("specs")
-    return where, where / f"titles-{titles_key}.json", titles_key
+    return f"titles-{titles_key}.json", titles_key
 
 
 def titles(specs: dict[str, tuple[str, str]]) -> dict[str, str] | None:
     """Each variant's title by id, kept for these specs (id → (text, shown)), or None: one small entry,
     so telling which variant a hog.py declares does not build every variant."""
-    where, path, titles_key = _titles_entry(specs)
-    secret = signed_cache.secret(where)
-    payload = signed_cache.read(path, titles_key, secret, "spec titles") if secret is not None else None
-    try:
-        found = json.loads(payload) if payload is not None else None
-    except ValueError:
-        return None
-    if not isinstance(found, dict) or sorted(found) != sorted(specs) or \
-            not all(isinstance(title, str) for title in found.values()):
-        return None
-    return found
+    def load(payload: bytes) -> dict | None:
+        try:
+            found = json.loads(payload)
+        except ValueError:
+            return None
+        if not isinstance(found, dict) or sorted(found) != sorted(specs) or \
+                not all(isinstance(title, str) for title in found.values()):
+            return None
+        return found
+    file, titles_key = _titles_entry(specs)
+    return signed_cache.found("specs", file, titles_key, "spec titles", load)
 
 
 def write_titles(specs: dict[str, tuple[str, str]], found: dict[str, str]) -> None:
     """Keep the titles of these specs (each checked: taken from its variant)."""
-    where, path, titles_key = _titles_entry(specs)
-    secret = signed_cache.secret(where)
-    if secret is not None:
-        signed_cache.write(path, titles_key, secret, json.dumps(found, ensure_ascii=False).encode("utf-8"))
-        signed_cache.prune(where, "titles-*.json", KEPT_PER_SPEC)
+    file, titles_key = _titles_entry(specs)
+    signed_cache.store("specs", file, titles_key, json.dumps(found, ensure_ascii=False).encode("utf-8"),
+                       keep=("titles-*.json", KEPT_PER_SPEC))
 
 
 def write(text: str, shown: str, variant: Variant) -> None:
     """Keep a variant parsed (and checked) from ``text``; a cache that cannot be written is skipped."""
     entry_key = key(text, shown)
-    where, path = _entry(shown, entry_key)
-    secret = signed_cache.secret(where)
-    if secret is None:
-        return
     payload = json.dumps(plain(variant), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    signed_cache.write(path, entry_key, secret, payload)
-    signed_cache.prune(where, f"{Path(shown).stem}-*.json", KEPT_PER_SPEC)
+    signed_cache.store("specs", _entry(shown, entry_key), entry_key, payload,
+                       keep=(f"{Path(shown).stem}-*.json", KEPT_PER_SPEC))
 
 
 def plain(value):
