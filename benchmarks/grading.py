@@ -3,13 +3,13 @@
 Run: python benchmarks/grading.py [--batch 200] [--okpy-only] [--cases-only] [--before REV] [--corpus 3] [--docs]
 Every figure is measured in this run; ratios compare figures of this run. ``--before REV`` also times
 the hidden cases of a fresh seed, ``hog grade`` with a fresh seed and the corpus batch with the kit as
-it was at git revision REV, in this run, the two kits taking turns.
+it was at git revision REV, in this run, the two kits taking turns. ``hog`` in a new process is the kit
+installed from this checkout into a venv of its own (``installed``), as okpy, its baseline, is.
 """
 
 from __future__ import annotations
 
 import argparse
-import compileall
 import contextlib
 import io
 import os
@@ -28,6 +28,7 @@ from grader.commands import batch as commands
 from grader.sandbox import run_cases
 from grader.spec import load_variant
 
+import installed   # beside this script: the kit installed from this checkout, as instructors install it
 import okpy_run   # beside this script: the course's okpy run
 import revisions   # beside this script: the kit at another revision
 
@@ -68,7 +69,7 @@ def in_process(variant, folder: Path, sessions: list[list[str]]) -> None:
             sys.modules.pop(name, None)
 
 
-def single(args) -> None:
+def single(kit: installed.Kit) -> None:
     print("One submission: the reference solution of each variant, all questions, isolated")
     print("(cold: a new `hog grade` process; 'empty cache' also generates the hidden cases,")
     print(" 'cached' finds them in the grader's cache; warm: grade() in a process that has graded before)")
@@ -78,9 +79,9 @@ def single(args) -> None:
     for variant_id in VARIANTS:
         variant = load_variant(variant_id)
         folder = project.SOLUTION / variant_id
-        command = [sys.executable, "-m", "grader.cli", "grade", str(folder), "--variant", variant_id,
-                   "--format", "json"]
+        command = kit.hog + ["grade", str(folder), "--variant", variant_id, "--format", "json"]
         environment = {**os.environ, "HOG_CACHE": os.path.join(scratch_cache, variant_id)}
+        environment.pop("PYTHONPATH", None)
         empty = timed(lambda: subprocess.run(command, check=True, capture_output=True, env=environment), repeat=1)
         cold = timed(lambda: subprocess.run(command, check=True, capture_output=True, env=environment))
         grade.grade(folder, variant)  # hidden cases and the engine are ready from here on
@@ -110,40 +111,40 @@ for session in sys.argv[2:]:
 TARGETS = {"sp19": 0.45, "nju24": 0.45, "nju21": 0.45, "fa19": 0.6, "fa18": 0.45}   # issue 11, seconds
 
 
-def against_okpy(before: str | None = None) -> None:
+def against_okpy(kit: installed.Kit, before: str | None = None) -> None:
     """hog grade in a new process against the course's okpy run of the same public cases (okpy's ``ok``
     client, in a course folder of its own: see ``okpy_run``) and, for reference, an okpy-like run (a new
     process that imports hog.py and runs them in-process), and hog --help against the bare interpreter's
-    start-up, all measured in this run."""
-    # As after any first run (or a regular install): the kit's bytecode is written, even where
-    # PYTHONDONTWRITEBYTECODE keeps the interpreter from writing it itself.
-    compileall.compile_dir(str(project.PACKAGE), quiet=1)
+    start-up, all measured in this run. ``hog`` is the kit installed from this checkout into a venv of its
+    own (``installed``), as okpy is: both start as their users start them."""
     scratch = Path(tempfile.mkdtemp(prefix="hog-bench-okpy-"))
     ok_command, origin = okpy_run.client(scratch)
-    print("\nhog grade (a new process; its hidden cases, the rendered reference and the spec cached, as after")
-    print("a first run) against the course's okpy run of the public cases (`ok --local --no-update --score`,")
-    print(f"okpy {okpy_run.VERSION} from {origin}; 'score': what okpy gave the reference) and an")
-    print("okpy-like run of them in a new process without isolation, for reference;")
+    print("\nhog grade (the kit installed from this checkout into a venv of its own, as `pip install` does; a new")
+    print("process; its hidden cases, the rendered reference and the spec cached, as after a first run) against")
+    print(f"the course's okpy run of the public cases (`ok --local --no-update --score`, okpy {okpy_run.VERSION}")
+    print(f"from {origin}; 'score': what okpy gave the reference) and an okpy-like run of them in")
+    print("a new process without isolation, for reference;")
     print("'new table': the same, with the final strategy's win rate not cached (a table never graded")
     print("before: the exact engine loads and solves it); 'fresh seed': without --seed, as by default (the")
     print("run draws its own seed and generates its hidden cases); median of 5, each a new process" +
-          (f"; 'fresh then': a fresh seed with the kit at {before[:12]}, taking turns" if before else ""))
+          (f"; 'fresh then': a fresh seed with the kit at {before[:12]} on the same interpreter, taking turns"
+           if before else ""))
     print(f"{'variant':8} {'hog grade':>10} {'new table':>10} {'fresh seed':>11} {'okpy-like':>10} {'ratio':>6} "
           f"{'target':>7}  met  {'okpy':>6} {'score':>13} {'grade/okpy':>10} {'fresh/okpy (target 0.5x)':>24}"
           + (f" {'fresh then':>11} {'now/then':>9}" if before else ""))
     cache = tempfile.mkdtemp(prefix="hog-bench-cache-")
     environment = {**os.environ, "HOG_CACHE": cache}
+    environment.pop("PYTHONPATH", None)   # the installed kit, not this checkout
     with revisions.tree_at(before) as then:
         for variant_id in VARIANTS:
-            _against_okpy(variant_id, command_environment=environment, cache=cache, then=then,
+            _against_okpy(variant_id, kit=kit, command_environment=environment, cache=cache, then=then,
                           okpy=(ok_command, scratch))
     shutil.rmtree(cache, ignore_errors=True)
+    bare = timed(lambda: subprocess.run([kit.python, "-c", "pass"], check=True), repeat=5)
+    helped = timed(lambda: subprocess.run(kit.hog + ["--help"], check=True, capture_output=True), repeat=5)
     shutil.rmtree(scratch, ignore_errors=True)
-    bare = timed(lambda: subprocess.run([sys.executable, "-c", "pass"], check=True), repeat=5)
-    helped = timed(lambda: subprocess.run([sys.executable, "-m", "grader.cli", "--help"], check=True,
-                                          capture_output=True), repeat=5)
     print(f"hog --help: {helped:.3f} s (target 0.1 s: {'met' if helped <= 0.1 else 'not met'}); "
-          f"the bare interpreter's start-up in this run: {bare:.3f} s ({helped / bare:.1f}x)")
+          f"the bare interpreter's start-up in this run (the same venv's): {bare:.3f} s ({helped / bare:.1f}x)")
     print(f"load average while measuring: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
 
 
@@ -161,14 +162,14 @@ def _okpy_seconds(variant_id: str, command: list[str], scratch: Path) -> tuple[f
     return seconds, f"{total:g}/{points:g} {'full' if total == points else 'SHORT'}"
 
 
-def _against_okpy(variant_id: str, *, command_environment: dict, cache: str, then: Path | None,
-                  okpy: tuple[list[str], Path]) -> None:
+def _against_okpy(variant_id: str, *, kit: installed.Kit, command_environment: dict, cache: str,
+                  then: Path | None, okpy: tuple[list[str], Path]) -> None:
     """One variant's line of ``against_okpy``."""
     environment = command_environment
     variant = load_variant(variant_id)
     folder = project.SOLUTION / variant_id
-    command = [sys.executable, "-m", "grader.cli", "grade", str(folder), "--variant", variant_id,
-               "--format", "json", "--seed", "1"]
+    arguments = ["grade", str(folder), "--variant", variant_id, "--format", "json"]
+    command = kit.hog + arguments + ["--seed", "1"]
 
     def graded() -> None:
         subprocess.run(command, check=True, capture_output=True, env=environment)
@@ -180,16 +181,18 @@ def _against_okpy(variant_id: str, *, command_environment: dict, cache: str, the
     hog_seconds = timed(graded, repeat=5)
     new_table = statistics.median(_timed_after(graded, forget_win_rates) for _ in range(5))
     fresh_runs: dict[str, list[float]] = {"now": [], "then": []}
-    then_environment = {**environment, "HOG_CACHE": os.path.join(cache, "then"), "PYTHONPATH": str(then)}
+    then_command, then_adds = kit.at(then) if then is not None else ([], {})
+    then_environment = {**environment, "HOG_CACHE": os.path.join(cache, "then"), **then_adds}
     for _ in range(5):   # the two kits take turns
-        fresh_runs["now"].append(timed(lambda: subprocess.run(command[:-2], check=True, capture_output=True,
+        fresh_runs["now"].append(timed(lambda: subprocess.run(kit.hog + arguments, check=True, capture_output=True,
                                                               env=environment), repeat=1))
         if then is not None:
-            fresh_runs["then"].append(timed(lambda: subprocess.run(command[:-2], check=True, capture_output=True,
-                                                                   env=then_environment, cwd=then), repeat=1))
+            fresh_runs["then"].append(timed(lambda: subprocess.run(then_command + arguments, check=True,
+                                                                   capture_output=True, env=then_environment,
+                                                                   cwd=then), repeat=1))
     fresh = statistics.median(fresh_runs["now"])
     sessions = [case.session for case in cases.public_cases(variant)]
-    okpy_like = [sys.executable, "-c", OKPY_LIKE, str(folder), *sessions]
+    okpy_like = [kit.python, "-c", OKPY_LIKE, str(folder), *sessions]
     like_seconds = timed(lambda: subprocess.run(okpy_like, check=True, capture_output=True), repeat=5)
     ok_seconds, score = _okpy_seconds(variant_id, *okpy)
     target = TARGETS[variant_id]
@@ -298,21 +301,20 @@ def hidden_case_generation(before: str | None) -> None:
         print(line)
 
 
-def outside_the_code(repeat: int = 3) -> None:
-    """The share of a grade spent outside the student's code: ``hog grade`` of the reference in a new
-    process with a fresh seed, against the same cases run in this process without isolation."""
-    compileall.compile_dir(str(project.PACKAGE), quiet=1)
+def outside_the_code(kit: installed.Kit, repeat: int = 3) -> None:
+    """The share of a grade spent outside the student's code: ``hog grade`` of the reference (the installed
+    kit) in a new process with a fresh seed, against the same cases run in this process without isolation."""
     print("\nOutside the student's code: `hog grade` of the reference (a new process, a fresh seed) against")
     print("its own code's time (the same sessions, tabulation included, run in one process without isolation);")
     print(f"the rest is start-up, case generation, the sandbox, comparison and scoring; median of {repeat}")
     print(f"{'variant':8} {'hog grade':>10} {'its code':>9} {'outside':>8} {'share':>6}")
     cache = tempfile.mkdtemp(prefix="hog-bench-cache-")
     environment = {**os.environ, "HOG_CACHE": cache}
+    environment.pop("PYTHONPATH", None)   # the installed kit, not this checkout
     for variant_id in VARIANTS:
         variant = load_variant(variant_id)
         folder = project.SOLUTION / variant_id
-        command = [sys.executable, "-m", "grader.cli", "grade", str(folder), "--variant", variant_id,
-                   "--format", "json"]
+        command = kit.hog + ["grade", str(folder), "--variant", variant_id, "--format", "json"]
         subprocess.run(command + ["--seed", "1"], check=True, capture_output=True, env=environment)  # a first run
         whole = timed(lambda: subprocess.run(command, check=True, capture_output=True, env=environment), repeat)
         graded = cases.grading_cases(variant, 1)
@@ -382,13 +384,15 @@ def main() -> None:
     print(f"$ python benchmarks/grading.py {' '.join(sys.argv[1:])}\n")
     print(f"load average at the start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     hidden_case_generation(args.before)
-    if not args.cases_only:
-        against_okpy(args.before)
-    outside_the_code()
-    corpus_batch(args.corpus, args.dask, args.before)
-    if not (args.okpy_only or args.cases_only):
-        single(args)
-        batch_throughput(args.batch)
+    with tempfile.TemporaryDirectory(prefix="hog-bench-kit-") as scratch:
+        kit = installed.environment(Path(scratch))   # `hog` as instructors install it
+        if not args.cases_only:
+            against_okpy(kit, args.before)
+        outside_the_code(kit)
+        corpus_batch(args.corpus, args.dask, args.before)
+        if not (args.okpy_only or args.cases_only):
+            single(kit)
+            batch_throughput(args.batch)
 
 
 if __name__ == "__main__":
