@@ -285,11 +285,21 @@ def undecided(variant: Variant, seed: int = DEFAULT_SEED) -> dict[str, dict[str,
 def cache_key(variant: Variant) -> str:
     """Changes whenever anything the generated cases come from changes; not where the spec is read from
     (a course folder's copy, a path relative to another working folder: the same cases)."""
-    digest = hashlib.sha256()
-    for part in (*(path.read_text(encoding="utf-8") for path in GENERATED_BY),
-                 hog_source.solution_source(variant), project.DICE.read_text(encoding="utf-8"), variant.contents):
+    digest, dice = _kit_part()
+    digest = digest.copy()
+    for part in (hog_source.solution_source(variant), dice, variant.contents):
         digest.update(part.encode("utf-8"))
     return digest.hexdigest()[:24]
+
+
+@functools.lru_cache(maxsize=1)
+def _kit_part() -> tuple:
+    """The key's start, the kit's own code that generates cases (read once per process: it is the running
+    kit's), and the text of dice.py."""
+    digest = hashlib.sha256()
+    for path in GENERATED_BY:
+        digest.update(path.read_text(encoding="utf-8").encode("utf-8"))
+    return digest, project.DICE.read_text(encoding="utf-8")
 
 
 def _cached_generation(variant: Variant, seed: int = DEFAULT_SEED) -> dict[str, list[list[list[str]]]]:

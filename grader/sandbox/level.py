@@ -36,10 +36,8 @@ UsageError.
 
 from __future__ import annotations
 
-import ctypes
 import enum
 import os
-import platform
 import sys
 import sysconfig
 from dataclasses import dataclass
@@ -226,6 +224,8 @@ def landlock_unavailable() -> str | None:
     """None if this kernel offers Landlock to an unprivileged process, else why not."""
     if sys.platform != "linux":
         return "Landlock needs Linux"
+    import ctypes   # here: only the files level asks, and the other levels need no ctypes
+
     libc = ctypes.CDLL(None, use_errno=True)
     libc.syscall.restype = ctypes.c_long
     abi = libc.syscall(ctypes.c_long(444), None, ctypes.c_size_t(0), ctypes.c_uint32(1))
@@ -245,7 +245,7 @@ def readable_paths(scratch: str) -> list[str]:
     if os.path.isdir(base_lib):
         paths += [os.path.join(base_lib, name) for name in sorted(os.listdir(base_lib))
                   if name.startswith("libpython")]
-    multiarch = sysconfig.get_config_var("MULTIARCH") or f"{platform.machine()}-linux-gnu"
+    multiarch = sysconfig.get_config_var("MULTIARCH") or f"{os.uname().machine}-linux-gnu"
     paths += [f"/usr/lib/{multiarch}", f"/lib/{multiarch}", "/lib64", "/usr/lib64", "/etc/ld.so.cache",
               "/dev/null", "/dev/zero", "/dev/urandom", "/dev/random", scratch]
     return paths
