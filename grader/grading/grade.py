@@ -164,8 +164,18 @@ def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
     seed = (case_source.DEFAULT_SEED if seed is None else seed) if hidden else None
     questions = questions or list(variant.questions)
     chosen = {q.number for q in questions}
-    pool = case_source.grading_cases(variant, seed) if hidden else case_source.public_cases(variant)
-    graded = [case for case in pool if case.question in chosen and case.id not in leave_out]
+
+    def kept(pool) -> list:
+        return [case for case in pool if case.question in chosen and case.id not in leave_out]
+
+    graded = kept(case_source.public_cases(variant))   # the hidden ones follow: grading_cases' order
+    drawn: list = []
+
+    def hidden_ones() -> tuple[list, list]:
+        """The seed's hidden cases, drawn while the sandbox runs the tabulation and the public cases."""
+        drawn.extend(kept(case_source.hidden_cases(variant, seed)))
+        return [[step.source for step in case.steps] for case in drawn], [case.question for case in drawn]
+
     final = next((q for q in questions if q.role == "final_strategy"), None)
     limits = limits or Limits()
     # The tabulation runs first, so that its win rate is worked out while the other cases run.
@@ -178,7 +188,8 @@ def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
                            names=api_names(variant),
                            groups=["tabulation"] * len(tabulation) + [c.question for c in graded], minimum=minimum,
                            on_result=(lambda index, run: index == 0 and rating.start(run)) if final else None,
-                           early=early)
+                           early=early, later=hidden_ones if hidden else None)
+        graded += drawn
         _below_minimum(report.level, minimum)
         verdicts: dict[str, list[CaseVerdict]] = {q.number: [] for q in questions}
         for case, run in zip(graded, report.cases[len(tabulation):]):

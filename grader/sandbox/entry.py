@@ -19,12 +19,16 @@ def run_cases(submission: Path, cases: Sequence[Sequence[str]], *,
               names: Sequence[str] | None = None, groups: Sequence[str] | None = None,
               minimum: "str | Level | None" = None,
               on_result: "Callable[[int, CaseRun], object] | None" = None,
-              early: Early | None = None) -> SandboxReport:
-    """See ``grader.sandbox.run.run_cases``: the arguments and the report are the same at every level."""
+              early: Early | None = None, later: run.Later | None = None) -> SandboxReport:
+    """See ``grader.sandbox.run.run_cases``: the arguments and the report are the same at every level (the
+    container's sandbox is sent every case at once: ``later``'s are worked out first)."""
     if not level.container_named(minimum):
         return run.run_cases(submission, cases, setup=setup, support_files=support_files, limits=limits,
-                             names=names, groups=groups, minimum=minimum, on_result=on_result, early=early)
+                             names=names, groups=groups, minimum=minimum, on_result=on_result, early=early,
+                             later=later)
     checked, setup_steps, name_list = scratch.check_arguments(cases, setup, support_files, limits, names, groups)
+    checked, groups = run.with_later(checked, None if groups is None else list(groups), later, setup_steps, name_list,
+                                     limits)
     choice = level.choose(minimum)
     return container.run_cases(Path(submission), checked, setup_steps, support_files, limits, name_list, groups,
                                on_result, choice.engine, choice.image, run.STARTUP_SECONDS)

@@ -47,7 +47,7 @@ import os
 import tempfile
 import time
 from pathlib import Path
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Mapping, Sequence, Tuple
 
 from grader.sandbox import boot, channel, level, namespaces, scratch as scratch_folder, tree, user
 from grader.sandbox.case_code import case_line
@@ -65,16 +65,21 @@ SECCOMP = True
 # sent in one write once half of them have been read.
 WINDOW = 32
 
+# Cases known only once the sandbox runs (``run_cases``'s ``later``): a function that gives them, and
+# their groups (None where the first cases have none).
+Later = Callable[[], Tuple[Sequence[Sequence[str]], "Sequence[str] | None"]]
+
 
 class Batch:
     """One submission's cases, run in as few sandboxed processes as its behaviour allows."""
 
     def __init__(self, folder: Path, choice: Choice, uid: int | None, cases: list[list[str]],
                  setup: list[str], names: list[str] | None, limits: Limits, groups: Sequence[str] | None,
-                 on_result: "Callable[[int, CaseRun], object] | None" = None, first: Child | None = None):
-        self.cases, self.limits, self.choice, self.uid = cases, limits, choice, uid
-        self.folder, self.on_result, self.first = folder, on_result, first
-        self.groups, self.timed_out = groups, set()
+                 on_result: "Callable[[int, CaseRun], object] | None" = None, first: Child | None = None,
+                 later: Later | None = None):
+        self.cases, self.limits, self.choice, self.uid = list(cases), limits, choice, uid
+        self.folder, self.on_result, self.first, self.later = folder, on_result, first, later
+        self.groups, self.timed_out = None if groups is None else list(groups), set()
         self.compiled = boot.same_interpreter(namespaces.interpreter())   # send the cases' code too
         self.unfiltered: list[str] = []  # why a process ran without the seccomp filter
         inside = choice.seen_inside(folder)
@@ -87,9 +92,26 @@ class Batch:
                                   "file_bytes": limits.file_bytes, "processes": limits.processes}}
         self.total_deadline = 0.0
         self.read_bytes = 0              # what every process of this batch sent so far (bounded per batch)
-        # The batch's own time, shared equally by the groups; what each group has spent.
-        self.share = limits.total_seconds / max(1, len(set(groups or [""])))
+        # The batch's own time, shared equally by the groups (the later cases' too); what each group has spent.
+        self.share = self._share()
         self.spent: collections.Counter[str] = collections.Counter()
+        self.setup, self.names = setup, names
+
+    def _share(self) -> float:
+        return self.limits.total_seconds / max(1, len(set(self.groups or [""])))
+
+    def take_later(self, results: list | None = None) -> None:
+        """The cases ``later`` gives, added after the others (and a place for each in ``results``). Called
+        once the first cases are sent, so that the sandbox runs them while ``later`` works the rest out."""
+        if self.later is None:
+            return
+        before = len(self.cases)
+        self.cases, self.groups = with_later(self.cases, self.groups, self.later, self.setup, self.names,
+                                             self.limits)
+        self.later = None
+        if results is not None:
+            results += [None] * (len(self.cases) - before)
+        self.share = self._share()
 
     # -- starting --
     def start(self) -> Child:
@@ -146,6 +168,7 @@ class Batch:
             try:
                 ok, stdout, error, error_type, kind = self._import(child)
                 if not ok:
+                    self.take_later(results)
                     note = "the submission did not import" + ("" if imported is None else
                                                               " when the sandbox restarted") + f": {error}"
                     for later in range(index, len(self.cases)):
@@ -161,6 +184,7 @@ class Batch:
                 self.read_bytes = child.batch_bytes
             if not restart:
                 break
+        self.take_later(results)   # not taken when the batch's time ran out first: those cases were not run
         for number, run in enumerate(results):
             if run is None:
                 results[number] = failed(f"not run: the whole batch ran longer than "
@@ -187,6 +211,9 @@ class Batch:
                         sent.append(following)
                     following += 1
                 child.send_lines(batch)
+                if self.later is not None:
+                    self.take_later(results)   # while the sandbox runs what it was just sent
+                    continue
             if not sent:
                 return following, False
             current = sent[0]
@@ -309,13 +336,25 @@ class Batch:
                     False, earlier
 
 
+def with_later(cases: list[list[str]], groups: list[str] | None, later: Later | None, setup: list[str],
+               names: list[str] | None, limits: Limits) -> tuple[list[list[str]], list[str] | None]:
+    """``cases`` and ``groups`` followed by the ones ``later`` gives, checked as ``run_cases`` checks its own."""
+    if later is None:
+        return cases, groups
+    more, more_groups = later()
+    checked, _, _ = scratch_folder.check_arguments(more, setup, {}, limits, names, more_groups)
+    if (more_groups is None) != (groups is None):
+        raise ValueError("later cases must have groups exactly when the first cases have them")
+    return cases + checked, None if groups is None else groups + list(more_groups)
+
+
 def run_cases(submission: Path, cases: Sequence[Sequence[str]], *,
               setup: Sequence[str] = ("from hog import *",),
               support_files: Mapping[str, str] = {}, limits: Limits = Limits(),
               names: Sequence[str] | None = None, groups: Sequence[str] | None = None,
               minimum: "str | Level | None" = None,
               on_result: "Callable[[int, CaseRun], object] | None" = None,
-              early: Early | None = None) -> SandboxReport:
+              early: Early | None = None, later: Later | None = None) -> SandboxReport:
     """Run each case (a list of steps typed at the >>> prompt) against a submission.
 
     ``submission`` is a hog.py file or a folder holding one (then the student's
@@ -341,23 +380,29 @@ def run_cases(submission: Path, cases: Sequence[Sequence[str]], *,
     ``early``: a sandbox started before the cases were known (``grader.sandbox.early``), used
     when it is for this submission at an accepted level and reaches "ready".
 
+    ``later``: more cases, run after ``cases``, that ``later()`` gives with their groups; it is called
+    once the sandbox has been sent its first cases, so that it works them out (the hidden cases of a
+    fresh seed) while the sandbox runs those. The report holds every case, ``cases`` first.
+
     """
     checked, setup_steps, name_list = scratch_folder.check_arguments(cases, setup, support_files, limits, names, groups)
     started = early.take(Path(submission), support_files, level.minimum_from(minimum)) if early else None
     if started is not None:
         batch = Batch(started.folder, started.choice, None, checked, setup_steps, name_list, limits, groups,
-                      on_result, first=started.handed_over())
+                      on_result, first=started.handed_over(), later=later)
         try:
             return batch.run()
         except EarlyFailed:
-            pass   # bwrap cannot start here after all: the level is chosen as always, below
+            # bwrap cannot start here after all: the level is chosen as always, below
+            checked, groups, later = batch.cases, batch.groups, batch.later
         finally:
             started.discard()
     choice = level.choose(minimum)
     try:
         hog, others = scratch_folder.submission_files(Path(submission))
     except scratch_folder.Unusable as problem:
-        return scratch_folder.not_run(checked, str(problem))
+        every, _ = with_later(checked, groups, later, setup_steps, name_list, limits)
+        return scratch_folder.not_run(every, str(problem))
     slot = user.acquire() if choice.uid_drop else None
     if slot is None and not choice.landlock:
         raise SandboxUnavailable(f"the files level without Landlock needs a uid of the sandbox's own, and all "
@@ -368,10 +413,12 @@ def run_cases(submission: Path, cases: Sequence[Sequence[str]], *,
             # A folder for another uid stays closed (mkdtemp's 0700) until it is handed over.
             scratch_folder.prepare(folder, hog, others, support_files, opened=slot is None)
         except scratch_folder.Unusable as problem:
-            return scratch_folder.not_run(checked, str(problem))
+            every, _ = with_later(checked, groups, later, setup_steps, name_list, limits)
+            return scratch_folder.not_run(every, str(problem))
         if slot is not None:
             user.hand_over(folder, slot.uid)
-        batch = Batch(folder, choice, slot and slot.uid, checked, setup_steps, name_list, limits, groups, on_result)
+        batch = Batch(folder, choice, slot and slot.uid, checked, setup_steps, name_list, limits, groups, on_result,
+                      later=later)
         return batch.run()
     finally:
         scratch_folder.remove(folder)

@@ -1,0 +1,99 @@
+"""Cases given late (``run_cases``'s ``later``): worked out while the sandbox runs the first ones.
+
+``hog grade`` draws a fresh seed's hidden cases this way while the sandbox runs the tabulation and the
+public cases. What a user sees must not change: every case reported, in order, under the same limits.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+import pytest
+
+from grader import sandbox
+from grader.sandbox import Limits, child, run_cases
+from tests.sandbox.test_sandbox import (FAST, LINKED, Step, _leftovers, assert_honest_case_passes, errors,  # noqa: F401
+                                        mode, submit)
+
+
+def test_the_later_cases_are_run_after_the_first_and_reported_in_order(tmp_path, mode, monkeypatch):
+    sent: list[bytes] = []
+    real_send_lines = child.Child.send_lines
+
+    def recording(self, lines):
+        sent.extend(lines)
+        return real_send_lines(self, lines)
+
+    monkeypatch.setattr(child.Child, "send_lines", recording)
+
+    def later():
+        assert any(b'"case":0' in line for line in sent), "worked out only once the first case is on its way"
+        return [["chatty(1)"], ["square(4)"]], None
+
+    report = run_cases(submit(tmp_path, """
+        def square(x):
+            return x * x
+
+        def chatty(x):
+            print("rolling", x)
+            return x + 1
+    """), [["square(3)"]], limits=FAST, later=later)
+    assert [case.steps for case in report.cases] == [[Step("9\n")], [Step("rolling 1\n2\n")], [Step("16\n")]]
+
+
+def test_the_groups_of_later_cases_share_the_submissions_time(tmp_path, mode):
+    """As in the sandbox's own test of the shares: question b, known only later, still has its half of the
+    1.6 s, so question a's second case runs out of a's 0.8 s."""
+    limits = Limits(case_seconds=1.0, total_seconds=1.6, wall_seconds=6.0)
+    report = run_cases(submit(tmp_path, hostile="loops.py"), [["spin(0.5)"], ["spin(0.5)"], ["spin(0.5)"]],
+                       groups=["a", "a", "a"], limits=limits,
+                       later=lambda: ([["square(3)"], ["spin(0.3)"]], ["b", "b"]))
+    assert report.cases[0].steps == [Step("'done'\n")]
+    assert errors(report)[1:3] == [
+        "Timeout: the case used up what was left of its question's share of the time (0.8 s of the "
+        "submission's own time)", sandbox.SKIPPED_AFTER_TIMEOUT]
+    assert_honest_case_passes(report.cases[3])
+    assert report.cases[4].steps == [Step("'done'\n")]
+
+
+def test_a_submission_that_does_not_import_fails_the_later_cases_too(tmp_path, mode):
+    report = run_cases(submit(tmp_path, hostile="import_raises.py"), [["square(3)"]], limits=FAST,
+                       later=lambda: ([["square(4)"], ["square(5)"]], None))
+    assert len(report.cases) == 3
+    assert len(set(errors(report))) == 1 and errors(report)[0].startswith("the submission did not import")
+
+
+def test_a_submission_whose_files_cannot_be_used_reports_the_later_cases_too(tmp_path):
+    (tmp_path / "real.py").write_text("def square(x):\n    return x * x\n")
+    folder = tmp_path / "linked"
+    folder.mkdir()
+    (folder / "hog.py").symlink_to(tmp_path / "real.py")
+    report = run_cases(folder, [["square(3)"]], limits=FAST, later=lambda: ([["square(4)"]], None))
+    assert [case.steps for case in report.cases] == [
+        [Step("", f"the submission did not import: {LINKED}", None)]] * 2
+
+
+def test_later_cases_that_break_the_rules_are_refused_like_the_first(tmp_path):
+    with pytest.raises(TypeError, match="a list of steps"):
+        run_cases(submit(tmp_path, "x = 1\n"), [["x"]], limits=FAST, later=lambda: (["x"], None))
+    with pytest.raises(ValueError, match="groups exactly when"):
+        run_cases(submit(tmp_path, "x = 1\n"), [["x"]], groups=["a"], limits=FAST, later=lambda: ([["x"]], None))
+
+
+def test_a_later_that_fails_ends_the_run_with_its_error_and_leaves_nothing_behind(tmp_path, mode, monkeypatch):
+    made: list[str] = []
+    real_mkdtemp = tempfile.mkdtemp
+
+    def recording_mkdtemp(*args, **kwargs):
+        made.append(real_mkdtemp(*args, **kwargs))
+        return made[-1]
+
+    def broken():
+        raise RuntimeError("the spec's generator failed")
+
+    monkeypatch.setattr(tempfile, "mkdtemp", recording_mkdtemp)
+    with pytest.raises(RuntimeError, match="generator failed"):
+        run_cases(submit(tmp_path, "x = 1\n"), [["x"]], limits=FAST, later=broken)
+    assert made and not any(os.path.exists(folder) for folder in made)
+    assert _leftovers(made) == []
