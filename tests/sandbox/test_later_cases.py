@@ -13,8 +13,7 @@ import pytest
 
 from grader import sandbox
 from grader.sandbox import Limits, child, run_cases
-from tests.sandbox.test_sandbox import (FAST, LINKED, Step, _leftovers, assert_honest_case_passes, errors,  # noqa: F401
-                                        mode, submit)
+from tests.sandbox.test_sandbox import FAST, LINKED, Step, _leftovers, assert_honest_case_passes, errors, submit
 
 
 def test_the_later_cases_are_run_after_the_first_and_reported_in_order(tmp_path, mode, monkeypatch):

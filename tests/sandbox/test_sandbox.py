@@ -47,20 +47,6 @@ def bubblewrap_missing() -> str | None:
     return namespaces.unavailable()
 
 
-@pytest.fixture(params=["bwrap", "files", "process"])
-def mode(request, monkeypatch):
-    monkeypatch.delenv("HOG_ISOLATION", raising=False)
-    if request.param == "bwrap":
-        monkeypatch.delenv("HOG_SANDBOX", raising=False)
-        if bubblewrap_missing():
-            pytest.skip(bubblewrap_missing())
-    else:
-        monkeypatch.setenv("HOG_SANDBOX", request.param)
-        if request.param == "files" and level.landlock_unavailable():
-            pytest.skip(level.landlock_unavailable())
-    return request.param
-
-
 def Step(output: str, error: str | None = None, error_type: str | None = None,
          kind: StepKind | None = None) -> StepResult:
     """A step result as expected; the kind, unless given, follows from the kind of message expected."""
