@@ -194,9 +194,11 @@ def run_all(tasks: list, work: Callable, *, jobs: int, signals: Signals,
             more: Callable[[int], list] | None = None) -> None:
     """``work(task)`` for each task in up to ``jobs`` worker processes; here, ``done(task, value)`` as
     each returns, or ``lost(task, why)`` if it raised or its worker died. ``more(n)``, when given, is
-    asked for up to n further tasks whenever workers are idle and none is waiting (a queue that fills
-    while it runs). Returns when all are done (and ``more`` gives none), when ``signals`` received one
-    (the workers then stopped), or raises what ``done`` raised."""
+    asked for up to n further tasks whenever fewer than ``jobs`` are waiting here (a queue that fills
+    while it runs): one waits for each worker, so that a worker that finishes goes on at once instead of
+    idling while ``more`` asks (a database's claim and commit). Returns when all are done (and ``more``
+    gives none), when ``signals`` received one (the workers then stopped; tasks still waiting were not
+    started), or raises what ``done`` raised."""
     import multiprocessing   # only where workers run: a single grade needs just the scratch folder and signals
     from multiprocessing import connection
     context = multiprocessing.get_context("fork")
@@ -207,8 +209,8 @@ def run_all(tasks: list, work: Callable, *, jobs: int, signals: Signals,
         workers = [_Worker(context, work) for _ in range(min(jobs, len(tasks)))]
         while signals.received is None:
             idle = len([w for w in workers if w.task is None]) + jobs - len(workers)
-            if more is not None and not queue and idle:
-                queue.extend(more(idle))
+            if more is not None and len(queue) < idle + jobs:   # a task for each idle worker, one waiting for each
+                queue.extend(more(idle + jobs - len(queue)))
                 workers += [_Worker(context, work) for _ in range(min(jobs - len(workers), len(queue)))]
             if not queue and all(w.task is None for w in workers):
                 break
