@@ -13,8 +13,7 @@ import os
 import time
 from pathlib import Path
 
-from sqlalchemy import Engine, select
-from sqlalchemy.orm import Session
+from sqlalchemy import Engine
 
 from grader import project
 from grader.classroom import pool
@@ -22,7 +21,6 @@ from grader.classroom.batch import INSTRUCTOR, grade_one, worker_failed
 from grader.classroom.cluster import Cluster, connect as connect_cluster
 from grader.grading.grade import prepare
 from grader.server import db, queue, uploads
-from grader.server.models import Submission
 from grader.spec import Variant, load_variant
 from grader.spec import course as course_config
 
@@ -30,19 +28,17 @@ IDLE_SECONDS = 0.05     # between looks at an empty queue (an indexed query: a l
 BEAT_SECONDS = 2.0      # between heartbeats
 NICENESS = 10           # the grader process's (and its workers' and sandboxes') scheduling priority, lowered
 REQUEUE_SECONDS = 5.0   # between looks for the jobs of graders that died
+PREPARE_SECONDS = 1.0   # between looks at a variant's spec before its jobs (``_prepare``)
 
 
 Job = tuple   # (submission id, attempt, variant id, the upload's path, seed): what a worker is sent
 
 
-def _jobs(engine: Engine, claimed: list[tuple[int, int]]) -> list[Job]:
-    with Session(engine) as session:
-        found = {s.id: s for s in session.scalars(select(Submission).where(
-            Submission.id.in_([job[0] for job in claimed])))}
+def _jobs(claimed: list) -> list[Job]:
+    """The jobs of claimed rows (``queue.claim_jobs``)."""
     root = project.here().root
-    return [(number, attempt, found[number].variant,
-             str(uploads.folder(root, found[number].assignment, number) / found[number].filename), found[number].seed)
-            for number, attempt in claimed]
+    return [(row.id, row.attempt, row.variant, str(uploads.folder(root, row.assignment, row.id) / row.filename),
+             row.seed) for row in claimed]
 
 
 def _variant(variant_id: str) -> Variant:
@@ -90,6 +86,7 @@ class _Grading:
         self.engine, self.name = engine, name
         self.beaten = self.asked = 0.0
         self.prepared: set[Variant] = set()
+        self.looked: dict[str, float] = {}   # variant id → when its spec was last looked at for _prepare
 
     def beat(self) -> None:
         if time.monotonic() - self.beaten > BEAT_SECONDS:
@@ -100,10 +97,14 @@ class _Grading:
         self.beat()
         if time.monotonic() - self.asked < IDLE_SECONDS:   # asked a moment ago and there was nothing
             return []
-        found = _jobs(self.engine, queue.claim(self.engine, self.name, count))
+        found = _jobs(queue.claim_jobs(self.engine, self.name, count))
+        now = time.monotonic()
         if not found:
-            self.asked = time.monotonic()
-        _prepare({job[2] for job in found}, self.prepared)
+            self.asked = now
+        # Each variant's spec is looked at again at most once a second here: a worker reads it itself anyway.
+        fresh = {job[2] for job in found if now - self.looked.get(job[2], -PREPARE_SECONDS) >= PREPARE_SECONDS}
+        _prepare(fresh, self.prepared)
+        self.looked.update(dict.fromkeys(fresh, now))
         return found
 
     def done(self, job: Job, value: tuple[dict, bool]) -> None:

@@ -29,6 +29,12 @@ def grader_name() -> str:
 
 def claim(engine: Engine, grader: str, count: int) -> list[tuple[int, int]]:
     """Up to ``count`` queued jobs, oldest first, now this grader's: (submission id, attempt) each."""
+    return [(row.id, row.attempt) for row in claim_jobs(engine, grader, count)]
+
+
+def claim_jobs(engine: Engine, grader: str, count: int) -> list:
+    """``claim``, each job with what grading it takes, read in the same statement: rows of (id, attempt,
+    variant, assignment, filename, seed), by id."""
     waiting = select(Submission.id).where(Submission.status == QUEUED).order_by(Submission.id).limit(count)
     if db.is_sqlite(engine):   # one writer at a time: the subquery and the update are one step
         chosen = Submission.id.in_(waiting.scalar_subquery())
@@ -37,9 +43,10 @@ def claim(engine: Engine, grader: str, count: int) -> list[tuple[int, int]]:
         chosen = Submission.id == picked.c.id
     claimed = (update(Submission).where(chosen, Submission.status == QUEUED)
                .values(status=GRADING, attempt=Submission.attempt + 1, grader=grader, claimed_at=db.now())
-               .returning(Submission.id, Submission.attempt))
+               .returning(Submission.id, Submission.attempt, Submission.variant, Submission.assignment,
+                          Submission.filename, Submission.seed))
     with engine.begin() as connection:
-        return sorted((row.id, row.attempt) for row in connection.execute(claimed))
+        return sorted(connection.execute(claimed), key=lambda row: row.id)
 
 
 def finish(engine: Engine, job: tuple[int, int], data: dict, private: dict | None, fault: bool) -> bool:

@@ -31,3 +31,21 @@ def test_the_shared_preparation_compiles_the_public_cases_for_the_sandbox():
     hits = case_code.case_code.cache_info().hits
     case_code.case_code(steps)
     assert case_code.case_code.cache_info().hits == hits + 1
+
+
+def test_a_claimed_job_carries_its_upload_variant_and_seed_read_in_the_claim(app):
+    from sqlalchemy import select
+    from tests.server.conftest import SOLUTION, issue, upload
+    from grader.server import queue
+    from grader.server.models import Seed
+
+    token = issue(app, "s1")["s1"]
+    sent = upload(app.test_client(), token, SOLUTION.read_bytes()).get_json()
+    grading = graders._Grading(app.config["hog.settings"].engine, queue.grader_name())
+    [job] = grading.claim(5)
+    number, attempt, variant_id, path, seed = job
+    assert (number, attempt, variant_id) == (sent["id"], 1, "sp19")
+    assert open(path, "rb").read() == SOLUTION.read_bytes()
+    with app.config["hog.settings"].sessions() as session:
+        assert seed == session.scalar(select(Seed.seed).where(Seed.assignment == "hog"))   # the assignment's seed
+    assert grading.claim(5) == []   # nothing else is queued
