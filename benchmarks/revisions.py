@@ -40,14 +40,22 @@ with cluster.connect(workers=jobs if dask else None) as workers:
     summary = batch.grade_batch(source, loaded["sp19"], out, jobs=jobs, choose=lambda name: (loaded[named[name]], ""),
                                 cluster=workers)
 assert summary.failed == 0, summary
-print(time.perf_counter() - started)
+print(json.dumps([time.perf_counter() - started, time.process_time()]))
 """
 
 
 def corpus_run(tree: Path, source: Path, out: Path, named: dict[str, str], jobs: int, dask: bool) -> float:
     """The seconds of one ``grade-batch`` of the corpus (a fresh seed, the cluster's start included) in a
     new process, with the kit at ``tree``."""
+    return corpus_run_cpu(tree, source, out, named, jobs, dask)[0]
+
+
+def corpus_run_cpu(tree: Path, source: Path, out: Path, named: dict[str, str], jobs: int,
+                   dask: bool) -> tuple[float, float]:
+    """``corpus_run``'s seconds, and the CPU seconds of the grade-batch process itself (its start, its
+    spec and cases, its results written; not its workers')."""
     done = subprocess.run([sys.executable, "-c", CORPUS_RUN, str(source), str(out), json.dumps(named), str(jobs),
                            "dask" if dask else "pool"], check=True, capture_output=True, text=True, cwd=tree,
                           env={**os.environ, "PYTHONPATH": str(tree)})
-    return float(done.stdout.splitlines()[-1])
+    seconds, own = json.loads(done.stdout.splitlines()[-1])
+    return seconds, own

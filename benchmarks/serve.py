@@ -124,6 +124,7 @@ class Server:
         threading.Thread(target=lambda: self.output.extend(self.process.stdout), daemon=True).start()
         self.peak_total = self.peak_web = 0
         self.web_cpu = 0.0                # the web process's own CPU seconds so far (not its children's)
+        self.grader_cpu = 0.0             # the grader process's own (claims, results; not its workers')
         self.sampling = True
         threading.Thread(target=self._sample, daemon=True).start()
         deadline = time.monotonic() + 120
@@ -141,9 +142,19 @@ class Server:
             tree = descendants(self.process.pid)
             sizes = {pid: resident(pid) for pid in tree}
             self.web_cpu = cpu_seconds(self.process.pid) or self.web_cpu
+            grader = self.grader()
+            self.grader_cpu = (cpu_seconds(grader) if grader else None) or self.grader_cpu
             self.peak_total = max(self.peak_total, sum(sizes.values()))
             self.peak_web = max(self.peak_web, sizes.get(self.process.pid, 0))
             time.sleep(0.25)
+
+    def grader(self) -> int | None:
+        """The grader process: the web process's child that multiprocessing spawned (its workers are its own)."""
+        for pid in descendants(self.process.pid)[1:]:
+            with contextlib.suppress(OSError):
+                if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                    return pid
+        return None
 
     def stop(self) -> None:
         self.sampling = False
@@ -205,6 +216,7 @@ class Burst:
     busy: float = 0.0                # the share of the machine's CPU time in use over the burst (/proc/stat)
     machine_cpu: float = 0.0         # the machine's CPU seconds in use over the burst
     web_cpu: float = 0.0             # the web process's own CPU seconds over the burst
+    grader_cpu: float = 0.0          # the grader process's own CPU seconds over the burst (not its workers')
     states: dict[str, int] = field(default_factory=dict)
 
 
@@ -297,11 +309,16 @@ def report(label: str, burst: Burst, server: Server, batch: "Batch | None") -> f
     print(f"  drain rate:             {rate:6.2f} submissions/s{ratio}")
     print(f"  memory, peak:           {server.peak_total / 2**20:6.0f} MiB in all its processes, "
           f"{server.peak_web / 2**20:.0f} MiB the web process")
-    per = f"{burst.machine_cpu / max(graded, 1) * 1000:.0f} ms"
+    count = max(graded, 1)
+    per = f"{burst.machine_cpu / count * 1000:.0f} ms"
     print(f"  the machine's CPU:      {per} per graded submission over the burst, everything included (the web "
           f"process's own: {burst.web_cpu:.1f} s; the benchmark's clients: {burst.client_cpu:.1f} s)"
           + (f"; grade-batch: {batch.cpu_per_submission * 1000:.0f} ms" if batch else "")
           + f"; the machine busy {burst.busy:.0%} of the time")
+    print(f"  per graded submission:  the web process {burst.web_cpu / count * 1000:.1f} ms, the grader process "
+          f"(claims and results, its workers not included) {burst.grader_cpu / count * 1000:.1f} ms"
+          + (f" (grade-batch's own process: {batch.own_per_submission * 1000:.1f} ms)" if batch else "")
+          + f", the benchmark's clients {burst.client_cpu / count * 1000:.1f} ms")
     return rate
 
 
@@ -309,21 +326,26 @@ def report(label: str, burst: Burst, server: Server, batch: "Batch | None") -> f
 class Batch:
     """grade-batch of the burst's files, once before the burst and once after: their rates, and the baseline
     (all the files over both runs' seconds: the machine's drift over a run weighs on both sides alike)."""
-    runs: list[tuple[float, float]]   # (seconds, the machine's CPU seconds in use) of each run
+    runs: list[tuple[float, float, float]]   # (seconds, the machine's CPU seconds in use, its own) of each run
     files: int
 
     @property
     def rate(self) -> float:
-        return self.files * len(self.runs) / sum(seconds for seconds, _ in self.runs)
+        return self.files * len(self.runs) / sum(seconds for seconds, _, _ in self.runs)
 
     @property
     def cpu_per_submission(self) -> float:
-        return sum(cpu for _, cpu in self.runs) / (self.files * len(self.runs))
+        return sum(cpu for _, cpu, _ in self.runs) / (self.files * len(self.runs))
+
+    @property
+    def own_per_submission(self) -> float:
+        return sum(own for _, _, own in self.runs) / (self.files * len(self.runs))
 
 
-def grade_batch_run(files: list[tuple[str, str, Path]], jobs: int, label: str = "") -> tuple[float, float]:
+def grade_batch_run(files: list[tuple[str, str, Path]], jobs: int, label: str = "") -> tuple[float, float, float]:
     """``hog grade-batch`` of the same files (each under its variant), with ``jobs`` workers, in a new process
-    with the same cache as the server's: its seconds, and the machine's CPU seconds in use meanwhile."""
+    with the same cache as the server's: its seconds, the machine's CPU seconds in use meanwhile, and the
+    grade-batch process's own (not its workers')."""
     with tempfile.TemporaryDirectory(prefix="hog-bench-batch-") as scratch:
         source, variant_of = Path(scratch) / "in", {}
         source.mkdir()
@@ -332,12 +354,13 @@ def grade_batch_run(files: list[tuple[str, str, Path]], jobs: int, label: str = 
             shutil.copy(path, source / f"{name}.py")
             variant_of[name] = variant
         before = machine_times()[0]
-        seconds = revisions.corpus_run(ROOT, source, Path(scratch) / "out", variant_of, jobs, False)
+        seconds, own = revisions.corpus_run_cpu(ROOT, source, Path(scratch) / "out", variant_of, jobs, False)
         cpu = machine_times()[0] - before
     if label:
         print(f"{label}hog grade-batch --jobs {jobs} of the same {len(files)} files: {seconds:.1f} s, "
-              f"{len(files) / seconds:.2f} submissions/s, {cpu / len(files) * 1000:.0f} ms of the machine's CPU each")
-    return seconds, cpu
+              f"{len(files) / seconds:.2f} submissions/s, {cpu / len(files) * 1000:.0f} ms of the machine's CPU each "
+              f"({own / len(files) * 1000:.1f} ms of them the grade-batch process's own)")
+    return seconds, cpu, own
 
 
 def warm_caches() -> None:
@@ -361,9 +384,12 @@ def serve_once(label: str, students: int, times: int, within: float, grading: li
         server = Server(course, *grading)
         try:
             started = cpu_seconds(server.process.pid) or 0.0
+            grader = server.grader()
+            grader_started = (cpu_seconds(grader) if grader else None) or 0.0
             burst = run_burst(course, schedule)
-            # the web process's part of the burst (not its start: imports, migrations)
+            # the web and grader processes' part of the burst (not their start: imports, migrations, preparing)
             burst.web_cpu = (cpu_seconds(server.process.pid) or server.web_cpu) - started
+            burst.grader_cpu = ((cpu_seconds(grader) if grader else None) or server.grader_cpu) - grader_started
         finally:
             server.stop()
         if batch_jobs:
