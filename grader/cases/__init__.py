@@ -294,8 +294,7 @@ def cache_key(variant: Variant) -> str:
 
 @functools.lru_cache(maxsize=1)
 def _kit_part() -> tuple:
-    """The key's start, the kit's own code that generates cases (read once per process: it is the running
-    kit's), and the text of dice.py."""
+    """The key's start (the running kit's code that generates cases, read once per process), and dice.py."""
     digest = hashlib.sha256()
     for path in GENERATED_BY:
         digest.update(path.read_text(encoding="utf-8").encode("utf-8"))

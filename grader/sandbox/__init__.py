@@ -23,12 +23,13 @@ One module per layer, each readable alone:
 ``child``          the child process's life and death, its pipes, its CPU time
 ``processes``      every process of a sandbox, found and killed
 ``early``          a sandbox started while the grader still reads the spec
-``scratch``        the scratch folder and the checked arguments
-``run``            the run loop and ``run_cases``
+``scratch``        the scratch folder and the checked arguments (later cases' too)
+``run``            the run loop: one submission's cases, in as few processes as it allows
+``local``          ``run_cases`` here: the level, the scratch folder, a uid, a sandbox started early
 ``engine``         the container engine (Docker or Podman) and the kit's image name
 ``container``      the container level: one container per grading process, results as plain data
 ``inside``         the kit inside that container (``python3 -m grader.sandbox.inside``)
-``entry``          ``run_cases`` at the level asked: ``run``'s, or ``container``'s
+``entry``          ``run_cases`` at the level asked: ``local``'s, or ``container``'s
 ``model``          the data: Limits, StepKind, StepResult, CaseRun, SandboxReport
 =================  ==========================================================
 

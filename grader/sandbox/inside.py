@@ -24,7 +24,7 @@ from grader.project import package
 from grader.sandbox import scratch
 from grader.sandbox.container import encode_report, encode_run
 from grader.sandbox.model import Limits
-from grader.sandbox.run import run_cases
+from grader.sandbox.local import run_cases
 
 _NAME = re.compile(r"[A-Za-z0-9_\-]+\.py")
 # Cases' results go out together, in one message at most this long after they came (each message through the

@@ -44,15 +44,14 @@ from __future__ import annotations
 
 import collections
 import os
-import tempfile
 import time
 from pathlib import Path
-from typing import Callable, Mapping, Sequence, Tuple
+from typing import Callable, Sequence
 
-from grader.sandbox import boot, channel, level, namespaces, scratch as scratch_folder, tree, user
+from grader.sandbox import boot, channel, level, namespaces, scratch as scratch_folder
 from grader.sandbox.case_code import case_line
 from grader.sandbox.child import Child, spawn
-from grader.sandbox.early import Early, EarlyFailed
+from grader.sandbox.early import EarlyFailed
 from grader.sandbox.level import Choice, Level
 from grader.sandbox.model import (SKIPPED_AFTER_TIMEOUT, TAMPERED, CaseRun, Limits, SandboxReport, SandboxUnavailable,
                                   StepKind, StepResult, Tampered, cap, failed, seconds_text)
@@ -65,10 +64,6 @@ SECCOMP = True
 # sent in one write once half of them have been read.
 WINDOW = 32
 
-# Cases known only once the sandbox runs (``run_cases``'s ``later``): a function that gives them, and
-# their groups (None where the first cases have none).
-Later = Callable[[], Tuple[Sequence[Sequence[str]], "Sequence[str] | None"]]
-
 
 class Batch:
     """One submission's cases, run in as few sandboxed processes as its behaviour allows."""
@@ -76,7 +71,7 @@ class Batch:
     def __init__(self, folder: Path, choice: Choice, uid: int | None, cases: list[list[str]],
                  setup: list[str], names: list[str] | None, limits: Limits, groups: Sequence[str] | None,
                  on_result: "Callable[[int, CaseRun], object] | None" = None, first: Child | None = None,
-                 later: Later | None = None):
+                 later: scratch_folder.Later | None = None):
         self.cases, self.limits, self.choice, self.uid = list(cases), limits, choice, uid
         self.folder, self.on_result, self.first, self.later = folder, on_result, first, later
         self.groups, self.timed_out = None if groups is None else list(groups), set()
@@ -106,8 +101,8 @@ class Batch:
         if self.later is None:
             return
         before = len(self.cases)
-        self.cases, self.groups = with_later(self.cases, self.groups, self.later, self.setup, self.names,
-                                             self.limits)
+        self.cases, self.groups = scratch_folder.with_later(self.cases, self.groups, self.later, self.setup,
+                                                            self.names, self.limits)
         self.later = None
         if results is not None:
             results += [None] * (len(self.cases) - before)
@@ -334,93 +329,3 @@ class Batch:
                 earlier = problem.args[1] if len(problem.args) > 1 else []
                 return failed(channel.tampered(problem.args[0]), None, elapsed, kind=StepKind.TAMPERED), \
                     False, earlier
-
-
-def with_later(cases: list[list[str]], groups: list[str] | None, later: Later | None, setup: list[str],
-               names: list[str] | None, limits: Limits) -> tuple[list[list[str]], list[str] | None]:
-    """``cases`` and ``groups`` followed by the ones ``later`` gives, checked as ``run_cases`` checks its own."""
-    if later is None:
-        return cases, groups
-    more, more_groups = later()
-    checked, _, _ = scratch_folder.check_arguments(more, setup, {}, limits, names, more_groups)
-    if (more_groups is None) != (groups is None):
-        raise ValueError("later cases must have groups exactly when the first cases have them")
-    return cases + checked, None if groups is None else groups + list(more_groups)
-
-
-def run_cases(submission: Path, cases: Sequence[Sequence[str]], *,
-              setup: Sequence[str] = ("from hog import *",),
-              support_files: Mapping[str, str] = {}, limits: Limits = Limits(),
-              names: Sequence[str] | None = None, groups: Sequence[str] | None = None,
-              minimum: "str | Level | None" = None,
-              on_result: "Callable[[int, CaseRun], object] | None" = None,
-              early: Early | None = None, later: Later | None = None) -> SandboxReport:
-    """Run each case (a list of steps typed at the >>> prompt) against a submission.
-
-    ``submission`` is a hog.py file or a folder holding one (then the student's
-    other top-level *.py files come along, except names in ``support_files``).
-    Every case gets a CaseRun, in order, whatever happened.  Bad arguments
-    raise TypeError, ValueError or FileNotFoundError with a message for the user.
-    A submission whose files cannot be used (hog.py is a symbolic link, not a
-    regular file, or unreadable) is the submission's fault, not the caller's:
-    it is reported like an import error (``import_error`` says why, every case
-    fails with it) and nothing is run.
-
-    ``groups`` labels each case (e.g. with its question); once a case runs out of time, the later cases
-    of its group are not run, so one endless loop costs one case's time limit per group, not per case.
-
-    ``on_result(index, run)`` is called as each case's result comes in (again for a case run
-    again after tampering); the report holds the final ones.
-
-    ``minimum`` is the least isolation level accepted ("process", "files",
-    "bubblewrap"; ``HOG_ISOLATION`` when it is None; default "process").  An
-    unknown name raises UsageError; a level that cannot be reached, or a
-    sandbox that fails to start twice, raises SandboxUnavailable (a GraderFault).
-
-    ``early``: a sandbox started before the cases were known (``grader.sandbox.early``), used
-    when it is for this submission at an accepted level and reaches "ready".
-
-    ``later``: more cases, run after ``cases``, that ``later()`` gives with their groups; it is called
-    once the sandbox has been sent its first cases, so that it works them out (the hidden cases of a
-    fresh seed) while the sandbox runs those. The report holds every case, ``cases`` first.
-
-    """
-    checked, setup_steps, name_list = scratch_folder.check_arguments(cases, setup, support_files, limits, names, groups)
-    started = early.take(Path(submission), support_files, level.minimum_from(minimum)) if early else None
-    if started is not None:
-        batch = Batch(started.folder, started.choice, None, checked, setup_steps, name_list, limits, groups,
-                      on_result, first=started.handed_over(), later=later)
-        try:
-            return batch.run()
-        except EarlyFailed:
-            # bwrap cannot start here after all: the level is chosen as always, below
-            checked, groups, later = batch.cases, batch.groups, batch.later
-        finally:
-            started.discard()
-    choice = level.choose(minimum)
-    try:
-        hog, others = scratch_folder.submission_files(Path(submission))
-    except scratch_folder.Unusable as problem:
-        every, _ = with_later(checked, groups, later, setup_steps, name_list, limits)
-        return scratch_folder.not_run(every, str(problem))
-    slot = user.acquire() if choice.uid_drop else None
-    if slot is None and not choice.landlock:
-        raise SandboxUnavailable(f"the files level without Landlock needs a uid of the sandbox's own, and all "
-                                 f"{user.SLOTS} are taken ({user.SLOT_FOLDER}); grade fewer at a time")
-    folder = Path(tempfile.mkdtemp(prefix="hog-sandbox-", dir=choice.tree and Path(choice.tree) / tree.SANDBOXES))
-    try:
-        try:
-            # A folder for another uid stays closed (mkdtemp's 0700) until it is handed over.
-            scratch_folder.prepare(folder, hog, others, support_files, opened=slot is None)
-        except scratch_folder.Unusable as problem:
-            every, _ = with_later(checked, groups, later, setup_steps, name_list, limits)
-            return scratch_folder.not_run(every, str(problem))
-        if slot is not None:
-            user.hand_over(folder, slot.uid)
-        batch = Batch(folder, choice, slot and slot.uid, checked, setup_steps, name_list, limits, groups, on_result,
-                      later=later)
-        return batch.run()
-    finally:
-        scratch_folder.remove(folder)
-        if slot is not None:
-            slot.release()

@@ -14,9 +14,9 @@ import shutil
 import stat
 import sys
 from pathlib import Path
-from typing import Mapping
+from typing import Callable, Mapping, Sequence, Tuple
 
-from grader.sandbox.model import NOT_RUN, SandboxReport, StepKind, cap, failed
+from grader.sandbox.model import NOT_RUN, Limits, SandboxReport, StepKind, cap, failed
 
 _NAME = re.compile(r"[A-Za-z0-9_.\-]+")
 
@@ -134,3 +134,19 @@ def check_arguments(cases, setup, support_files, limits, names,
     if groups is not None and (len(groups) != len(checked) or not all(type(g) is str for g in groups)):
         raise ValueError("groups must give one text label per case")
     return checked, list(setup), None if names is None else list(names)
+
+# Cases known only once the sandbox runs (``run_cases``'s ``later``): a function that gives them, and
+# their groups (None where the first cases have none).
+Later = Callable[[], Tuple[Sequence[Sequence[str]], "Sequence[str] | None"]]
+
+
+def with_later(cases: list[list[str]], groups: list[str] | None, later: Later | None, setup: list[str],
+               names: list[str] | None, limits: Limits) -> tuple[list[list[str]], list[str] | None]:
+    """``cases`` and ``groups`` followed by the ones ``later`` gives, checked as ``run_cases`` checks its own."""
+    if later is None:
+        return cases, groups
+    more, more_groups = later()
+    checked, _, _ = check_arguments(more, setup, {}, limits, names, more_groups)
+    if (more_groups is None) != (groups is None):
+        raise ValueError("later cases must have groups exactly when the first cases have them")
+    return cases + checked, None if groups is None else groups + list(more_groups)
