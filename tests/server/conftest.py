@@ -103,9 +103,10 @@ def fresh_postgres_database(maintenance: str) -> str:
     return re.sub(r"/postgres\?", f"/{name}?", maintenance, count=1)
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 def any_database(request, course):
-    """Each test that takes it runs on SQLite and on PostgreSQL."""
+    """Each test that takes it runs on SQLite and on PostgreSQL (a server started: slow, so only
+    in the whole suite, as CI runs it)."""
     if request.param == "sqlite":
         return db.default_url(course / "server")
     return fresh_postgres_database(request.getfixturevalue("postgres"))
@@ -116,9 +117,25 @@ def database(course):
     return db.default_url(course / "server")
 
 
-def make_app(course: Path, url: str):
-    engine = db.connect(url)
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory) -> Path:
+    """A SQLite database with every migration applied, made once: each test's SQLite starts as a copy of it
+    (applying the migrations takes longer than most server tests)."""
+    file = tmp_path_factory.mktemp("migrated") / db.FILE
+    engine = db.connect(f"sqlite:///{file}")
     db.upgrade(engine)
+    engine.dispose()
+    return file
+
+
+def make_app(course: Path, url: str, migrated: Path | None = None):
+    """The app over ``url``; a SQLite file not there yet starts as a copy of ``migrated`` where given."""
+    target = Path(url.removeprefix("sqlite:///")) if url.startswith("sqlite:///") else None
+    if migrated is not None and target is not None and not target.exists():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(migrated, target)
+    engine = db.connect(url)
+    db.upgrade(engine)   # nothing to do on a copy: it is current
     engine.dispose()
     app = create_app(course=course, server=course_config.current().server, database=url)
     app.config["TESTING"] = True
@@ -126,8 +143,8 @@ def make_app(course: Path, url: str):
 
 
 @pytest.fixture
-def app(course, database):
-    return make_app(course, database)
+def app(course, database, migrated_sqlite):
+    return make_app(course, database, migrated_sqlite)
 
 
 def issue(app, *ids: str, role: str = "student") -> dict[str, str]:
