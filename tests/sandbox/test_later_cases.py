@@ -41,6 +41,7 @@ def test_the_later_cases_are_run_after_the_first_and_reported_in_order(tmp_path,
     assert [case.steps for case in report.cases] == [[Step("9\n")], [Step("rolling 1\n2\n")], [Step("16\n")]]
 
 
+@pytest.mark.slow   # its cases spend 1.1 s of CPU time, at every level
 def test_the_groups_of_later_cases_share_the_submissions_time(tmp_path, mode):
     """As in the sandbox's own test of the shares: question b, known only later, still has its half of the
     1.6 s, so question a's second case runs out of a's 0.8 s."""
