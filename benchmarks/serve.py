@@ -9,7 +9,10 @@ Meanwhile a signed-in student reloads their assignment's page and a member of st
 Printed: how many uploads were accepted (202), the p95 of the time to the 202, of the student page and of
 the gradebook while grading runs (target 200 ms each), the time until the queue is drained and the drain
 rate as a ratio to ``hog grade-batch``'s rate on the same files in the same run (target 0.9 or more; the
-batch runs once before the burst and once after, and its rate is over both), the server's memory (the
+batch runs once before the burst and once after, and its rate is over both). The drain rate is the rate
+while every worker had a submission and its next one (``benchmarks/backlog.py``): a server that grades faster than the
+uploads come drains the queue a moment after the last one, and the uploads over the time from the first
+to the drain then say how fast they came, which is printed too. Then the server's memory (the
 peak of its processes' resident memory, all of them together, and of the web process alone), and the
 machine's CPU time per graded submission (every process: the web, the grader, its sandboxes) against
 grade-batch's, with the web process's own. The grader's cache is this run's own (``HOG_CACHE``), warmed
@@ -44,6 +47,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import revisions   # beside this script: grade-batch in a new process
+from backlog import FullLoad, full_load, spans_of   # beside it too
 from processes import cpu_seconds, descendants, machine_times, resident   # beside it too
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -218,6 +222,7 @@ class Burst:
     web_cpu: float = 0.0             # the web process's own CPU seconds over the burst
     grader_cpu: float = 0.0          # the grader process's own CPU seconds over the burst (not its workers')
     states: dict[str, int] = field(default_factory=dict)
+    within: float = 60.0             # the seconds the uploads were spread over
 
 
 def plan(course: Course, times: int, within: float, seed: int = 28) -> dict[str, list[tuple[float, Path]]]:
@@ -291,7 +296,8 @@ def p95(samples: list[float]) -> str:
     return f"{value:6.0f} ms ({'met' if value <= TARGET_MS else 'not met'}; {len(samples)} requests)"
 
 
-def report(label: str, burst: Burst, server: Server, batch: "Batch | None") -> float:
+def report(label: str, burst: Burst, server: Server, batch: "Batch | None", load: FullLoad) -> float:
+    """Print the burst's figures; return the rate under full load (``benchmarks/backlog.py``)."""
     accepted = sum(status == 202 for status, _, _ in burst.uploads)
     refused = sorted({status for status, _, _ in burst.uploads if status != 202})
     graded = sum(burst.states.values())
@@ -305,8 +311,17 @@ def report(label: str, burst: Burst, server: Server, batch: "Batch | None") -> f
                                                                     if burst.page_errors else ""))
     print(f"  queue drained after:    {burst.drained:6.1f} s from the first upload; "
           f"{', '.join(f'{count} {state}' for state, count in sorted(burst.states.items()))}")
-    ratio = f"; {rate / batch.rate:.2f}x grade-batch's rate (target {TARGET_RATIO})" if batch else ""
-    print(f"  drain rate:             {rate:6.2f} submissions/s{ratio}")
+    print(f"  from the first upload:  {rate:6.2f} submissions/s (no faster than the uploads came: "
+          f"{len(burst.uploads) / burst.within:.0f}/s)")
+    if load.graded:
+        ratio = f"; {load.rate / batch.rate:.2f}x grade-batch's rate (target {TARGET_RATIO})" if batch else ""
+        print(f"  drain rate:             {load.rate:6.2f} submissions/s while every worker had a submission and "
+              f"its next one ({load.graded} graded in {load.seconds:.1f} s){ratio}")
+    else:
+        print("  drain rate:             not measured: the workers never all had a submission and "
+              "their next one at once")
+    print(f"  the queue:              at most {load.most} submissions in it at once; the last result "
+          f"{load.lag:.1f} s after the last upload")
     print(f"  memory, peak:           {server.peak_total / 2**20:6.0f} MiB in all its processes, "
           f"{server.peak_web / 2**20:.0f} MiB the web process")
     count = max(graded, 1)
@@ -319,7 +334,7 @@ def report(label: str, burst: Burst, server: Server, batch: "Batch | None") -> f
           f"(claims and results, its workers not included) {burst.grader_cpu / count * 1000:.1f} ms"
           + (f" (grade-batch's own process: {batch.own_per_submission * 1000:.1f} ms)" if batch else "")
           + f", the benchmark's clients {burst.client_cpu / count * 1000:.1f} ms")
-    return rate
+    return load.rate
 
 
 @dataclass
@@ -387,6 +402,9 @@ def serve_once(label: str, students: int, times: int, within: float, grading: li
             grader = server.grader()
             grader_started = (cpu_seconds(grader) if grader else None) or 0.0
             burst = run_burst(course, schedule)
+            burst.within = within
+            workers = int(grading[-1])   # --jobs N or --workers N
+            load = full_load(spans_of(course.folder / "server" / "hog.sqlite3"), workers)
             # the web and grader processes' part of the burst (not their start: imports, migrations, preparing)
             burst.web_cpu = (cpu_seconds(server.process.pid) or server.web_cpu) - started
             burst.grader_cpu = ((cpu_seconds(grader) if grader else None) or server.grader_cpu) - grader_started
@@ -397,7 +415,7 @@ def serve_once(label: str, students: int, times: int, within: float, grading: li
         batch = Batch(runs, len(files)) if runs else None
         if batch:
             print(f"grade-batch's rate, both runs: {batch.rate:.2f} submissions/s")
-        return report(label, burst, server, batch), batch
+        return report(label, burst, server, batch, load), batch
 
 
 def main() -> int:
@@ -428,7 +446,8 @@ def _measure(args) -> None:
     if not args.no_dask:
         dask_rate, _ = serve_once("hog serve --workers 2 (a local 2-worker Dask cluster; SQLite)", args.students,
                                   args.times, args.within, ["--workers", "2"], None)
-        print(f"  drain rate against grade-batch --jobs {args.jobs}'s above: {dask_rate / batch.rate:.2f}x")
+        if dask_rate:
+            print(f"  drain rate against grade-batch --jobs {args.jobs}'s above: {dask_rate / batch.rate:.2f}x")
 
 
 if __name__ == "__main__":
