@@ -11,9 +11,9 @@ import tempfile
 
 import pytest
 
-from grader import sandbox
-from grader.sandbox import Limits, child, run_cases
-from tests.sandbox.test_sandbox import FAST, LINKED, Step, _leftovers, assert_honest_case_passes, errors, submit
+from grader.sandbox import child, run_cases
+from tests.sandbox.test_sandbox import (A_THEN_B, FAST, LINKED, SHARES, Step, _leftovers,
+                                        assert_a_ran_out_of_its_share_and_b_ran, errors, submit)
 
 
 def test_the_later_cases_are_run_after_the_first_and_reported_in_order(tmp_path, mode, monkeypatch):
@@ -45,16 +45,9 @@ def test_the_later_cases_are_run_after_the_first_and_reported_in_order(tmp_path,
 def test_the_groups_of_later_cases_share_the_submissions_time(tmp_path, mode):
     """As in the sandbox's own test of the shares: question b, known only later, still has its half of the
     1.6 s, so question a's second case runs out of a's 0.8 s."""
-    limits = Limits(case_seconds=1.0, total_seconds=1.6, wall_seconds=6.0)
-    report = run_cases(submit(tmp_path, hostile="loops.py"), [["spin(0.5)"], ["spin(0.5)"], ["spin(0.5)"]],
-                       groups=["a", "a", "a"], limits=limits,
-                       later=lambda: ([["square(3)"], ["spin(0.3)"]], ["b", "b"]))
-    assert report.cases[0].steps == [Step("'done'\n")]
-    assert errors(report)[1:3] == [
-        "Timeout: the case used up what was left of its question's share of the time (0.8 s of the "
-        "submission's own time)", sandbox.SKIPPED_AFTER_TIMEOUT]
-    assert_honest_case_passes(report.cases[3])
-    assert report.cases[4].steps == [Step("'done'\n")]
+    report = run_cases(submit(tmp_path, hostile="loops.py"), A_THEN_B[:3], groups=["a", "a", "a"], limits=SHARES,
+                       later=lambda: (A_THEN_B[3:], ["b", "b"]))
+    assert_a_ran_out_of_its_share_and_b_ran(report)
 
 
 def test_a_submission_that_does_not_import_fails_the_later_cases_too(tmp_path, mode):

@@ -305,20 +305,27 @@ def test_a_case_starved_of_the_cpu_by_a_busy_machine_is_not_waiting(tmp_path, mo
     assert report.cases[0].seconds > 1.0      # starved far longer than it may wait
 
 
-def test_a_question_that_uses_up_its_share_of_the_time_skips_only_its_own_cases(tmp_path, mode):
-    """Two groups share 1.6 s of the submission's own time: 0.8 s each. Question a's cases each compute
-    for 0.5 s, under the case limit; the second one runs past a's share, a's third is skipped, and
-    question b still runs in full."""
-    limits = Limits(case_seconds=1.0, total_seconds=1.6, wall_seconds=6.0)
-    report = run_cases(submit(tmp_path, hostile="loops.py"),
-                       [["spin(0.5)"], ["spin(0.5)"], ["spin(0.5)"], ["square(3)"], ["spin(0.3)"]],
-                       groups=["a", "a", "a", "b", "b"], limits=limits)
+SHARES = Limits(case_seconds=1.0, total_seconds=1.6, wall_seconds=6.0)   # two questions: 0.8 s each
+A_THEN_B = [["spin(0.5)"], ["spin(0.5)"], ["spin(0.5)"], ["square(3)"], ["spin(0.3)"]]   # questions a, a, a, b, b
+
+
+def assert_a_ran_out_of_its_share_and_b_ran(report: SandboxReport) -> None:
+    """A_THEN_B under SHARES: a's second case runs past a's 0.8 s, a's third is skipped, b runs in full."""
     assert report.cases[0].steps == [Step("'done'\n")]
     assert errors(report)[1:3] == [
         "Timeout: the case used up what was left of its question's share of the time (0.8 s of the "
         "submission's own time)", sandbox.SKIPPED_AFTER_TIMEOUT]
     assert_honest_case_passes(report.cases[3])
     assert report.cases[4].steps == [Step("'done'\n")]
+
+
+def test_a_question_that_uses_up_its_share_of_the_time_skips_only_its_own_cases(tmp_path, mode):
+    """Two groups share 1.6 s of the submission's own time: 0.8 s each. Question a's cases each compute
+    for 0.5 s, under the case limit; the second one runs past a's share, a's third is skipped, and
+    question b still runs in full."""
+    report = run_cases(submit(tmp_path, hostile="loops.py"), A_THEN_B, groups=["a", "a", "a", "b", "b"],
+                       limits=SHARES)
+    assert_a_ran_out_of_its_share_and_b_ran(report)
 
 
 # ---------------------------------------------------------------------------
