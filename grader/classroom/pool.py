@@ -41,6 +41,33 @@ class Stopped(KeyboardInterrupt):
         self.signum = signum
 
 
+AGAIN_SECONDS = 0.001   # after a stop that Python dropped, until it is raised again
+
+
+def raise_stop(signum: int):
+    """Raise Stopped, from a signal handler. A handler runs wherever the process is when the signal comes, and
+    Python drops what is raised in some places (a weakref's callback, a ``__del__``), printing "Exception
+    ignored" and going on: a stop dropped there is raised again a moment later, where it ends what runs."""
+    if sys.unraisablehook is not _raise_again:
+        _earlier_hook[0] = sys.unraisablehook
+        sys.unraisablehook = _raise_again
+    raise Stopped(signum)
+
+
+_earlier_hook = [sys.unraisablehook]
+
+
+def _raise_again(unraisable) -> None:
+    """``sys.unraisablehook`` while stops are raised: a dropped Stopped comes back by SIGALRM (a handler runs
+    in the main thread, where it was dropped); anything else goes to the hook there was before."""
+    stopped = unraisable.exc_value
+    if not isinstance(stopped, Stopped) or threading.current_thread() is not threading.main_thread():
+        _earlier_hook[0](unraisable)
+        return
+    signal.signal(signal.SIGALRM, lambda _signum, _frame: raise_stop(stopped.signum))
+    signal.setitimer(signal.ITIMER_REAL, AGAIN_SECONDS)
+
+
 # ------------------------------------------------------------------ signals
 
 
@@ -74,7 +101,7 @@ class Signals:
 def stopping_on_signals() -> Iterator[None]:
     """While open, SIGINT and SIGTERM raise Stopped, so every ``finally`` on the way runs."""
     def stop(signum, _frame):
-        raise Stopped(signum)
+        raise_stop(signum)
     previous = {}
     if threading.current_thread() is threading.main_thread():
         previous = {number: signal.signal(number, stop) for number in STOPPING}
@@ -160,7 +187,7 @@ def _serve(pipe, work: Callable) -> None:
         if sending[0]:
             pending.append(signum)  # finish the message first: half a message would be lost anyway
         else:
-            raise Stopped(signum)
+            raise_stop(signum)
     for number in STOPPING:
         signal.signal(number, stop)
     try:

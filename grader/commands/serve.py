@@ -131,7 +131,7 @@ def serve(*, host: str, port: int, database: str | None, jobs: int, scheduler: s
 
     def stop(signum, _frame):   # waitress ends its loop on KeyboardInterrupt, which Stopped is
         received.append(signum)
-        raise pool.Stopped(signum)
+        pool.raise_stop(signum)
     previous = {number: signal.signal(number, stop) for number in pool.STOPPING}
     try:
         server.run()

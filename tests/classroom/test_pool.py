@@ -2,6 +2,8 @@
 
 import os
 import signal
+import subprocess
+import sys
 import time
 
 from grader.classroom import pool
@@ -77,3 +79,31 @@ def test_a_task_waits_for_each_busy_worker_so_that_it_goes_on_at_once():
         pool.run_all(["a"], work, jobs=1, signals=signals, done=done.__setitem__, lost=lambda *_: None, more=more)
     assert done == {"a": "A", "b": "B", "c": "C"}
     assert asked_while[:2] == [[], ["a"]]   # b while a ran, c while b ran
+
+
+# A stop that lands while a weakref's callback runs, where Python drops what a handler raises.
+STOP_IN_A_CALLBACK = """
+import os, signal, sys, time, weakref
+from grader.classroom import pool
+signal.signal(signal.SIGTERM, lambda signum, _frame: pool.raise_stop(signum))
+class Thing:
+    pass
+def callback(_ref):
+    os.kill(os.getpid(), signal.SIGTERM)
+    sum(range(1000))   # the handler runs here, inside the callback
+thing = Thing()
+ref = weakref.ref(thing, callback)
+try:
+    del thing          # the callback runs now
+    time.sleep(10)
+    print("went on")
+except pool.Stopped as stopped:
+    print("stopped by", stopped.signum)
+"""
+
+
+def test_a_stop_that_comes_while_python_drops_exceptions_still_stops_and_prints_no_traceback():
+    began = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", STOP_IN_A_CALLBACK], capture_output=True, text=True, timeout=60)
+    assert done.stdout == f"stopped by {int(signal.SIGTERM)}\n", done.stderr
+    assert done.stderr == "" and time.monotonic() - began < 8
