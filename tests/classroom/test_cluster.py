@@ -179,6 +179,19 @@ def test_neither_flag_runs_here_and_both_are_refused():
 
 
 @pytest.mark.slow
+def test_the_kits_own_cluster_spends_nothing_on_what_only_a_dashboard_shows():
+    with cluster.connect(workers=1) as workers:
+        settings = workers.client.run(lambda: (dask_setting("distributed.worker.profile.enabled"),
+                                               dask_setting("distributed.admin.system-monitor.interval")))
+    assert list(settings.values()) == [(False, "5s")]
+
+
+def dask_setting(key: str):
+    import dask
+    return dask.config.get(key)
+
+
+@pytest.mark.slow
 def test_a_scheduler_that_does_not_answer_is_a_usage_error_naming_it():
     with pytest.raises(UsageError, match="tcp://127.0.0.1:9"):
         with cluster.connect(scheduler="tcp://127.0.0.1:9"):
