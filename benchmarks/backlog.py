@@ -30,10 +30,10 @@ class FullLoad:
 
 
 def full_load(spans: list[tuple[float, float]], workers: int) -> FullLoad:
-    at_least = 2 * workers
     """From each submission's (arrival, result) moments in seconds: see the module's text. A result and an
     arrival at the same moment count the result first (a worker that finishes is free before it is given
     the next)."""
+    at_least = 2 * workers   # each worker's submission and the next one waiting for it
     events = sorted([(end, -1) for _, end in spans] + [(start, +1) for start, _ in spans])
     inside = graded = most = 0
     seconds, since = 0.0, None
