@@ -33,7 +33,7 @@ from grader.errors import UsageError
 from grader.project.files import write_atomically
 from grader.grading.grade import GradeResult, QuestionResult, grade_safely, prepare
 from grader.report import gradescope, instructor
-from grader.report.html import spreadsheet_cell
+from grader.report.spreadsheet import spreadsheet_cell
 from grader.report.progress import SILENT, Progress
 from grader.sandbox import level
 from grader.spec import Variant

@@ -26,8 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from grader import mint, project
-from grader.publishing import assign
+from grader import project
 from grader.errors import UsageError
 from grader.project.files import write_atomically
 from grader.spec import Variant, load_variant
@@ -171,6 +170,7 @@ def _rules(variant: Variant) -> tuple[str, str, str]:
 def _mint_distinct(variant_id: str, seed: int, like: str, taken: set[tuple[str, str, str]], log: TextIO) -> Variant:
     """Mint ``variant_id`` from seeds derived from ``seed`` until its rules differ from every one taken;
     a spec already minted under that id (an earlier run) is kept."""
+    from grader import mint   # the exact engine and NumPy: loaded by what mints, not by what grades
     path = project.spec_path(variant_id)
     for attempt in range(SEED_TRIES):
         if not path.exists():
@@ -196,6 +196,7 @@ def assign_roster(roster: Path, *, by: str, seed: int, out: Path, like: str = "s
                   submitting: assign.Submitting | None = None) -> tuple[list[Student], list[Variant]]:
     """Mint a variant per group, then write DIR/manifest.csv, DIR/<variant>/student/ (with submit.py when
     ``submitting``) and the bundle."""
+    from grader.publishing import assign   # the handout's templates: loaded by what assigns, not by what grades
     if by not in BY:
         raise UsageError(f"--by {by}: give section or student")
     students = read_roster(roster, by)

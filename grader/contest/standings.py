@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from grader.report.html import spreadsheet_cell
+from grader.report.spreadsheet import spreadsheet_cell
 
 TIE = 1e-12
 DIGITS = 12

@@ -28,7 +28,7 @@ from typing import Callable, Iterable
 from grader.errors import UsageError
 from grader.project.files import write_atomically
 from grader.report.classroom import GRADED_FROM, GRADER_FAILED, Graded, load
-from grader.report.html import spreadsheet_cell
+from grader.report.spreadsheet import spreadsheet_cell
 
 NAME = "canvas.csv"
 UNMATCHED_NAME = "canvas-unmatched.csv"

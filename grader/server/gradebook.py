@@ -12,7 +12,7 @@ from collections import OrderedDict, namedtuple
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from grader.report.html import spreadsheet_cell
+from grader.report.spreadsheet import spreadsheet_cell
 from grader.server import db, policy
 from grader.server.models import GRADED, STUDENT, Person, Submission
 from grader.spec import load_variant

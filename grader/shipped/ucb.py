@@ -8,7 +8,6 @@
   terminal (as under the grader) it does nothing.
 """
 
-import code
 import functools
 import sys
 
@@ -65,4 +64,5 @@ def interact(msg=None):
         msg = f"Interacting at File \"{frame.f_code.co_filename}\", line {frame.f_lineno}\n" \
               "    Unix:    <Control>-D continues the program; \n" \
               "    Windows: <Control>-Z <Enter> continues the program; \n"
+    import code   # the console, only when one opens: every grade of a hog.py that imports ucb loads this module
     code.interact(msg, None, namespace)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from grader.classroom import batch, submissions
-from grader.report.html import spreadsheet_cell
+from grader.report.spreadsheet import spreadsheet_cell
 from grader.spec import load_variant
 
 

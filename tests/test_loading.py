@@ -1,0 +1,39 @@
+"""What a grading command loads before it grades: what grading needs, not what other verbs need.
+
+Every ``hog grade`` (a Gradescope run, a student's ``submit.py`` on the course server) and every
+``hog grade-batch`` (and the server's grader process) starts a new interpreter; a library loaded for
+another verb is time every grade pays. NumPy (the exact engine, loaded when a table is rated or a variant is
+minted) and Jinja2 (pages) took 100 and 30 ms of ``grade-batch``'s start.
+"""
+
+import subprocess
+import sys
+
+import pytest
+
+# Loaded only by what needs them: the exact engine, pages, YAML specs, Dask, the course server.
+LATER = ("numpy", "jinja2", "yaml", "distributed", "sqlalchemy", "starlette")
+
+
+def loaded_by(statement: str) -> set[str]:
+    """The top-level packages a new interpreter has loaded after ``statement``."""
+    done = subprocess.run([sys.executable, "-c", f"{statement}; import sys; "
+                           "print(' '.join(sorted({name.split('.')[0] for name in sys.modules})))"],
+                          capture_output=True, text=True, check=True)
+    return set(done.stdout.split())
+
+
+@pytest.mark.parametrize("verbs", ["grader.commands.grading", "grader.commands.batch"])
+def test_the_grading_verbs_load_no_library_that_only_other_verbs_need(verbs):
+    assert loaded_by(f"import grader.cli, {verbs}") & set(LATER) == set()
+
+
+def test_a_students_hog_py_importing_ucb_loads_no_interactive_console(tmp_path):
+    """The course skeleton's ``from ucb import main, trace, interact`` runs in every sandbox of every grade:
+    ``interact``'s console (the code module, with traceback and tokenize) loads only when it opens one."""
+    from grader import project
+    (tmp_path / "ucb.py").write_bytes((project.SHIPPED / "ucb.py").read_bytes())
+    done = subprocess.run([sys.executable, "-S", "-c", "import sys; sys.path.insert(0, '.'); "
+                           "from ucb import main, trace, interact; interact(); print('code' in sys.modules)"],
+                          cwd=tmp_path, capture_output=True, text=True, stdin=subprocess.DEVNULL, check=True)
+    assert done.stdout.split() == ["False"]
