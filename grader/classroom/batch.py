@@ -43,6 +43,8 @@ from grader.classroom.submissions import digest as submission_digest
 GRADED_FROM = "graded_from"      # the key of the provenance in each result, beside Gradescope's fields
 GRADER_FAILED = "grader failed"  # the gradebook's status of a result whose grader_failed is true
 SKIPPED = "skipped.csv"
+# What a cluster's worker runs a batch's tasks with: loaded once in the fork server its workers start from.
+WORKER_MODULES = ("grader.classroom.batch", "grader.reference.engine")
 INSTRUCTOR = "instructor"        # grade_one's key for instructor-only facts: written to a side file
 
 

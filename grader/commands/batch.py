@@ -47,7 +47,7 @@ def grade_batch(*, folder: str, variant: str | None, jobs: int, out_dir: str, ou
         spec = load_variant(variant)
     source = class_folder(folder, jobs)
     level, seed = isolation_level(isolation), _check_seed(seed)
-    with connect(scheduler=scheduler, workers=workers) as cluster:
+    with connect(scheduler=scheduler, workers=workers, preload=grader.classroom.batch.WORKER_MODULES) as cluster:
         summary = grader.classroom.batch.grade_batch(source, spec, Path(out_dir), jobs=jobs, isolation=level, seed=seed,
                                            choose=choose, cluster=cluster, progress=progress.shown(sys.stderr))
     for skipped in summary.not_submissions:

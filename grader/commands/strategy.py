@@ -12,7 +12,7 @@ from grader.reference import engine
 from grader.classroom import play as playing
 from grader.classroom.cluster import connect
 from grader.commands.grading import class_folder, isolation_level
-from grader.contest.tournament import Contest, run_contest
+from grader.contest.tournament import WORKER_MODULES, Contest, run_contest
 from grader.errors import UsageError
 from grader.report import progress
 from grader.spec import load_variant
@@ -71,7 +71,7 @@ def contest(*, folder: str, variant: str | None, out_dir: str, jobs: int, result
             raise UsageError(f"{spec.id} has no final_strategy question: there is nothing to play")
     # On a cluster, SIGTERM stops the command as SIGINT does, so the cluster's tasks are cancelled.
     stopping = pool.stopping_on_signals() if scheduler or workers else contextlib.nullcontext()
-    with stopping, connect(scheduler=scheduler, workers=workers) as cluster:
+    with stopping, connect(scheduler=scheduler, workers=workers, preload=WORKER_MODULES) as cluster:
         for heading, spec, target, entrants in plays:
             out.write(heading)
             played = run_contest(source, spec, target, jobs=jobs, results=Path(results) if results else None,

@@ -25,6 +25,9 @@ from grader.report.progress import SILENT, Progress
 from grader.spec import Variant
 from grader.reference.engine import rules_for
 
+# What a cluster's worker plays and tabulates with: loaded once in the fork server its workers start from.
+WORKER_MODULES = ("grader.contest.engine", "grader.contest.entrants")
+
 
 @dataclass(frozen=True)
 class Contest:

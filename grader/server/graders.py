@@ -29,6 +29,8 @@ BEAT_SECONDS = 2.0      # between heartbeats
 NICENESS = 10           # the grader process's (and its workers' and sandboxes') scheduling priority, lowered
 REQUEUE_SECONDS = 5.0   # between looks for the jobs of graders that died
 PREPARE_SECONDS = 1.0   # between looks at a variant's spec before its jobs (``_prepare``)
+# What a cluster's worker grades with: loaded once in the fork server a local cluster's workers start from.
+WORKER_MODULES = (__name__, "grader.reference.engine")
 
 
 Job = tuple   # (submission id, attempt, variant id, the upload's path, seed): what a worker is sent
@@ -156,7 +158,7 @@ def run(*, course: str, database: str, jobs: int, isolation: str, scheduler: str
     _prepare(_assignment_variants(), grading.prepared)
     last_requeue = 0.0
     with pool.Signals() as signals, pool.scratch_folder(), \
-            connect_cluster(scheduler=scheduler, workers=workers) as cluster:
+            connect_cluster(scheduler=scheduler, workers=workers, preload=WORKER_MODULES) as cluster:
         while signals.received is None and (parent is None or os.getppid() == parent):
             grading.beat()
             if time.monotonic() - last_requeue > REQUEUE_SECONDS:

@@ -186,6 +186,21 @@ def test_the_kits_own_cluster_spends_nothing_on_what_only_a_dashboard_shows():
     assert list(settings.values()) == [(False, "5s")]
 
 
+@pytest.mark.slow
+def test_a_local_clusters_workers_start_with_the_batchs_modules_loaded():
+    """A worker's first task does not load the kit's grading modules itself: its fork server loaded them once,
+    while the command loaded Dask. (A new process: a process has one fork server, started by its first cluster.)"""
+    script = ("import sys\n"
+              "from grader.classroom import batch, cluster\n"
+              "with cluster.connect(workers=2, preload=batch.WORKER_MODULES) as workers:\n"
+              "    print(sorted(workers.client.run(lambda: all(name in sys.modules for name in\n"
+              "                                                 ('grader.classroom.batch', 'grader.reference.engine',\n"
+              "                                                  'numpy'))).values()))\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                          cwd=project.ROOT)
+    assert done.stdout.split("\n")[0] == "[True, True]", done.stderr[-2000:]
+
+
 def dask_setting(key: str):
     import dask
     return dask.config.get(key)
