@@ -153,18 +153,10 @@ def connect(*, scheduler: str | None = None, workers: int | None = None, notes: 
     if workers is not None:
         _start_fork_server(preload)
     distributed = _distributed()
-    local = None
-    try:
-        if scheduler is not None:
-            client = _remote(distributed, scheduler, notes or sys.stderr)
-        else:
-            local = _local(distributed, workers)
-            client = distributed.Client(local)
-    except BaseException:
-        if local is not None:
-            local.close()
-        raise
-    cluster = Cluster(client, local)
+    if scheduler is not None:
+        cluster = Cluster(_remote(distributed, scheduler, notes or sys.stderr))
+    else:
+        cluster = Cluster(starting=lambda: _local(distributed, workers))
     try:
         yield cluster
     finally:
@@ -172,16 +164,50 @@ def connect(*, scheduler: str | None = None, workers: int | None = None, notes: 
 
 
 class Cluster:
-    def __init__(self, client, local=None):
-        self.client, self.local = client, local
+    """A client of a cluster. A local cluster (``starting``: a function that starts it) starts in a thread of
+    its own: the command goes on preparing its work (a batch's hidden cases, its compiled cases) while the
+    cluster's processes start, and ``client`` waits for it (raising what stopped it from starting)."""
+
+    def __init__(self, client=None, local=None, starting: Callable[[], object] | None = None):
+        self._client, self.local, self._failed = client, local, None
+        self._starting = None
+        if starting is not None:
+            self._starting = threading.Thread(target=self._start, args=(starting,), name="hog-cluster-start",
+                                              daemon=True)
+            self._starting.start()
+
+    def _start(self, starting: Callable[[], object]) -> None:
+        try:
+            self.local = starting()
+            self._client = _distributed().Client(self.local)
+        except BaseException as error:   # raised again where the client is wanted
+            self._failed = error
+            if self.local is not None:
+                with contextlib.suppress(Exception):
+                    self.local.close()
+                self.local = None
+
+    def _started(self) -> None:
+        if self._starting is not None:
+            self._starting.join()
+            self._starting = None
+
+    @property
+    def client(self):
+        self._started()
+        if self._failed is not None:
+            raise self._failed
+        return self._client
 
     @property
     def workers(self) -> int:
         return max(1, len(self.client.scheduler_info(n_workers=-1).get("workers", {})))
 
     def close(self) -> None:
-        with contextlib.suppress(Exception):
-            self.client.close()
+        self._started()
+        if self._client is not None:
+            with contextlib.suppress(Exception):
+                self._client.close()
         if self.local is not None:
             with contextlib.suppress(Exception):
                 self.local.close()

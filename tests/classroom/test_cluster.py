@@ -170,6 +170,25 @@ def test_without_distributed_the_flags_say_how_to_install_it(monkeypatch):
             pass
 
 
+def test_a_local_cluster_starts_while_the_command_prepares_and_says_at_its_first_use_why_it_could_not(monkeypatch):
+    """``connect`` does not wait for a local cluster's processes: the batch prepares its cases meanwhile. A cluster
+    that cannot start (no TLS here, say) stops the command where its work is first sent, with the reason."""
+    go_on = threading.Event()
+
+    def cannot_start(distributed, workers):
+        go_on.wait(10)
+        raise UsageError("--workers secures its cluster with TLS, which needs the cryptography package")
+    monkeypatch.setattr(cluster, "_local", cannot_start)
+    monkeypatch.setattr(cluster, "_start_fork_server", lambda preload: None)
+    with cluster.connect(workers=2) as starting:
+        assert not go_on.is_set()   # here while the cluster is still starting
+        go_on.set()
+        with pytest.raises(UsageError, match="cryptography"):
+            starting.workers
+    # closed without a second error; nothing of it is left running
+    assert not any(thread.name == "hog-cluster-start" for thread in threading.enumerate())
+
+
 def test_neither_flag_runs_here_and_both_are_refused():
     with cluster.connect() as nothing:
         assert nothing is None
