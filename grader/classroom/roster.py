@@ -24,12 +24,15 @@ import functools
 import io
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from grader import project
 from grader.errors import UsageError
 from grader.project.files import write_atomically
 from grader.spec import Variant, load_variant
+
+if TYPE_CHECKING:   # for the annotations: assigning loads the handout's modules when it runs
+    from grader.publishing import assign
 
 MANIFEST_COLUMNS = ("student_id", "email", "section", "variant")
 MAX_ROWS = 100_000
