@@ -198,11 +198,15 @@ def test_neither_flag_runs_here_and_both_are_refused():
 
 
 @pytest.mark.slow
-def test_the_kits_own_cluster_spends_nothing_on_what_only_a_dashboard_shows():
+def test_the_kits_own_cluster_spends_nothing_on_what_only_a_dashboard_or_its_silenced_logs_would_show():
     with cluster.connect(workers=1) as workers:
         settings = workers.client.run(lambda: (dask_setting("distributed.worker.profile.enabled"),
-                                               dask_setting("distributed.admin.system-monitor.interval")))
-    assert list(settings.values()) == [(False, "5s")]
+                                               dask_setting("distributed.admin.system-monitor.interval"),
+                                               dask_setting("distributed.admin.tick.interval")))
+        scheduler = workers.client.run_on_scheduler(
+            lambda dask_scheduler: ("stealing" in dask_scheduler.extensions, dask_scheduler._tick_interval))
+    assert list(settings.values()) == [(False, "5s", "1s")]
+    assert scheduler == (False, 1.0)   # no work stealing; the scheduler's loop looks at its tick once a second
 
 
 @pytest.mark.slow
