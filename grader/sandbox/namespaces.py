@@ -11,6 +11,8 @@ namespaces).
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
 import os
 import shutil
 import site
@@ -20,6 +22,8 @@ import sysconfig
 import tempfile
 import threading
 from pathlib import Path
+
+from grader.project import signed_cache
 
 # Where the scratch directory appears inside bubblewrap.
 INSIDE = "/submission"
@@ -120,13 +124,29 @@ def _around_scratch(bwrap: str, python: str) -> tuple[tuple[str, ...], tuple[str
 
 
 def _has_size(bwrap: str) -> bool:
+    """Whether ``bwrap`` takes ``--size`` (bubblewrap 0.5 and later), as its ``--help`` says: asked once per
+    bwrap binary (its path, inode, size and time) and kept in the grader's private cache, rather than
+    asked again by every ``hog grade``'s new process, each waiting on a process of its own for it."""
     if bwrap not in _size_cache:
         try:
-            result = subprocess.run([bwrap, "--help"], capture_output=True, text=True, timeout=10)
-            _size_cache[bwrap] = "--size" in result.stdout + result.stderr
-        except (OSError, subprocess.SubprocessError):
+            found = os.stat(bwrap)
+        except OSError:
             _size_cache[bwrap] = False
+            return False
+        key = hashlib.sha256(f"{bwrap}\n{found.st_ino}\n{found.st_size}\n{found.st_mtime_ns}".encode()).hexdigest()[:24]
+        _size_cache[bwrap] = signed_cache.kept("bwrap", f"size-{key}.json", key, "bubblewrap's options",
+                                               lambda: _asked_size(bwrap), load=signed_cache.json_of(bool),
+                                               dump=lambda known: json.dumps(known).encode("ascii"),
+                                               keep=("size-*.json", 4))
     return _size_cache[bwrap]
+
+
+def _asked_size(bwrap: str) -> bool:
+    try:
+        result = subprocess.run([bwrap, "--help"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return "--size" in result.stdout + result.stderr
 
 
 def unavailable() -> str | None:

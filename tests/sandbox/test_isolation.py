@@ -414,3 +414,24 @@ def test_an_early_sandbox_not_taken_leaves_nothing_behind(honest, tmp_path, monk
     monkeypatch.setenv("HOG_SANDBOX", "files")
     assert Early(honest, {}).child is None      # a level named on purpose: nothing is started early
 
+
+
+def test_whether_bwrap_takes_size_is_asked_once_per_binary_not_in_every_grade(tmp_path, monkeypatch):
+    """``hog grade`` starts a new process each time: whether its bwrap limits /tmp's size (``--size``) comes from
+    the grader's private cache, asked of the binary again only when the binary changes."""
+    monkeypatch.setattr(project, "CACHE", tmp_path / "cache")
+    bwrap = tmp_path / "bwrap"
+    bwrap.write_text("#!/bin/sh\necho '    --size BYTES   Set size of next tmpfs'\n")
+    bwrap.chmod(0o755)
+    asked = []
+    real = namespaces._asked_size
+    monkeypatch.setattr(namespaces, "_asked_size", lambda path: asked.append(path) or real(path))
+    monkeypatch.setattr(namespaces, "_size_cache", {})
+    assert namespaces._has_size(str(bwrap)) is True
+    monkeypatch.setattr(namespaces, "_size_cache", {})   # as in the next process
+    assert namespaces._has_size(str(bwrap)) is True
+    assert asked == [str(bwrap)]
+    bwrap.write_text("#!/bin/sh\necho 'an older bubblewrap'\n")   # another binary at the same path
+    monkeypatch.setattr(namespaces, "_size_cache", {})
+    assert namespaces._has_size(str(bwrap)) is False
+    assert asked == [str(bwrap)] * 2
