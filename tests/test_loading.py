@@ -37,3 +37,15 @@ def test_a_students_hog_py_importing_ucb_loads_no_interactive_console(tmp_path):
                            "from ucb import main, trace, interact; interact(); print('code' in sys.modules)"],
                           cwd=tmp_path, capture_output=True, text=True, stdin=subprocess.DEVNULL, check=True)
     assert done.stdout.split() == ["False"]
+
+
+def test_hog_grade_starts_its_sandbox_before_it_loads_the_spec_the_reference_and_the_cases():
+    """The command line starts the sandbox's interpreter with ``grader.commands.starting``, which loads none of
+    what grading needs next: those load while the interpreter starts."""
+    done = subprocess.run([sys.executable, "-c", "import sys, grader.cli, grader.commands.starting; "
+                           "print(' '.join(name for name in sys.modules if name.startswith('grader.')))"],
+                          capture_output=True, text=True, check=True)
+    kit = set(done.stdout.split())
+    assert {"grader.sandbox.early", "grader.sandbox.child"} <= kit
+    assert kit & {"grader.spec", "grader.reference", "grader.cases", "grader.grading.grade",
+                  "grader.sandbox.entry"} == set()

@@ -37,7 +37,6 @@ from grader import project, reference
 from grader.publishing import build
 from grader.reference import engine
 from grader.errors import UsageError
-from grader.grading.grade import support_files
 from grader.sandbox import Limits, SandboxUnavailable, StepKind, run_cases
 from grader.sandbox.level import Level, choose, minimum_from
 from grader.spec import Variant
@@ -182,7 +181,7 @@ class SandboxEngine:
     def __init__(self, submission: Path, isolation: str | None = None, variant: str | None = None):
         self.submission, self.minimum = submission, minimum_from(isolation, otherwise=Level.FILES)
         self.variant = variant
-        self.files = {**support_files(submission), "hog_gui_game.py": game_file().read_text(encoding="utf-8")}
+        self.files = {**project.support_files(submission), "hog_gui_game.py": game_file().read_text(encoding="utf-8")}
 
     def run(self, moves, faces, goal, computer: bool) -> dict:
         fresh = [random.randint(1, 6) for _ in range(FRESH_FACES)]

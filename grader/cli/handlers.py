@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from pathlib import Path
 from typing import Callable
 
 
@@ -13,6 +14,15 @@ def _verbs(group: str):
     """The module of a group of verbs (``grader/commands/<group>.py``), imported only when one of its
     verbs runs: ``hog --help`` and argument errors import none of what the verbs need."""
     return importlib.import_module(f"grader.commands.{group}")
+
+
+def _grade(args: argparse.Namespace) -> int:
+    """``hog grade``, its sandbox started before the grading verbs' modules load (``grader.commands.starting``)."""
+    from grader.commands import starting
+    with starting.started(Path(args.submission)) as early:
+        return _verbs("grading").grade(submission=args.submission, variant=args.variant, fmt=args.format,
+                                       output=args.output, isolation=args.isolation, seed=args.seed,
+                                       force_variant=args.force_variant, out=sys.stdout, early=early)
 
 
 HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
@@ -25,9 +35,7 @@ HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
                                                     seed=args.seed, out=sys.stdout),
     "handout": lambda args: _verbs("authoring").handout(variant=args.variant, fmt=args.format, path=args.out,
                                              with_strategy=args.with_strategy, out=sys.stdout),
-    "grade": lambda args: _verbs("grading").grade(submission=args.submission, variant=args.variant, fmt=args.format,
-                                         output=args.output, isolation=args.isolation, seed=args.seed,
-                                         force_variant=args.force_variant, out=sys.stdout),
+    "grade": lambda args: _grade(args),
     "test": lambda args: _verbs("grading").test(path=args.path, variant=args.variant, question=args.question,
                                        out=sys.stdout, unlock=args.unlock),
     "grade-batch": lambda args: _verbs("batch").grade_batch(folder=args.folder, variant=args.variant, jobs=args.jobs,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 from pathlib import Path
@@ -10,13 +11,13 @@ from typing import TextIO
 from grader import reference
 from grader.cases import unlocking
 from grader.commands.container import ensure_image
-from grader.classroom import pool
 from grader.spec import course
 from grader.cases import new_seed
 from grader.errors import UsageError
 from grader.project.files import write_atomically
-from grader.grading.grade import grade_safely, support_files
+from grader.grading.grade import grade_safely
 from grader.report import FORMATS
+from grader.commands import starting
 from grader.sandbox.early import Early
 from grader.sandbox.level import NAMES, Level, minimum_from
 from grader.spec import load_variant, titles, variant_ids
@@ -82,15 +83,17 @@ def _output_target(output: str) -> Path:
 
 
 def grade(*, submission: str, variant: str | None, fmt: str, output: str | None, out: TextIO,
-          isolation: str | None = None, seed: int | None = None, force_variant: bool = False) -> int:
+          isolation: str | None = None, seed: int | None = None, force_variant: bool = False,
+          early: Early | None = None) -> int:
     """``hog grade``: exit 0 whenever grading completed, 1 for a fault of the grader (including an
     isolation below the required level).
 
     Without ``variant``, the variant hog.py declares; a ``variant`` that differs from the
-    declared one is refused (usage error) unless ``force_variant``."""
+    declared one is refused (usage error) unless ``force_variant``. ``early``: the run already
+    ``starting.started`` (the command line's), else it starts here."""
     path = _submission(submission)
-    with pool.scratch_folder(), pool.stopping_on_signals(), Early(path, support_files(path)) as early:
-        # The sandbox's interpreter starts now, while the spec, the reference and the cases are read.
+    with contextlib.nullcontext(early) if early is not None else starting.started(path) as early:
+        # The sandbox's interpreter is starting, while the spec, the reference and the cases are read.
         spec = load_variant(_chosen_variant(path, variant, force_variant))
         reference.load(spec.id)  # a spec the reference cannot be built from is the spec's error, not the kit's
         level, seed = isolation_level(isolation), _check_seed(seed)

@@ -18,8 +18,9 @@ from pathlib import Path
 
 from grader.classroom.batch import GRADED_FROM
 from grader.classroom.submissions import digest as submission_digest, result_name, submission_name
+from grader import project
 from grader.project.files import write_atomically
-from grader.grading.grade import api_names, final_strategy_result, setup_lines, support_files
+from grader.grading.grade import api_names, final_strategy_result, setup_lines
 from grader.report import instructor
 from grader.report.progress import SILENT, Progress
 from grader.sandbox import Limits, run_cases
@@ -57,7 +58,7 @@ def tabulate(submission: Path, variant: Variant, limits: Limits | None = None,
     when it cannot be reached."""
     limits = limits or Limits()
     report = run_cases(submission, [table_session(variant)], setup=setup_lines(variant),
-                       support_files=support_files(submission), limits=limits, names=api_names(variant),
+                       support_files=project.support_files(submission), limits=limits, names=api_names(variant),
                        minimum=minimum)
     if report.import_error:
         return None, f"hog.py could not be imported: {instructor.capped(report.import_error, 500)}"

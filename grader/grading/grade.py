@@ -184,7 +184,7 @@ def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
     checks = _start_construct_checks(Path(submission), questions, limits)   # they run beside the sandbox
     try:
         report = run_cases(Path(submission), tabulation + [[step.source for step in case.steps] for case in graded],
-                           setup=setup_lines(variant), support_files=support_files(Path(submission)), limits=limits,
+                           setup=setup_lines(variant), support_files=project.support_files(Path(submission)), limits=limits,
                            names=api_names(variant),
                            groups=["tabulation"] * len(tabulation) + [c.question for c in graded], minimum=minimum,
                            on_result=(lambda index, run: index == 0 and rating.start(run)) if final else None,
@@ -271,16 +271,6 @@ def grade_safely(submission: Path, variant: Variant, **options) -> tuple[GradeRe
     except Exception as error:  # a fault of the kit: reported, never a silent score
         return GradeResult(variant, str(submission), [], "unknown", 0.0,
                            grader_error=f"{type(error).__name__}: {error}", seed=options.get("seed")), True
-
-
-def support_files(submission: Path) -> dict[str, str]:
-    """The files the grader puts beside hog.py: the kit's dice.py always, and a
-    standard-library ucb.py (main, trace, interact, as the courses' skeletons import)
-    unless the submission brings its own."""
-    files = {"dice.py": project.DICE.read_text(encoding="utf-8")}
-    if not (submission.is_dir() and (submission / "ucb.py").is_file()):
-        files["ucb.py"] = (project.SHIPPED / "ucb.py").read_text(encoding="utf-8")
-    return files
 
 
 def setup_lines(variant: Variant) -> list[str]:

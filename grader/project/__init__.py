@@ -41,6 +41,16 @@ CONFIG_NAME = "hog-course.toml"          # the file that makes a folder a course
 ISOLATION_LEVELS = ("process", "files", "bubblewrap", "container")
 
 
+def support_files(submission: Path) -> dict[str, str]:
+    """The files the grader puts beside hog.py: the kit's dice.py always, and a
+    standard-library ucb.py (main, trace, interact, as the courses' skeletons import)
+    unless the submission brings its own."""
+    files = {"dice.py": DICE.read_text(encoding="utf-8")}
+    if not (submission.is_dir() and (submission / "ucb.py").is_file()):
+        files["ucb.py"] = (SHIPPED / "ucb.py").read_text(encoding="utf-8")
+    return files
+
+
 def is_checkout(folder: Path) -> bool:
     """Whether ``folder`` is the kit's own source tree (its pyproject.toml names the project hog-kit)."""
     try:

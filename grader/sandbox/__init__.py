@@ -40,7 +40,16 @@ harness that ``boot`` gives the interpreter, so no file can stand in for them.
 from grader.sandbox.level import Level
 from grader.sandbox.model import (NOT_RUN, SKIPPED_AFTER_TIMEOUT, TAMPERED, CaseRun, Limits, SandboxReport,
                                   SandboxUnavailable, StepKind, StepResult, cap)
-from grader.sandbox.entry import run_cases
+
+
+def __getattr__(name: str):
+    """``run_cases``, loaded when first asked for: it brings the cases, the reference and the spec, which a
+    sandbox started early (``grader.sandbox.early``) does not need to start."""
+    if name == "run_cases":
+        from grader.sandbox.entry import run_cases
+        return run_cases
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = ["Limits", "StepKind", "StepResult", "CaseRun", "SandboxReport", "SandboxUnavailable", "Level",
            "run_cases", "cap", "NOT_RUN", "SKIPPED_AFTER_TIMEOUT", "TAMPERED"]
