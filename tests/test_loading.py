@@ -15,12 +15,16 @@ import pytest
 LATER = ("numpy", "jinja2", "yaml", "distributed", "sqlalchemy", "starlette")
 
 
-def loaded_by(statement: str) -> set[str]:
-    """The top-level packages a new interpreter has loaded after ``statement``."""
-    done = subprocess.run([sys.executable, "-c", f"{statement}; import sys; "
-                           "print(' '.join(sorted({name.split('.')[0] for name in sys.modules})))"],
+def modules_after(statement: str) -> set[str]:
+    """The modules a new interpreter has loaded after ``statement``."""
+    done = subprocess.run([sys.executable, "-c", f"{statement}; import sys; print(' '.join(sys.modules))"],
                           capture_output=True, text=True, check=True)
     return set(done.stdout.split())
+
+
+def loaded_by(statement: str) -> set[str]:
+    """The top-level packages a new interpreter has loaded after ``statement``."""
+    return {name.split(".")[0] for name in modules_after(statement)}
 
 
 @pytest.mark.parametrize("verbs", ["grader.commands.grading", "grader.commands.batch"])
@@ -42,10 +46,7 @@ def test_a_students_hog_py_importing_ucb_loads_no_interactive_console(tmp_path):
 def test_hog_grade_starts_its_sandbox_before_it_loads_the_spec_the_reference_and_the_cases():
     """The command line starts the sandbox's interpreter with ``grader.commands.starting``, which loads none of
     what grading needs next: those load while the interpreter starts."""
-    done = subprocess.run([sys.executable, "-c", "import sys, grader.cli, grader.commands.starting; "
-                           "print(' '.join(name for name in sys.modules if name.startswith('grader.')))"],
-                          capture_output=True, text=True, check=True)
-    kit = set(done.stdout.split())
+    kit = modules_after("import grader.cli, grader.commands.starting")
     assert {"grader.sandbox.early", "grader.sandbox.child"} <= kit
     assert kit & {"grader.spec", "grader.reference", "grader.cases", "grader.grading.grade",
                   "grader.sandbox.entry"} == set()

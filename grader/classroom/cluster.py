@@ -172,8 +172,8 @@ class Cluster:
     its own: the command goes on preparing its work (a batch's hidden cases, its compiled cases) while the
     cluster's processes start, and ``client`` waits for it (raising what stopped it from starting)."""
 
-    def __init__(self, client=None, local=None, starting: Callable[[], object] | None = None):
-        self._client, self.local, self._failed = client, local, None
+    def __init__(self, client=None, starting: Callable[[], object] | None = None):
+        self._client, self.local, self._failed = client, None, None
         self._starting = None
         if starting is not None:
             self._starting = threading.Thread(target=self._start, args=(starting,), name="hog-cluster-start",

@@ -415,7 +415,6 @@ def test_an_early_sandbox_not_taken_leaves_nothing_behind(honest, tmp_path, monk
     assert Early(honest, {}).child is None      # a level named on purpose: nothing is started early
 
 
-
 def test_whether_bwrap_takes_size_is_asked_once_per_binary_not_in_every_grade(tmp_path, monkeypatch):
     """``hog grade`` starts a new process each time: whether its bwrap limits /tmp's size (``--size``) comes from
     the grader's private cache, asked of the binary again only when the binary changes."""
