@@ -273,10 +273,12 @@ def _run(variants: dict[Path, Variant], out: Path, todo: list[Path], sources: di
          cluster: Cluster | None = None) -> None:
     # The cases of a variant that several submissions share are computed once here, and the forked
     # workers inherit them (as many as the cache keeps); a variant of one submission is left to its worker.
-    shared = Counter(variants[s].id for s in todo)
-    kept = case_source.hidden_cases.cache_info().maxsize
     # So are their compiled form and what rating a final strategy's table needs (the exact engine),
-    # and the probe of the isolation level (a sandbox's start of its own).
+    # and the probe of the isolation level (a sandbox's start of its own). A cluster's workers inherit
+    # nothing of this process: each makes them at its first submission of a variant, and this process
+    # leaves the cores to them.
+    shared = Counter(variants[s].id for s in todo) if cluster is None else Counter()
+    kept = case_source.hidden_cases.cache_info().maxsize
     try:
         if len(todo) > 1:
             level.choose(isolation)

@@ -204,8 +204,15 @@ def test_the_kits_own_cluster_spends_nothing_on_what_only_a_dashboard_or_its_sil
                                                dask_setting("distributed.admin.system-monitor.interval"),
                                                dask_setting("distributed.admin.tick.interval")))
         scheduler = workers.client.run_on_scheduler(lambda dask_scheduler: dask_scheduler._tick_interval)
+        watched = [*workers.client.run(memory_watched).values(),
+                   *workers.client.run(memory_watched, nanny=True).values()]
     assert list(settings.values()) == [(False, "5s", "1s")]
     assert scheduler == 1.0   # the scheduler's loop too looks at its tick once a second
+    assert watched == [False, False]   # no memory monitor in the worker nor in its nanny: the sandbox limits memory
+
+
+def memory_watched(dask_worker) -> bool:
+    return "memory_monitor" in dask_worker.periodic_callbacks
 
 
 @pytest.mark.slow

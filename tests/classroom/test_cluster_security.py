@@ -101,6 +101,18 @@ def test_a_stranger_is_refused_by_the_scheduler_every_worker_and_every_nanny_and
 
 
 @pytest.mark.slow
+def test_a_local_clusters_certificate_is_its_own_on_an_elliptic_curve(two):
+    from cryptography import x509
+    from cryptography.hazmat.primitives.asymmetric import ec
+    security = two.client.security
+    certificate = x509.load_pem_x509_certificate(security.tls_client_cert.encode())
+    assert isinstance(certificate.public_key(), ec.EllipticCurvePublicKey)
+    assert security.require_encryption and security.tls_ca_file == security.tls_worker_cert == security.tls_client_cert
+    with cluster.connect(workers=1) as other:   # another cluster: another key
+        assert other.client.security.tls_client_key != security.tls_client_key
+
+
+@pytest.mark.slow
 def test_a_local_cluster_serves_no_web_pages(two):
     info = two.client.scheduler_info(n_workers=-1)
     ports = [info["services"]["dashboard"], *(worker["services"]["dashboard"] for worker in info["workers"].values())]
