@@ -50,3 +50,19 @@ def test_hog_grade_starts_its_sandbox_before_it_loads_the_spec_the_reference_and
     assert {"grader.sandbox.early", "grader.sandbox.child"} <= kit
     assert kit & {"grader.spec", "grader.reference", "grader.cases", "grader.grading.grade",
                   "grader.sandbox.entry"} == set()
+
+
+@pytest.mark.slow
+def test_hog_grade_collects_no_garbage_while_it_grades(tmp_path):
+    """``hog grade``'s process lives a fraction of a second: the collector's passes over its young objects (its
+    modules, its spec and cases) took 7-10 ms of each grade. From the verb's start, a reference's grade runs none."""
+    from grader import project
+    script = ("import gc, sys\n"
+              "from grader.cli import handlers, main\n"
+              "passes = []\n"
+              "gc.callbacks.append(lambda phase, info: phase == 'start' and gc.get_threshold()[0] ==\n"
+              "                    handlers.GRADE_COLLECTION_THRESHOLD and passes.append(info['generation']))\n"
+              f"status = main(['grade', {str(project.SOLUTION / 'sp19' / 'hog.py')!r}, '--seed', '1'])\n"
+              "print('status', status, 'passes', len(passes), 'threshold', gc.get_threshold()[0])\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert done.stdout.splitlines()[-1] == "status 0 passes 0 threshold 50000", done.stderr[-2000:]
