@@ -98,7 +98,7 @@ def grade(*, submission: str, variant: str | None, fmt: str, output: str | None,
         reference.load(spec.id)  # a spec the reference cannot be built from is the spec's error, not the kit's
         level, seed = isolation_level(isolation), _check_seed(seed)
         target = _output_target(output) if output else None
-        result, fault = grade_safely(path, spec, minimum=level, seed=seed, early=early)
+        result, fault = grade_safely(path, spec, minimum=level, seed=seed, early=early, keep_compiled=True)
     text = FORMATS[fmt](result)
     if target is not None:
         try:

@@ -151,7 +151,7 @@ def final_strategy_result(variant: Variant, question: Question, run: CaseRun, ve
 def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
           questions: list[Question] | None = None, hidden: bool = True,
           leave_out: frozenset[str] = frozenset(), minimum: str | None = None,
-          seed: int | None = None, early: Early | None = None) -> GradeResult:
+          seed: int | None = None, early: Early | None = None, keep_compiled: bool = False) -> GradeResult:
     """Grade one submission (a hog.py, or a folder holding one) on a variant.
 
     ``leave_out`` names cases not to run (``hog test`` leaves out the cases a student has not unlocked).
@@ -159,6 +159,8 @@ def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
     ``HOG_ISOLATION`` when None); SandboxUnavailable (a GraderFault) when it cannot be reached.
     The hidden cases are drawn from ``seed`` (cases.DEFAULT_SEED if None).
     ``early``: a sandbox started before the cases were read (``grader.sandbox.early``).
+    ``keep_compiled``: the cases' compiled form read from the grader's signed cache and kept there
+    (``case_code.keep``), for a process that grades one submission (``hog grade``).
     """
     started = time.perf_counter()
     seed = (case_source.DEFAULT_SEED if seed is None else seed) if hidden else None
@@ -174,7 +176,12 @@ def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
     def hidden_ones() -> tuple[list, list]:
         """The seed's hidden cases, drawn while the sandbox runs the tabulation and the public cases."""
         drawn.extend(kept(case_source.hidden_cases(variant, seed)))
-        return [[step.source for step in case.steps] for case in drawn], [case.question for case in drawn]
+        sessions = [[step.source for step in case.steps] for case in drawn]
+        if keep_compiled:   # those every seed draws, then this seed's own
+            for generated in (False, True):
+                case_code.keep([steps for steps, case in zip(sessions, drawn)
+                                if (case.origin == case_source.GENERATED) == generated])
+        return sessions, [case.question for case in drawn]
 
     final = next((q for q in questions if q.role == "final_strategy"), None)
     limits = limits or Limits()
@@ -182,10 +189,12 @@ def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
     tabulation = [tabulate.table_session(variant)] if final else []
     rating = tabulate.Rating(variant, limits) if final else None
     checks = _start_construct_checks(Path(submission), questions, limits)   # they run beside the sandbox
+    first = tabulation + [[step.source for step in case.steps] for case in graded]
+    if keep_compiled:
+        case_code.keep(first)
     try:
-        report = run_cases(Path(submission), tabulation + [[step.source for step in case.steps] for case in graded],
-                           setup=setup_lines(variant), support_files=project.support_files(Path(submission)), limits=limits,
-                           names=api_names(variant),
+        report = run_cases(Path(submission), first, setup=setup_lines(variant),
+                           support_files=project.support_files(Path(submission)), limits=limits, names=api_names(variant),
                            groups=["tabulation"] * len(tabulation) + [c.question for c in graded], minimum=minimum,
                            on_result=(lambda index, run: index == 0 and rating.start(run)) if final else None,
                            early=early, later=hidden_ones if hidden else None)

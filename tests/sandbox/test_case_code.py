@@ -8,7 +8,7 @@ import warnings
 
 import pytest
 
-from grader import cases
+from grader import cases, project
 from grader.sandbox import Limits, StepKind, boot, case_code, run_cases
 from grader.spec import load_variant
 
@@ -65,3 +65,51 @@ def test_a_generated_step_is_compiled_once_for_the_reference_and_the_sandbox():
     misses = case_code.compiled.cache_info().misses
     case_code.compiled(source)
     assert case_code.compiled.cache_info().misses == misses   # the reference's compile, reused
+
+
+@pytest.fixture
+def next_process(tmp_path, monkeypatch):
+    """A private signed cache, and a function that forgets what this process compiled, as a new one would."""
+    monkeypatch.setattr(project, "CACHE", tmp_path / "cache")
+    monkeypatch.setattr(case_code, "_known", {})
+
+    def forget():
+        case_code._known.clear()
+        case_code.case_code.cache_clear()
+        case_code.case_line.cache_clear()
+    forget()
+    yield forget
+    forget()
+
+
+def test_a_new_process_reads_the_cases_a_process_compiled_before_and_compiles_none(next_process, monkeypatch):
+    """``hog grade`` is a process per submission: the same cases graded again (a variant's public cases, every
+    seed's hidden ones, a seed given again) come compiled from the grader's signed cache."""
+    sessions = [["x = 2", "x * 3"], ["def (", "1 + 1"], ["print('a')"]]
+    case_code.keep(sessions)
+    made = [case_code.case_code(tuple(steps)) for steps in sessions]
+    next_process()
+    compiling = []
+    monkeypatch.setattr(case_code, "compiled", lambda source: compiling.append(source))
+    case_code.keep(sessions)
+    assert [case_code.case_code(tuple(steps)) for steps in sessions] == made and compiling == []
+    case_code.keep(sessions + [["2 ** 10"]])   # cases not kept together before: what is not known is compiled
+    assert compiling == ["2 ** 10"]
+
+
+def test_compiled_cases_changed_in_the_cache_are_compiled_again(next_process, monkeypatch):
+    sessions = [["x = 2", "x * 3"]]
+    case_code.keep(sessions)
+    made = case_code.case_code(("x = 2", "x * 3"))
+    kept = next((project.CACHE / "compiled").glob("cases-*.json"))
+    kept.write_bytes(kept.read_bytes().replace(made.encode()[:12], b"A" * 12))   # another case's code
+    next_process()
+    case_code.keep(sessions)
+    assert case_code.case_code(("x = 2", "x * 3")) == made
+
+
+def test_the_cases_are_not_kept_where_the_sandbox_compiles_them_itself(next_process, monkeypatch):
+    monkeypatch.setattr(boot, "same_interpreter", lambda python: False)
+    case_code.keep([["x = 2"]])
+    assert not (project.CACHE / "compiled").exists() and case_code._known == {}
+
