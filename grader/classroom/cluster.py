@@ -18,9 +18,12 @@ configuration says: a ``tls://`` address with the certificates of ``distributed.
 config file or ``DASK_DISTRIBUTED__COMM__TLS__...`` variables); a ``tcp://`` one is open to whoever
 reaches it, which is said on stderr.
 
-Stopping: a Dask event (one per run) is set, pending chunks are cancelled, and a running
-chunk stops before its next task; a local cluster is then closed, which ends its worker
-processes and, through ``PR_SET_PDEATHSIG``, their sandboxes.
+Stopping: each worker is told that the run stopped (``_stop``, run in its process), pending
+chunks are cancelled, and a running chunk stops before its next task; a local cluster is then
+closed, which ends its worker processes and, through ``PR_SET_PDEATHSIG``, their sandboxes. (A
+chunk looks at its own process's note before each task: a Dask event asked the scheduler each
+time, through a client of the worker's own, which cost the scheduler's process an answer per
+submission on the cores the workers grade on.)
 
 On the workers, each chunk runs in the process's own scratch folder (``grader.classroom.pool``),
 one chunk at a time per process (start workers with one thread each). Submissions must be
@@ -261,7 +264,7 @@ class Cluster:
         up to n further tasks whenever fewer than two per worker are under way (a queue that fills while it
         runs), so the workers never wait for a round's slowest task."""
         distributed = _distributed()
-        stop = distributed.Event(f"hog-stop-{uuid.uuid4().hex}", client=self.client)
+        run = f"hog-run-{uuid.uuid4().hex}"
         # The work (with the variants it grades on) goes to each worker once, not with every chunk.
         shared = self.client.scatter(work, broadcast=True, hash=False)
         futures: dict = {}
@@ -269,7 +272,7 @@ class Cluster:
 
         def submit(batch: list) -> None:
             for chunk in self.chunks(batch):
-                future = self.client.submit(run_chunk, shared, chunk, stop.name, pure=False)
+                future = self.client.submit(run_chunk, shared, chunk, run, pure=False)
                 futures[future] = chunk
                 waiting.add(future)
         submit(tasks)
@@ -307,7 +310,7 @@ class Cluster:
         finally:
             if not finished:
                 with contextlib.suppress(Exception):
-                    stop.set()
+                    self.client.run(_stop, run, on_error="ignore")
                 with contextlib.suppress(Exception):
                     self.client.cancel(list(futures), force=True)
                 if self.local is not None:   # ours: its workers (and their sandboxes) end now
@@ -331,6 +334,12 @@ class Cluster:
 
 
 _ONE_AT_A_TIME = threading.Lock()   # a process's scratch folder is one: its chunks run one after another
+_STOPPED: set[str] = set()           # on a worker: the runs it was told have stopped (``_stop``)
+
+
+def _stop(run: str) -> None:
+    """On each worker, as ``Cluster.run_all`` stops: its chunks of ``run`` stop before their next task."""
+    _STOPPED.add(run)
 
 
 def _apply(function: Callable, item, *shared):
@@ -338,15 +347,13 @@ def _apply(function: Callable, item, *shared):
         return function(item, *shared)
 
 
-def run_chunk(work: Callable, chunk: list, stop_name: str) -> list[tuple[str, object]]:
+def run_chunk(work: Callable, chunk: list, run: str) -> list[tuple[str, object]]:
     """On a worker: ``("done", work(task))`` or ``("error", why)`` for each task, stopping early (the
-    rest unreported) once the run's stop event is set."""
-    from distributed import Event
-    stop = Event(stop_name)
+    rest unreported) once this worker was told that ``run`` stopped."""
     replies = []
     with _ONE_AT_A_TIME, pool.scratch_folder():
         for task in chunk:
-            if stop.is_set():
+            if run in _STOPPED:
                 break
             try:
                 replies.append(("done", work(task)))

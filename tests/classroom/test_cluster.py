@@ -3,6 +3,8 @@ local run gives, byte for byte but the timings, whatever the submissions do or t
 
 from __future__ import annotations
 
+import functools
+import io
 import json
 import os
 import shutil
@@ -313,3 +315,28 @@ def test_a_cluster_is_fed_from_a_queue_that_fills_while_it_runs():
 
 def _doubled(number: int) -> int:
     return 2 * number
+
+
+@pytest.mark.slow
+def test_a_stopped_run_ends_its_running_chunk_before_the_next_task_on_a_cluster_that_stays(tmp_path):
+    """A scheduler of the instructor's own is not closed when the command stops: each worker is told, and the
+    chunk it is running starts no further task."""
+    import distributed
+    started = tmp_path / "started"
+    started.mkdir()
+    with distributed.LocalCluster(n_workers=1, processes=True, threads_per_worker=1, dashboard_address=None,
+                                  silence_logs=cluster.QUIET) as theirs, \
+            cluster.connect(scheduler=theirs.scheduler_address, notes=io.StringIO()) as used:
+        signals = pool.Signals()
+        threading.Timer(1.5, lambda: setattr(signals, "received", signal.SIGINT)).start()
+        done = {}
+        used.run_all(list(range(8)), functools.partial(_slowly, started), signals=signals, done=done.__setitem__,
+                     lost=lambda *_: None)
+        time.sleep(3.0)   # what a chunk told nothing would have started meanwhile
+    assert done == {} and len(list(started.iterdir())) == 1   # the first chunk's first task alone
+
+
+def _slowly(folder: Path, number: int) -> int:
+    (folder / str(number)).touch()
+    time.sleep(2.0)
+    return number
