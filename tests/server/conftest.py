@@ -84,14 +84,21 @@ def postgres():
     data, sockets = base / "data", base
     try:
         subprocess.run([*as_user, str(PG_BIN / "initdb"), "-D", str(data), "-A", "trust", "-U", "hog", "-E", "UTF8"],
-                       check=True, capture_output=True)
+                       check=True, capture_output=True, env=_environment())
         subprocess.run([*as_user, str(PG_BIN / "pg_ctl"), "-D", str(data), "-w", "-l", str(base / "log"), "-o",
-                        f"-k {sockets} -c listen_addresses='' -c fsync=off", "start"], check=True, capture_output=True)
+                        f"-k {sockets} -c listen_addresses='' -c fsync=off", "start"], check=True, capture_output=True,
+                       env=_environment())
         yield f"postgresql://hog@/postgres?host={sockets}"
     finally:
         subprocess.run([*as_user, str(PG_BIN / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
-                       capture_output=True)
+                       capture_output=True, env=_environment())
         shutil.rmtree(base, ignore_errors=True)
+
+
+def _environment() -> dict[str, str]:
+    """This process's environment but pytest's name of the running test, which a parametrized test's values make
+    as long as they are (a MiB upload's): exec refuses an environment that large."""
+    return {name: value for name, value in os.environ.items() if name != "PYTEST_CURRENT_TEST"}
 
 
 def fresh_postgres_database(maintenance: str) -> str:

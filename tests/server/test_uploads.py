@@ -51,7 +51,7 @@ def kept(app, course) -> tuple[int, list]:
     ("hog.zip", zipped({"hog.py": SOURCE, "bomb": b"\0" * (9 * 1024 * 1024)}), 400,
      "the zip unpacks to more than 8 MiB"),
     ("hog.zip", zipped({"hog/hog.py": b"\xff\xfe\xfd"}), 400, "the zip's hog/hog.py is not UTF-8 text"),
-])
+], ids=lambda value: f"{len(value)}-bytes" if isinstance(value, bytes) else None)   # not a test id of a MiB
 def test_a_refused_upload_says_why_and_nothing_is_kept(app, course, name, content, status, message):
     token = issue(app, "s1")["s1"]
     answer = upload(app.test_client(), token, content, name)
