@@ -218,14 +218,17 @@ class _Worker:
 
 def run_all(tasks: list, work: Callable, *, jobs: int, signals: Signals,
             done: Callable[[object, object], None], lost: Callable[[object, str], None],
-            more: Callable[[int], list] | None = None) -> None:
+            more: Callable[[int], list] | None = None, going: Callable[[], bool] | None = None) -> None:
     """``work(task)`` for each task in up to ``jobs`` worker processes; here, ``done(task, value)`` as
     each returns, or ``lost(task, why)`` if it raised or its worker died. ``more(n)``, when given, is
     asked for up to n further tasks whenever fewer than ``jobs`` are waiting here (a queue that fills
     while it runs): one waits for each worker, so that a worker that finishes goes on at once instead of
-    idling while ``more`` asks (a database's claim and commit). Returns when all are done (and ``more``
-    gives none), when ``signals`` received one (the workers then stopped; tasks still waiting were not
-    started), or raises what ``done`` raised."""
+    idling while ``more`` asks (a database's claim and commit). While ``going()`` says so, an empty queue
+    does not end the run: its workers wait for what ``more`` gives next, with what they made for earlier
+    tasks (a seed's hidden cases, their compiled form, the sandbox's level) rather than new workers making
+    it again. Returns when all are done (and ``more`` gives none, and ``going`` is not given or says to
+    stop), when ``signals`` received one (the workers then stopped; tasks still waiting were not started),
+    or raises what ``done`` raised."""
     import multiprocessing   # only where workers run: a single grade needs just the scratch folder and signals
     from multiprocessing import connection
     context = multiprocessing.get_context("fork")
@@ -239,7 +242,7 @@ def run_all(tasks: list, work: Callable, *, jobs: int, signals: Signals,
             if more is not None and len(queue) < idle + jobs:   # a task for each idle worker, one waiting for each
                 queue.extend(more(idle + jobs - len(queue)))
                 workers += [_Worker(context, work) for _ in range(min(jobs - len(workers), len(queue)))]
-            if not queue and all(w.task is None for w in workers):
+            if not queue and all(w.task is None for w in workers) and (going is None or not going()):
                 break
             for index, worker in enumerate(workers):
                 if worker.task is None and queue:

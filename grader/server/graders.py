@@ -1,6 +1,9 @@
 """The grader process: claims jobs from the table and grades them as ``hog grade`` would, never in the web
-process. The kit's worker pool (``grader.classroom.pool``) asks for jobs as its workers fall idle; a Dask
-cluster (``grader.classroom.cluster``) likewise. Each is graded with the per-submission path
+process. The kit's worker pool (``grader.classroom.pool``) asks for jobs as its workers fall idle, and its
+workers outlast an empty queue: each keeps what it made for earlier submissions (an assignment's hidden
+cases and their compiled form, the sandbox's level) for the next, where a pool started at every burst made
+them again in each new worker (28 ms of the machine's CPU per submission of a deadline burst, measured). A
+Dask cluster (``grader.classroom.cluster``) likewise. Each is graded with the per-submission path
 ``grade-batch`` uses (``grade_one``: the sandbox at the course's isolation minimum). A result is recorded
 as each job ends; a worker that dies records a "grader failed" result, which a regrade or a restart
 grades again. The process ends when its parent (``hog serve``) is gone or it is told to stop.
@@ -8,10 +11,12 @@ grades again. The process ends when its parent (``hog serve``) is gone or it is 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import time
 from pathlib import Path
+from typing import Callable
 
 from sqlalchemy import Engine
 
@@ -20,6 +25,7 @@ from grader.classroom import pool
 from grader.classroom.batch import INSTRUCTOR, grade_one, worker_failed
 from grader.classroom.cluster import Cluster, connect as connect_cluster
 from grader.grading.grade import prepare
+from grader.sandbox import level
 from grader.server import db, queue, uploads
 from grader.spec import Variant, load_variant
 from grader.spec import course as course_config
@@ -84,9 +90,10 @@ def _grade(job: Job, *, isolation: str) -> tuple[dict, bool]:
 class _Grading:
     """One grader's claims, results and heartbeat, as the worker pool asks for jobs and reports them."""
 
-    def __init__(self, engine: Engine, name: str):
+    def __init__(self, engine: Engine, name: str, requeuing: bool = False):
         self.engine, self.name = engine, name
-        self.beaten = self.asked = 0.0
+        self.beaten = self.asked = self.requeued = 0.0
+        self.requeuing = requeuing   # the jobs of graders that died are put back in the queue here
         self.prepared: set[Variant] = set()
         self.looked: dict[str, float] = {}   # variant id → when its spec was last looked at for _prepare
 
@@ -94,6 +101,9 @@ class _Grading:
         if time.monotonic() - self.beaten > BEAT_SECONDS:
             queue.beat(self.engine, self.name)
             self.beaten = time.monotonic()
+        if self.requeuing and time.monotonic() - self.requeued > REQUEUE_SECONDS:
+            queue.requeue_dead(self.engine)
+            self.requeued = time.monotonic()
 
     def claim(self, count: int) -> list[Job]:
         self.beat()
@@ -119,8 +129,10 @@ class _Grading:
         self.done(job, (worker_failed(_variant(job[2]), Path(job[3]), why, job[4]), True))
 
 
-def _round(grading: _Grading, jobs: int, isolation: str, cluster: Cluster | None, signals: pool.Signals) -> int:
-    """Grade until the queue is empty; how many were claimed."""
+def _round(grading: _Grading, jobs: int, isolation: str, cluster: Cluster | None, signals: pool.Signals,
+           going: Callable[[], bool] | None = None) -> int:
+    """Grade until the queue is empty (and, on the worker pool, until ``going()`` says to stop: its workers
+    wait for the next submission with what they made for the earlier ones); how many were claimed."""
     counted = [0]
 
     def claim(count: int) -> list[Job]:
@@ -132,7 +144,8 @@ def _round(grading: _Grading, jobs: int, isolation: str, cluster: Cluster | None
         cluster.run_all(claim(cluster.workers * 2), work, signals=signals, done=grading.done, lost=grading.lost,
                         more=claim)
     else:
-        pool.run_all(claim(jobs), work, jobs=jobs, signals=signals, done=grading.done, lost=grading.lost, more=claim)
+        pool.run_all(claim(jobs), work, jobs=jobs, signals=signals, done=grading.done, lost=grading.lost, more=claim,
+                     going=going)
     return counted[0]
 
 
@@ -153,17 +166,18 @@ def run(*, course: str, database: str, jobs: int, isolation: str, scheduler: str
     project.use(course)
     os.nice(NICENESS)   # the web process answers first; grading takes the time it leaves
     engine = db.connect(database)
-    grading = _Grading(engine, queue.grader_name())
-    # Ready before the first upload rather than at its claim (a deadline burst starts on a cold grader).
+    grading = _Grading(engine, queue.grader_name(), requeuing=True)
+    # Ready before the first upload rather than at its claim (a deadline burst starts on a cold grader), and so
+    # is the sandbox's level, which the pool's workers inherit rather than each probe it.
     _prepare(_assignment_variants(), grading.prepared)
-    last_requeue = 0.0
+    with contextlib.suppress(Exception):
+        level.choose(isolation)   # a level that cannot be had: each submission meets it in grade_safely
     with pool.Signals() as signals, pool.scratch_folder(), \
             connect_cluster(scheduler=scheduler, workers=workers, preload=WORKER_MODULES) as cluster:
-        while signals.received is None and (parent is None or os.getppid() == parent):
+        def going() -> bool:
+            return signals.received is None and (parent is None or os.getppid() == parent)
+        while going():
             grading.beat()
-            if time.monotonic() - last_requeue > REQUEUE_SECONDS:
-                queue.requeue_dead(engine)
-                last_requeue = time.monotonic()
-            if not _round(grading, max(1, jobs), isolation, cluster, signals):
+            if not _round(grading, max(1, jobs), isolation, cluster, signals, going):
                 time.sleep(IDLE_SECONDS)
     engine.dispose()

@@ -81,6 +81,29 @@ def test_a_task_waits_for_each_busy_worker_so_that_it_goes_on_at_once():
     assert asked_while[:2] == [[], ["a"]]   # b while a ran, c while b ran
 
 
+
+def pid_of(_task: str) -> int:
+    return os.getpid()
+
+
+def test_a_run_that_goes_on_keeps_its_workers_through_a_quiet_moment():
+    """The course server's pool outlasts an empty queue: a submission after a quiet moment is graded by a worker
+    that graded before (with what it made for the earlier ones), not by a new one."""
+    done, arrivals, started = {}, [["a"], [], [], [], [], ["b"]], time.monotonic()
+
+    def more(_wanted: int) -> list:
+        return arrivals.pop(0) if arrivals and ("a" in done or arrivals[0] == ["a"]) else []
+    with pool.Signals() as signals:
+        pool.run_all([], pid_of, jobs=1, signals=signals, done=done.__setitem__, lost=lambda *_: None, more=more,
+                     going=lambda: "b" not in done and time.monotonic() - started < 30)
+    assert set(done) == {"a", "b"} and done["a"] == done["b"]
+    without = {}
+    with pool.Signals() as signals:   # a run that does not go on ends with its queue, and so does its worker
+        pool.run_all(["a"], pid_of, jobs=1, signals=signals, done=without.__setitem__, lost=lambda *_: None,
+                     more=lambda _wanted: [])
+    assert set(without) == {"a"} and without["a"] != done["a"]
+
+
 # A stop that lands while a weakref's callback runs, where Python drops what a handler raises.
 STOP_IN_A_CALLBACK = """
 import os, signal, sys, time, weakref
