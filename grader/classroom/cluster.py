@@ -50,6 +50,7 @@ INSTALL = "pip install 'hog-kit[cluster]'"
 POLL_SECONDS = 0.1
 CHUNKS_PER_WORKER = 4      # chunks per worker: enough to balance slow submissions, few enough to be cheap
 MAX_CHUNK = 8
+WORKERS_SECONDS = 2.0      # how long a count of the cluster's workers is taken as current
 NO_WEB_PAGES = {"distributed.scheduler.http.routes": [], "distributed.worker.http.routes": []}
 # What only Dask's dashboard shows, which the kit's own cluster has not: the workers' sampling profiler (a
 # look at every thread every 10 ms) and the time series of each process's CPU and memory (twice a second;
@@ -205,6 +206,7 @@ class Cluster:
 
     def __init__(self, client=None, starting: Callable[[], object] | None = None):
         self._client, self.local, self._failed = client, None, None
+        self._counted: tuple[float, int] | None = None   # (when, how many workers) as the scheduler last said
         self._starting = None
         if starting is not None:
             self._starting = threading.Thread(target=self._start, args=(starting,), name="hog-cluster-start",
@@ -236,7 +238,12 @@ class Cluster:
 
     @property
     def workers(self) -> int:
-        return max(1, len(self.client.scheduler_info(n_workers=-1).get("workers", {})))
+        """How many workers the cluster has, asked of the scheduler at most every WORKERS_SECONDS: the answer
+        lists every worker, and a run fed by a queue looks at the count 50 times a second."""
+        now = time.monotonic()
+        if self._counted is None or now - self._counted[0] > WORKERS_SECONDS:
+            self._counted = (now, max(1, len(self.client.scheduler_info(n_workers=-1).get("workers", {}))))
+        return self._counted[1]
 
     def close(self) -> None:
         self._started()

@@ -340,3 +340,24 @@ def _slowly(folder: Path, number: int) -> int:
     (folder / str(number)).touch()
     time.sleep(2.0)
     return number
+
+
+
+@pytest.mark.slow
+def test_a_run_fed_by_a_queue_asks_the_scheduler_for_its_workers_at_most_every_two_seconds(monkeypatch):
+    """The course server's grader looks at the number of workers 50 times a second while a submission is graded
+    and the queue is empty: each look was an answer from the scheduler listing every worker."""
+    done = {}
+    with pool.Signals() as signals, cluster.connect(workers=1) as one:
+        asked = []
+        real = one.client.scheduler_info
+        monkeypatch.setattr(one.client, "scheduler_info", lambda **options: asked.append(1) or real(**options))
+        one.run_all([3.0], _after, signals=signals, done=done.__setitem__, lost=lambda *_: None,
+                    more=lambda _free: [])
+    assert done == {3.0: 3.0}
+    assert 1 <= len(asked) <= 3
+
+
+def _after(seconds: float) -> float:
+    time.sleep(seconds)
+    return seconds
