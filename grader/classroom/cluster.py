@@ -51,6 +51,10 @@ POLL_SECONDS = 0.1
 CHUNKS_PER_WORKER = 4      # chunks per worker: enough to balance slow submissions, few enough to be cheap
 MAX_CHUNK = 8
 WORKERS_SECONDS = 2.0      # how long a count of the cluster's workers is taken as current
+# The most tasks in a chunk of a run fed by a queue (the course server's): one while the queue is short, so that
+# no student's result waits on another's grade; twice as many at each ask that the queue fills, up to this, so
+# that a deadline's burst costs the scheduler, the client and the results' transfer less per submission.
+FED_CHUNK = 4
 NO_WEB_PAGES = {"distributed.scheduler.http.routes": [], "distributed.worker.http.routes": []}
 # What only Dask's dashboard shows, which the kit's own cluster has not: the workers' sampling profiler (a
 # look at every thread every 10 ms) and the time series of each process's CPU and memory (twice a second;
@@ -268,8 +272,9 @@ class Cluster:
                 done: Callable[[object, object], None], lost: Callable[[object, str], None],
                 more: Callable[[int], list] | None = None) -> None:
         """As ``grader.classroom.pool.run_all``, on the cluster's workers; ``more(n)``, when given, is asked for
-        up to n further tasks whenever fewer than two per worker are under way (a queue that fills while it
-        runs), so the workers never wait for a round's slowest task."""
+        up to n further tasks whenever fewer than two chunks per worker are under way (a queue that fills while
+        it runs), so the workers never wait for a round's slowest task; its chunks hold one task, and up to
+        FED_CHUNK while it gives all that is asked."""
         distributed = _distributed()
         run = f"hog-run-{uuid.uuid4().hex}"
         # The work (with the variants it grades on) goes to each worker once, not with every chunk.
@@ -277,17 +282,20 @@ class Cluster:
         futures: dict = {}
         waiting = distributed.as_completed([])
 
-        def submit(batch: list) -> None:
-            for chunk in self.chunks(batch):
+        def submit(chunks: list[list]) -> None:
+            for chunk in chunks:
                 future = self.client.submit(run_chunk, shared, chunk, run, pure=False)
                 futures[future] = chunk
                 waiting.add(future)
-        submit(tasks)
-        finished = False
+        submit(self.chunks(tasks))
+        finished, fed = False, 1   # fed: the tasks in each chunk of what ``more`` gives
         try:
             while signals.received is None:
                 if more is not None and waiting.count() < 2 * self.workers:
-                    submit(more(2 * self.workers - waiting.count()))
+                    wanted = (2 * self.workers - waiting.count()) * fed
+                    given = more(wanted)
+                    submit([given[start:start + fed] for start in range(0, len(given), fed)])
+                    fed = min(FED_CHUNK, 2 * fed) if given and len(given) == wanted else 1
                 if waiting.is_empty():
                     break
                 ready = waiting.next_batch(block=False)

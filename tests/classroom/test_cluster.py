@@ -361,3 +361,25 @@ def test_a_run_fed_by_a_queue_asks_the_scheduler_for_its_workers_at_most_every_t
 def _after(seconds: float) -> float:
     time.sleep(seconds)
     return seconds
+
+
+@pytest.mark.slow
+def test_a_queue_that_stays_deep_is_sent_in_larger_chunks_and_a_short_one_a_submission_at_a_time(monkeypatch):
+    """The course server's grader on Dask: while the queue gives all that is asked, each chunk holds twice as many
+    (up to FED_CHUNK); once it runs short, one submission a chunk again, so that no result waits on another's."""
+    deep, given, done = list(range(1, 41)), [], {}
+
+    def more(wanted: int) -> list:
+        if not deep:   # the burst is over: one more straggler, then nothing
+            return [] if 100 in given else (given.append(100) or [100])
+        taken = [deep.pop(0) for _ in range(min(wanted, len(deep)))]
+        given.extend(taken)
+        return taken
+    with pool.Signals() as signals, cluster.connect(workers=1) as one:
+        sizes = []
+        real = one.client.submit
+        monkeypatch.setattr(one.client, "submit", lambda function, shared, chunk, *rest, **options:
+                            sizes.append(len(chunk)) or real(function, shared, chunk, *rest, **options))
+        one.run_all([], _doubled, signals=signals, done=done.__setitem__, lost=lambda *_: None, more=more)
+    assert done == {number: 2 * number for number in [*range(1, 41), 100]}
+    assert sizes[:2] == [1, 1] and max(sizes) == cluster.FED_CHUNK and sizes[-1] == 1
