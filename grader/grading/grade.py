@@ -176,7 +176,7 @@ def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
     def hidden_ones() -> tuple[list, list]:
         """The seed's hidden cases, drawn while the sandbox runs the tabulation and the public cases."""
         drawn.extend(kept(case_source.hidden_cases(variant, seed)))
-        sessions = [[step.source for step in case.steps] for case in drawn]
+        sessions = _sessions(drawn)
         if keep_compiled:   # those every seed draws, then this seed's own
             for generated in (False, True):
                 case_code.keep([steps for steps, case in zip(sessions, drawn)
@@ -189,7 +189,7 @@ def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
     tabulation = [tabulate.table_session(variant)] if final else []
     rating = tabulate.Rating(variant, limits) if final else None
     checks = _start_construct_checks(Path(submission), questions, limits)   # they run beside the sandbox
-    first = tabulation + [[step.source for step in case.steps] for case in graded]
+    first = tabulation + _sessions(graded)
     if keep_compiled:
         case_code.keep(first)
     try:
@@ -232,7 +232,7 @@ def prepare(variant: Variant, seed: int | None = None) -> None:
         graded = case_source.public_cases(variant)
     else:
         graded = case_source.grading_cases(variant, seed)
-    case_code.warm([tabulate.table_session(variant)] + [[step.source for step in case.steps] for case in graded])
+    case_code.warm([tabulate.table_session(variant)] + _sessions(graded))
     tabulate.ready(variant)
 
 
@@ -280,6 +280,11 @@ def grade_safely(submission: Path, variant: Variant, **options) -> tuple[GradeRe
     except Exception as error:  # a fault of the kit: reported, never a silent score
         return GradeResult(variant, str(submission), [], "unknown", 0.0,
                            grader_error=f"{type(error).__name__}: {error}", seed=options.get("seed")), True
+
+
+def _sessions(cases) -> list[list[str]]:
+    """What the sandbox is sent of each case: its steps' text."""
+    return [[step.source for step in case.steps] for case in cases]
 
 
 def setup_lines(variant: Variant) -> list[str]:

@@ -38,6 +38,11 @@ _known: dict[tuple[str, ...], str] = {}   # compiled forms read back from the si
 _ENCODE = json.JSONEncoder(ensure_ascii=True, separators=(",", ":")).encode
 
 
+def travels_compiled() -> bool:
+    """Whether the cases go to the sandbox compiled: where its interpreter is this very one."""
+    return boot.same_interpreter(namespaces.interpreter())
+
+
 @functools.lru_cache(maxsize=KEPT_CASES)
 def case_code(steps: tuple[str, ...]) -> str:
     """A case's steps compiled, as the harness reads them: base64 of marshal of one (code, expression)
@@ -69,8 +74,7 @@ def keep(sessions: Sequence[Sequence[str]]) -> None:
     where a process compiled exactly these before; else compiled now and kept there for the next. Nothing where
     the sandbox's interpreter is not this one (it compiles the cases itself) or these are known already."""
     wanted = [tuple(steps) for steps in sessions]
-    if not wanted or all(steps in _known for steps in wanted) or \
-            not boot.same_interpreter(namespaces.interpreter()):
+    if not wanted or all(steps in _known for steps in wanted) or not travels_compiled():
         return
     key = hashlib.sha256(_ENCODE([sys.version, wanted]).encode("utf-8")).hexdigest()[:32]
     codes = signed_cache.kept("compiled", f"cases-{key}.json", key, "compiled cases",

@@ -48,8 +48,8 @@ import time
 from pathlib import Path
 from typing import Callable, Sequence
 
-from grader.sandbox import boot, channel, level, namespaces, scratch as scratch_folder
-from grader.sandbox.case_code import case_line
+from grader.sandbox import channel, level, scratch as scratch_folder
+from grader.sandbox.case_code import case_line, travels_compiled
 from grader.sandbox.child import Child, spawn
 from grader.sandbox.early import EarlyFailed
 from grader.sandbox.level import Choice, Level
@@ -75,7 +75,7 @@ class Batch:
         self.cases, self.limits, self.choice, self.uid = list(cases), limits, choice, uid
         self.folder, self.on_result, self.first, self.later = folder, on_result, first, later
         self.groups, self.timed_out = None if groups is None else list(groups), set()
-        self.compiled = boot.same_interpreter(namespaces.interpreter())   # send the cases' code too
+        self.compiled = travels_compiled()   # send the cases' code too
         self.unfiltered: list[str] = []  # why a process ran without the seccomp filter
         inside = choice.seen_inside(folder)
         self.config = {"dir": inside, "setup": setup, "names": names, "tree": choice.tree, "uid": uid,
