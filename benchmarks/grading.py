@@ -13,6 +13,7 @@ import argparse
 import contextlib
 import io
 import os
+import resource
 import shutil
 import json
 import statistics
@@ -302,13 +303,30 @@ def hidden_case_generation(before: str | None) -> None:
         print(line)
 
 
+def timed_children(function, repeat: int = 3) -> tuple[float, float]:
+    """The median wall time of a few calls of ``function`` (which runs a command and waits for it), and the
+    median CPU time (user and system) of the processes it waited for: the command's own process, with any of
+    its own children it waited for (not a sandbox it killed)."""
+    walls, cpus = [], []
+    for _ in range(repeat):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        started = time.perf_counter()
+        function()
+        walls.append(time.perf_counter() - started)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return statistics.median(walls), statistics.median(cpus)
+
+
 def outside_the_code(kit: installed.Kit, repeat: int = 3) -> None:
     """The share of a grade spent outside the student's code: ``hog grade`` of the reference (the installed
     kit) in a new process with a fresh seed, against the same cases run in this process without isolation."""
     print("\nOutside the student's code: `hog grade` of the reference (a new process, a fresh seed) against")
     print("its own code's time (the same sessions, tabulation included, run in one process without isolation);")
-    print(f"the rest is start-up, case generation, the sandbox, comparison and scoring; median of {repeat}")
-    print(f"{'variant':8} {'hog grade':>10} {'its code':>9} {'outside':>8} {'share':>6}")
+    print(f"the rest is start-up, case generation, the sandbox, comparison and scoring; median of {repeat};")
+    print("'grader CPU': the CPU time of the `hog grade` process itself (not its sandbox's), and its share of the")
+    print("wall time: near 100%, the grader's own process is what a grade waits for")
+    print(f"{'variant':8} {'hog grade':>10} {'its code':>9} {'outside':>8} {'share':>6} {'grader CPU':>11} {'of wall':>8}")
     cache = tempfile.mkdtemp(prefix="hog-bench-cache-")
     environment = {**os.environ, "HOG_CACHE": cache}
     environment.pop("PYTHONPATH", None)   # the installed kit, not this checkout
@@ -317,11 +335,13 @@ def outside_the_code(kit: installed.Kit, repeat: int = 3) -> None:
         folder = project.SOLUTION / variant_id
         command = kit.hog + ["grade", str(folder), "--variant", variant_id, "--format", "json"]
         subprocess.run(command + ["--seed", "1"], check=True, capture_output=True, env=environment)  # a first run
-        whole = timed(lambda: subprocess.run(command, check=True, capture_output=True, env=environment), repeat)
+        whole, grader_cpu = timed_children(lambda: subprocess.run(command, check=True, capture_output=True,
+                                                                  env=environment), repeat)
         graded = cases.grading_cases(variant, 1)
         sessions = [[step.source for step in case.steps] for case in graded] + [tabulate.table_session(variant)]
         own = timed(lambda: in_process(variant, folder, sessions), repeat)
-        print(f"{variant_id:8} {whole:9.2f}s {own:8.2f}s {whole - own:7.2f}s {(whole - own) / whole:5.0%}")
+        print(f"{variant_id:8} {whole:9.2f}s {own:8.2f}s {whole - own:7.2f}s {(whole - own) / whole:5.0%} "
+              f"{grader_cpu:10.2f}s {grader_cpu / whole:7.0%}")
     shutil.rmtree(cache, ignore_errors=True)
 
 
