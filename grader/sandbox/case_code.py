@@ -88,11 +88,8 @@ def keep(sessions: Sequence[Sequence[str]]) -> None:
 def _codes(count: int):
     """A ``load`` for ``keep``: ``count`` compiled cases, each its base64 text."""
     def load(payload: bytes) -> list[str] | None:
-        try:
-            codes = json.loads(payload)
-        except ValueError:
-            return None
-        if type(codes) is not list or len(codes) != count or not all(type(code) is str for code in codes):
+        codes = signed_cache.json_of(list)(payload)
+        if codes is None or len(codes) != count or not all(type(code) is str for code in codes):
             return None
         return codes
     return load
