@@ -38,12 +38,7 @@ VARIANTS = ["sp19", "nju24", "nju21", "fa19", "fa18"]
 
 def timed(function, repeat: int = 3) -> float:
     """The median wall time of a few calls."""
-    times = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times)
+    return timed_children(function, repeat)[0]
 
 
 def in_process(variant, folder: Path, sessions: list[list[str]]) -> None:
@@ -304,9 +299,9 @@ def hidden_case_generation(before: str | None) -> None:
 
 
 def timed_children(function, repeat: int = 3) -> tuple[float, float]:
-    """The median wall time of a few calls of ``function`` (which runs a command and waits for it), and the
-    median CPU time (user and system) of the processes it waited for: the command's own process, with any of
-    its own children it waited for (not a sandbox it killed)."""
+    """The median wall time of a few calls of ``function``, and the median CPU time (user and system) of the
+    processes it waited for: where it runs a command, the command's own process, with any of its own children
+    it waited for (not a sandbox it killed)."""
     walls, cpus = [], []
     for _ in range(repeat):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
