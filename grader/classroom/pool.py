@@ -30,6 +30,7 @@ from typing import Callable, Iterator
 SCRATCH_PREFIX = "hog-sandbox-of-"   # + the owning pid: tempfile never makes a name with a second '-'
 GRACE_SECONDS = 0.5                   # a stopped worker's time to kill its sandbox and clean up
 STOPPING = (signal.SIGINT, signal.SIGTERM)
+PARENT_SECONDS = 0.5                  # between a pool worker's looks at whether its parent lives (``end_with_parent``)
 ASK_SECONDS = 0.02                    # between asks for more tasks while a worker is idle (``run_all``'s more)
 
 
@@ -178,8 +179,14 @@ def _alive(pid: int) -> bool:
 # ------------------------------------------------------------------ workers
 
 
-def _serve(pipe, work: Callable) -> None:
-    """A worker: run ``work`` on each task received until told None; a stop signal ends it at once."""
+def _serve(pipe, work: Callable, inherited: list) -> None:
+    """A worker: run ``work`` on each task received until told None; a stop signal ends it at once. The
+    main process's ends of the workers' pipes, its own among them (``inherited``: a forked child holds them
+    all), are closed first, so that the main process's death reaches the worker as the end of its pipe
+    rather than leaving it waiting for ever (holding whatever else it inherited, such as a database
+    connection whose transaction then never ends)."""
+    for connection in inherited:
+        connection.close()
     sending = [False]
     pending: list[int] = []
 
@@ -207,10 +214,25 @@ def _serve(pipe, work: Callable) -> None:
         os._exit(1)
 
 
+def end_with_parent() -> None:
+    """A ``ProcessPoolExecutor``'s ``initializer``: the worker ends once the process that started it is gone.
+    Its workers wait on a queue whose other end each holds itself, so a run killed with SIGKILL would leave
+    them waiting for ever, each holding its memory."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_SECONDS)
+        os._exit(1)
+    threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
+
+
 class _Worker:
-    def __init__(self, context, work: Callable):
+    def __init__(self, context, work: Callable, others: list[_Worker]):
+        """A worker process started beside ``others`` (the run's workers so far)."""
         self.pipe, theirs = context.Pipe()
-        self.process = context.Process(target=_serve, args=(theirs, work), daemon=True)
+        inherited = [self.pipe, *(other.pipe for other in others if not other.pipe.closed)]
+        self.process = context.Process(target=_serve, args=(theirs, work, inherited), daemon=True)
         self.process.start()
         theirs.close()
         self.task = None
@@ -236,12 +258,14 @@ def run_all(tasks: list, work: Callable, *, jobs: int, signals: Signals,
     workers: list[_Worker] = []
     finished = False
     try:
-        workers = [_Worker(context, work) for _ in range(min(jobs, len(tasks)))]
+        for _ in range(min(jobs, len(tasks))):
+            workers.append(_Worker(context, work, workers))
         while signals.received is None:
             idle = len([w for w in workers if w.task is None]) + jobs - len(workers)
             if more is not None and len(queue) < idle + jobs:   # a task for each idle worker, one waiting for each
                 queue.extend(more(idle + jobs - len(queue)))
-                workers += [_Worker(context, work) for _ in range(min(jobs - len(workers), len(queue)))]
+                for _ in range(min(jobs - len(workers), len(queue))):
+                    workers.append(_Worker(context, work, workers))
             if not queue and all(w.task is None for w in workers) and (going is None or not going()):
                 break
             for index, worker in enumerate(workers):
@@ -250,7 +274,7 @@ def run_all(tasks: list, work: Callable, *, jobs: int, signals: Signals,
                         worker.pipe.send(queue[0])
                     except OSError:  # the worker died while idle: a new one takes the task
                         worker.pipe.close()
-                        workers[index] = _Worker(context, work)
+                        workers[index] = _Worker(context, work, workers)
                         continue
                     worker.task = queue.popleft()
             busy = [w for w in workers if w.task is not None]
@@ -269,7 +293,7 @@ def run_all(tasks: list, work: Callable, *, jobs: int, signals: Signals,
                     worker.process.join(1)
                     lost(task, f"the worker process ended ({_ending(worker.process.exitcode)})")
                     worker.pipe.close()
-                    workers[index] = _Worker(context, work)
+                    workers[index] = _Worker(context, work, workers)
                     continue
                 if queue and signals.received is None:
                     # Its next task first, so that it grades while the result is written (fsync and all).

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from grader.classroom.batch import GRADED_FROM
+from grader.classroom.pool import end_with_parent
 from grader.classroom.submissions import digest as submission_digest, result_name, submission_name
 from grader import project
 from grader.project.files import write_atomically
@@ -129,7 +130,8 @@ def gather(found: list[Path], variant: Variant, out: Path, *, jobs: int = 2, res
                 advance()
         elif todo:
             context = multiprocessing.get_context("fork")
-            with ProcessPoolExecutor(max_workers=max(1, jobs), mp_context=context) as pool:
+            with ProcessPoolExecutor(max_workers=max(1, jobs), mp_context=context,
+                                     initializer=end_with_parent) as pool:
                 tabulated = pool.map(_tabulated, [variant.id] * len(todo), [minimum] * len(todo), todo)
                 for submission, (table, reason) in zip(todo, tabulated):
                     known[submission] = (table, reason)

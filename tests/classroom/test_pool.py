@@ -130,3 +130,68 @@ def test_a_stop_that_comes_while_python_drops_exceptions_still_stops_and_prints_
     done = subprocess.run([sys.executable, "-c", STOP_IN_A_CALLBACK], capture_output=True, text=True, timeout=60)
     assert done.stdout == f"stopped by {int(signal.SIGTERM)}\n", done.stderr
     assert done.stderr == "" and time.monotonic() - began < 8
+
+
+# A run that waits for more work (as the course server's grader does) with one idle worker and one busy
+# for a second; it prints its workers' pids once both have started, then is killed from outside.
+KILLED_RUN = """
+import os, sys, time
+from grader.classroom import pool
+
+def work(task):
+    time.sleep(task)
+    return task
+
+with pool.Signals() as signals:
+    def more(count):
+        if len(pool._descendants(os.getpid())) >= 2 and not more.told:
+            print(*pool._descendants(os.getpid()), flush=True)
+            more.told = True
+        return []
+    more.told = False
+    pool.run_all([0, 1.0], work, jobs=2, signals=signals, done=lambda *_: None, lost=lambda *_: None,
+                 more=more, going=lambda: True)
+"""
+
+
+def test_a_run_killed_with_sigkill_leaves_no_worker_behind_idle_or_busy():
+    run = subprocess.Popen([sys.executable, "-c", KILLED_RUN], stdout=subprocess.PIPE, text=True)
+    workers = [int(pid) for pid in run.stdout.readline().split()]
+    assert len(workers) == 2
+    run.kill()
+    run.wait(10)
+    deadline = time.monotonic() + 20   # the busy one ends its task (1 s) first
+    while time.monotonic() < deadline and [pid for pid in workers if pool._alive(pid) and not _zombie(pid)]:
+        time.sleep(0.05)
+    assert not [pid for pid in workers if pool._alive(pid) and not _zombie(pid)]
+
+
+# The contest's ProcessPoolExecutor with end_with_parent as its initializer (its workers otherwise wait for
+# ever once their run is killed; multiprocessing.Pool's end by themselves); the run prints its workers' pids
+# once each has run a task, then is killed from outside.
+KILLED_POOLS = """
+import multiprocessing, os, time
+from concurrent.futures import ProcessPoolExecutor
+from grader.classroom import pool
+
+def pid(_):
+    time.sleep(0.2)
+    return os.getpid()
+
+context = multiprocessing.get_context("fork")
+workers = ProcessPoolExecutor(2, mp_context=context, initializer=pool.end_with_parent)
+print(*set(workers.map(pid, range(6))), flush=True)
+time.sleep(60)
+"""
+
+
+def test_the_workers_of_a_pool_that_ends_with_its_parent_end_when_their_run_is_killed():
+    run = subprocess.Popen([sys.executable, "-c", KILLED_POOLS], stdout=subprocess.PIPE, text=True)
+    workers = [int(pid) for pid in run.stdout.readline().split()]
+    assert workers
+    run.kill()
+    run.wait(10)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and [pid for pid in workers if pool._alive(pid) and not _zombie(pid)]:
+        time.sleep(0.05)
+    assert not [pid for pid in workers if pool._alive(pid) and not _zombie(pid)]
