@@ -18,6 +18,7 @@ from grader.errors import UsageError
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 FILE = "hog.sqlite3"
 BUSY_MS = 30_000    # how long an SQLite writer waits for another to finish
+IDLE_IN_TRANSACTION_SECONDS = 60   # PostgreSQL ends a transaction whose client is silent this long
 IMMEDIATE = "hog_write"   # an execution option: this transaction writes (SQLite: BEGIN IMMEDIATE)
 
 
@@ -54,7 +55,12 @@ def connect(url: str) -> Engine:
             connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
         return engine
     if parsed.get_backend_name() == "postgresql":
-        return create_engine(parsed.set(drivername="postgresql+psycopg"), pool_pre_ping=True)
+        # A transaction whose client stopped answering (a killed process whose socket something else still
+        # holds) would keep its rows locked for ever, and a claim skips locked rows: the server ends it.
+        options = " ".join(filter(None, [parsed.query.get("options"), f"-c idle_in_transaction_session_timeout="
+                                                                     f"{IDLE_IN_TRANSACTION_SECONDS}s"]))
+        return create_engine(parsed.set(drivername="postgresql+psycopg"), pool_pre_ping=True,
+                             connect_args={"options": options})
     raise UsageError(f"--database {parsed.get_backend_name()}: the server keeps its data in SQLite or PostgreSQL "
                      f"(give sqlite:///PATH or postgresql://...)")
 

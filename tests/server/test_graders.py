@@ -49,3 +49,21 @@ def test_a_claimed_job_carries_its_upload_variant_and_seed_read_in_the_claim(app
     with app.config["hog.settings"].sessions() as session:
         assert seed == session.scalar(select(Seed.seed).where(Seed.assignment == "hog"))   # the assignment's seed
     assert grading.claim(5) == []   # nothing else is queued
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("given", ["", "&options=-c%20statement_timeout%3D5s"])
+def test_postgresql_ends_a_transaction_whose_client_went_silent_and_keeps_the_urls_own_options(postgres, given):
+    """A claim skips locked rows: a transaction left open by a killed grader (its socket held elsewhere) would
+    hide its rows from every later claim, so the server ends it after IDLE_IN_TRANSACTION_SECONDS."""
+    from grader.server import db
+    from tests.server.conftest import fresh_postgres_database
+    engine = db.connect(fresh_postgres_database(postgres) + given)
+    try:
+        with engine.connect() as connection:
+            shown = connection.exec_driver_sql("SHOW idle_in_transaction_session_timeout").scalar()
+            statement = connection.exec_driver_sql("SHOW statement_timeout").scalar()
+    finally:
+        engine.dispose()
+    assert shown == f"{db.IDLE_IN_TRANSACTION_SECONDS // 60}min"
+    assert statement == ("5s" if given else "0")
