@@ -6,6 +6,7 @@ another verb is time every grade pays. NumPy (the exact engine, loaded when a ta
 minted) and Jinja2 (pages) took 100 and 30 ms of ``grade-batch``'s start.
 """
 
+import os
 import subprocess
 import sys
 
@@ -66,3 +67,22 @@ def test_hog_grade_collects_no_garbage_while_it_grades(tmp_path):
               "print('status', status, 'passes', len(passes), 'threshold', gc.get_threshold()[0])\n")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert done.stdout.splitlines()[-1] == "status 0 passes 0 threshold 50000", done.stderr[-2000:]
+
+
+# The exact engine's BLAS after the kit is loaded: its process's threads after a product large enough to use
+# every thread BLAS has.
+BLAS_THREADS = ("import grader, numpy, os; a = numpy.ones((400, 400)); a @ a; "
+                "print(len(os.listdir(f'/proc/{os.getpid()}/task')))")
+
+
+@pytest.mark.parametrize("given, threads", [(None, 1), ("2", 2)])
+def test_the_kit_runs_numpys_blas_on_one_thread_unless_the_environment_names_a_count(given, threads):
+    """A BLAS thread per core would spin beside the sandboxes and workers on those cores after each call."""
+    pytest.importorskip("numpy")
+    environment = {name: value for name, value in os.environ.items()
+                   if name not in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")}
+    if given is not None:
+        environment["OPENBLAS_NUM_THREADS"] = given
+    done = subprocess.run([sys.executable, "-c", BLAS_THREADS], capture_output=True, text=True, check=True,
+                          env=environment)
+    assert int(done.stdout) == threads
