@@ -57,8 +57,9 @@ def connect(url: str) -> Engine:
     if parsed.get_backend_name() == "postgresql":
         # A transaction whose client stopped answering (a killed process whose socket something else still
         # holds) would keep its rows locked for ever, and a claim skips locked rows: the server ends it.
-        options = " ".join(filter(None, [parsed.query.get("options"), f"-c idle_in_transaction_session_timeout="
-                                                                     f"{IDLE_IN_TRANSACTION_SECONDS}s"]))
+        given = parsed.query.get("options", ())   # a URL that repeats options= gives a tuple of them
+        options = " ".join([*([given] if isinstance(given, str) else given),
+                            f"-c idle_in_transaction_session_timeout={IDLE_IN_TRANSACTION_SECONDS}s"])
         return create_engine(parsed.set(drivername="postgresql+psycopg"), pool_pre_ping=True,
                              connect_args={"options": options})
     raise UsageError(f"--database {parsed.get_backend_name()}: the server keeps its data in SQLite or PostgreSQL "

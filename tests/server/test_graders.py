@@ -52,7 +52,8 @@ def test_a_claimed_job_carries_its_upload_variant_and_seed_read_in_the_claim(app
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("given", ["", "&options=-c%20statement_timeout%3D5s"])
+@pytest.mark.parametrize("given", ["", "&options=-c%20statement_timeout%3D5s",
+                                   "&options=-c%20statement_timeout%3D5s&options=-c%20lock_timeout%3D3s"])
 def test_postgresql_ends_a_transaction_whose_client_went_silent_and_keeps_the_urls_own_options(postgres, given):
     """A claim skips locked rows: a transaction left open by a killed grader (its socket held elsewhere) would
     hide its rows from every later claim, so the server ends it after IDLE_IN_TRANSACTION_SECONDS."""
@@ -63,7 +64,9 @@ def test_postgresql_ends_a_transaction_whose_client_went_silent_and_keeps_the_ur
         with engine.connect() as connection:
             shown = connection.exec_driver_sql("SHOW idle_in_transaction_session_timeout").scalar()
             statement = connection.exec_driver_sql("SHOW statement_timeout").scalar()
+            lock = connection.exec_driver_sql("SHOW lock_timeout").scalar()
     finally:
         engine.dispose()
     assert shown == f"{db.IDLE_IN_TRANSACTION_SECONDS // 60}min"
     assert statement == ("5s" if given else "0")
+    assert lock == ("3s" if "lock_timeout" in given else "0")
