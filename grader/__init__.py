@@ -1,6 +1,7 @@
 """Hog kit: specs, reference solutions, skeletons, cases and grading for the dice game Hog."""
 
 __version__ = "0.1.0"
+BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")   # what _one_blas_thread sets
 
 
 def _one_blas_thread() -> None:
@@ -12,7 +13,7 @@ def _one_blas_thread() -> None:
     took a core from the sandbox (13-23 ms more per grade, timed taking turns). Set before numpy loads.
     """
     import os
-    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    for name in BLAS_THREADS:
         os.environ.setdefault(name, "1")
 
 

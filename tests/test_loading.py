@@ -12,6 +12,8 @@ import sys
 
 import pytest
 
+import grader
+
 # Loaded only by what needs them: the exact engine, pages, YAML specs, Dask, the course server.
 LATER = ("numpy", "jinja2", "yaml", "distributed", "sqlalchemy", "starlette")
 
@@ -79,8 +81,7 @@ BLAS_THREADS = ("import grader, numpy, os; a = numpy.ones((400, 400)); a @ a; "
 def test_the_kit_runs_numpys_blas_on_one_thread_unless_the_environment_names_a_count(given, threads):
     """A BLAS thread per core would spin beside the sandboxes and workers on those cores after each call."""
     pytest.importorskip("numpy")
-    environment = {name: value for name, value in os.environ.items()
-                   if name not in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")}
+    environment = {name: value for name, value in os.environ.items() if name not in grader.BLAS_THREADS}
     if given is not None:
         environment["OPENBLAS_NUM_THREADS"] = given
     done = subprocess.run([sys.executable, "-c", BLAS_THREADS], capture_output=True, text=True, check=True,
