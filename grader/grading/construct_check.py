@@ -50,11 +50,13 @@ CONSTRUCTS_FILE = project.SHIPPED / "student" / "constructs.py"
 
 # Runs in the separate interpreter: limits first, then the kit's constructs.py (by path, standard
 # library only), then the source from the descriptor the grader gave it (a private copy of what it read).
-# It prints one JSON line.
+# It prints one JSON line, written with the C encoder of JSON strings: importing json (and with it re)
+# was an eighth of the check's CPU time (a check of a new hog.py: 38.2 -> 33.6 ms, medians of 10 rounds).
 _CHECK = """
-import json, os, resource, sys
+import os, resource, sys
+from _json import encode_basestring_ascii as text
 memory, seconds, constructs, function = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
-forbidden, descriptor, most = json.loads(sys.argv[5]), int(sys.argv[6]), int(sys.argv[7])
+descriptor, most, forbidden = int(sys.argv[5]), int(sys.argv[6]), sys.argv[7:]
 resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
 resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 1))
 namespace = {"__name__": "constructs"}
@@ -63,29 +65,31 @@ with open(constructs, encoding="utf-8") as handle:
 with open(descriptor, "rb") as handle:
     source = handle.read(most + 1)
     if len(source) > most:       # it grew since the grader looked
-        print(json.dumps({"size": max(len(source), os.fstat(handle.fileno()).st_size)}))
+        print('{"size": %d}' % max(len(source), os.fstat(handle.fileno()).st_size))
         sys.exit(0)
 try:
-    text = source.decode("utf-8")
+    text_of = source.decode("utf-8")
 except UnicodeDecodeError:
-    text = ""        # the import in the sandbox reports a file Python cannot read
+    text_of = ""     # the import in the sandbox reports a file Python cannot read
 import ast
 try:
-    tree = ast.parse(text)
+    tree = ast.parse(text_of)
 except (SyntaxError, ValueError):
     tree = None          # the import in the sandbox reports it
 except MemoryError:
-    print(json.dumps({"limit": "memory"}))
+    print('{"limit": "memory"}')
     sys.exit(0)
 except RecursionError:
-    print(json.dumps({"limit": "nesting"}))
+    print('{"limit": "nesting"}')
     sys.exit(0)
 try:
-    print(json.dumps({"found": [] if tree is None else namespace["violations_in"](tree, function, forbidden)}))
+    found = [] if tree is None else namespace["violations_in"](tree, function, forbidden)
+    print('{"found": [' + ", ".join("[%s, %d, %s]" % (text(kind), line, text(construct))
+                                    for kind, line, construct in found) + ']}')
 except MemoryError:
-    print(json.dumps({"limit": "memory"}))
+    print('{"limit": "memory"}')
 except RecursionError:
-    print(json.dumps({"limit": "nesting"}))
+    print('{"limit": "nesting"}')
 """
 
 
@@ -170,8 +174,8 @@ def start(hog: Path, function: str, forbidden: tuple[str, ...], limits: Limits) 
         copy.flush()
         copy.seek(0)
         command = [sys.executable, "-I", "-S", "-B", "-c", _CHECK, str(limits.memory_bytes),
-                   str(_cpu_seconds(limits)), str(CONSTRUCTS_FILE), function, json.dumps(list(forbidden)),
-                   str(copy.fileno()), str(MAX_SOURCE_BYTES)]
+                   str(_cpu_seconds(limits)), str(CONSTRUCTS_FILE), function, str(copy.fileno()),
+                   str(MAX_SOURCE_BYTES), *forbidden]
         try:
             process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                        stderr=subprocess.PIPE, pass_fds=(copy.fileno(),), env={"PATH": os.defpath},
