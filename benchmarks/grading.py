@@ -390,7 +390,35 @@ def corpus_batch(copies: int, dask: bool, before: str | None) -> None:
         print(f"--jobs 2 / --jobs 1: {rates['--jobs 2', 'now'] / rates['--jobs 1', 'now']:.2f}x" +
               (f"; Dask / --jobs 2: {rates['Dask, 2 workers', 'now'] / rates['--jobs 2', 'now']:.2f}x (target 0.9)"
                if dask else ""))
+        if dask:
+            start_up(seconds)
     print(f"load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+
+
+CLUSTER_START = """\
+import time
+from grader.classroom import batch, cluster
+if __name__ == "__main__":
+    began = time.perf_counter()
+    with cluster.connect(workers=2, preload=batch.WORKER_MODULES) as workers:
+        workers.client.wait_for_workers(2)
+        print(time.perf_counter() - began)
+"""
+
+
+def start_up(seconds: dict) -> None:
+    """What of the corpus batch on Dask is its cluster's start: a 2-worker cluster up (both workers connected,
+    as a batch starts it) in a new process that has loaded the kit's batch modules; and the ratio to the pool
+    once that start is taken out of the Dask runs (the pool's workers fork in milliseconds)."""
+    with tempfile.TemporaryDirectory(prefix="hog-bench-start-") as scratch:
+        script = Path(scratch) / "start.py"   # a file, as the cluster's fork server starts from the main module
+        script.write_text(CLUSTER_START, encoding="utf-8")
+        started = [float(subprocess.run([sys.executable, str(script)], check=True, capture_output=True, text=True,
+                                        cwd=project.ROOT).stdout.split()[-1]) for _ in range(3)]
+    start = statistics.median(started)
+    pool, dask = (statistics.median(seconds[label, "now"]) for label in ("--jobs 2", "Dask, 2 workers"))
+    print(f"a 2-worker cluster's start (both workers connected): {start:.2f} s (median of 3); "
+          f"Dask / --jobs 2 without it: {pool / (dask - start):.2f}x")
 
 
 def main() -> None:
