@@ -6,16 +6,18 @@ bytes of memory per byte of source, so the grader never parses a submission in
 its own process: it looks at the file's size (a ``hog.py`` over
 ``MAX_SOURCE_BYTES`` is not checked and the question earns nothing, said to the
 student), then parses it in a separate interpreter of its own (``python -I -S``,
-our code only: the submission is read, never run) under the sandbox's memory
-limit (``Limits.memory_bytes`` as RLIMIT_AS) and CPU time (``Limits.case_seconds``),
-started before the sandbox and read after it (``start``, then ``Pending.result``),
-so the grader waits for it only when it outlasts the sandbox.
+our code only: the submission is read, never run; kept for the grading process's
+life, a child forked per check: ``grader.grading.construct_checker``) under the
+sandbox's memory limit (``Limits.memory_bytes`` as RLIMIT_AS) and CPU time
+(``Limits.case_seconds``), asked before the sandbox starts and read after it
+(``start``, then ``Pending.result``), so the grader waits for it only when it
+outlasts the sandbox.
 A parse that runs out of either is the submission's: the question earns nothing,
 with why. Only a check that cannot start or answers what it never sends is a
 fault of the kit.
 
-The grader reads the file once (``MAX_SOURCE_BYTES`` at most) and hands the check
-a private copy of those bytes, so what was checked is what was read. A check that
+The grader reads the file once (``MAX_SOURCE_BYTES`` at most) and sends the check
+those bytes, so what was checked is what was read. A check that
 found its answer is kept in the grader's signed cache under the digest of those
 bytes, the question, the limits and the check's own code: the same hog.py checked
 again (a regrade after a spec fix, the same file submitted twice, ``hog grade`` run
@@ -31,14 +33,12 @@ import math
 import os
 import signal
 import stat
-import subprocess
-import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from grader import project
 from grader.errors import GraderFault
+from grader.grading import construct_checker
 from grader.project import signed_cache
 from grader.sandbox import Limits
 from grader.shipped.student.constructs import Found
@@ -47,51 +47,6 @@ MAX_SOURCE_BYTES = 1 << 20          # a hog.py larger than this is not checked: 
 KEPT_CHECKS = 5000                  # checks kept in the signed cache (the newest)
 CACHE = "constructs"                # its folder in the signed cache
 CONSTRUCTS_FILE = project.SHIPPED / "student" / "constructs.py"
-
-# Runs in the separate interpreter: limits first, then the kit's constructs.py (by path, standard
-# library only), then the source from the descriptor the grader gave it (a private copy of what it read).
-# It prints one JSON line, written with the C encoder of JSON strings: importing json (and with it re)
-# was an eighth of the check's CPU time (a check of a new hog.py: 38.2 -> 33.6 ms, medians of 10 rounds).
-_CHECK = """
-import os, resource, sys
-from _json import encode_basestring_ascii as text
-memory, seconds, constructs, function = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
-descriptor, most, forbidden = int(sys.argv[5]), int(sys.argv[6]), sys.argv[7:]
-resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 1))
-namespace = {"__name__": "constructs"}
-with open(constructs, encoding="utf-8") as handle:
-    exec(compile(handle.read(), constructs, "exec"), namespace)
-with open(descriptor, "rb") as handle:
-    source = handle.read(most + 1)
-    if len(source) > most:       # it grew since the grader looked
-        print('{"size": %d}' % max(len(source), os.fstat(handle.fileno()).st_size))
-        sys.exit(0)
-try:
-    text_of = source.decode("utf-8")
-except UnicodeDecodeError:
-    text_of = ""     # the import in the sandbox reports a file Python cannot read
-import ast
-try:
-    tree = ast.parse(text_of)
-except (SyntaxError, ValueError):
-    tree = None          # the import in the sandbox reports it
-except MemoryError:
-    print('{"limit": "memory"}')
-    sys.exit(0)
-except RecursionError:
-    print('{"limit": "nesting"}')
-    sys.exit(0)
-try:
-    found = [] if tree is None else namespace["violations_in"](tree, function, forbidden)
-    print('{"found": [' + ", ".join("[%s, %d, %s]" % (text(kind), line, text(construct))
-                                    for kind, line, construct in found) + ']}')
-except MemoryError:
-    print('{"limit": "memory"}')
-except RecursionError:
-    print('{"limit": "nesting"}')
-"""
-
 
 @dataclass(frozen=True)
 class Checked:
@@ -102,11 +57,12 @@ class Checked:
 
 
 class Pending:
-    """A check under way in its own interpreter (``start``); ``result`` waits for its answer."""
+    """A check asked of the check's interpreter (``start``); ``result`` waits for its answer."""
 
     def __init__(self, function: str, limits: Limits, checked: Checked | None = None,
-                 process: subprocess.Popen | None = None, key: str | None = None):
-        self.function, self.limits, self.checked, self.process = function, limits, checked, process
+                 asked: tuple[construct_checker.Checker | None, int, bytes, tuple[str, ...]] | None = None,
+                 key: str | None = None):
+        self.function, self.limits, self.checked, self.asked = function, limits, checked, asked
         self.key = key   # the signed cache's key of what is checked (None: nothing to keep)
 
     def result(self) -> Checked:
@@ -119,38 +75,45 @@ class Pending:
         return self.checked
 
     def cancel(self) -> None:
-        """Stop the interpreter if it still runs (grading ended another way)."""
-        if self.process is not None and self.process.poll() is None:
-            self.process.kill()
-            self.process.communicate()
+        """Stop the check if it is still under way (grading ended another way): its interpreter is dropped."""
+        if self.checked is None and self.asked is not None and self.asked[0] is not None:
+            self.asked[0].drop()
 
     def _answer(self) -> Checked:
         function, limits = self.function, self.limits
+        kept, number, source, forbidden = self.asked
         try:
-            stdout, stderr = self.process.communicate(timeout=limits.backstop)
-        except subprocess.TimeoutExpired:
-            self.cancel()
+            if kept is None:
+                raise construct_checker.CheckerDied("it could not be asked")
+            answered = kept.answer(number, limits.backstop)
+        except construct_checker.CheckerDied:
+            # The interpreter ended before it answered (another check dropped it, or it died): asked once
+            # more of a new one, as a sandbox that did not start is started again.
+            try:
+                kept, number = _ask(source, function, forbidden, limits)
+                answered = kept.answer(number, limits.backstop)
+            except construct_checker.CheckerDied as died:
+                raise GraderFault(f"the construct check failed: its interpreter ended ({died.args[0]})") from None
+        if answered is None:
             return _over(function, f"{limits.backstop:g} s of wall-clock time")
-        if self.process.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
+        code, line = answered
+        if code in (-signal.SIGXCPU, -signal.SIGKILL):
             return _over(function, f"{_cpu_seconds(limits)} s of CPU time")
         try:
-            answer = json.loads(stdout.decode("utf-8").splitlines()[-1])
-            if "size" in answer:
-                return Checked(problem=_too_large(function, int(answer["size"])))
+            answer = json.loads(line.decode("utf-8"))
             if "limit" in answer:
                 return _over(function, {"memory": f"{limits.memory_bytes >> 20} MiB of memory",
                                         "nesting": "the parser's nesting depth"}[answer["limit"]])
-            return Checked(found=tuple(Found(str(kind), int(line), str(construct))
-                                       for kind, line, construct in answer["found"]))
-        except (ValueError, IndexError, KeyError, TypeError):
-            tail = stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no output"]
-            raise GraderFault(f"the construct check failed (exit {self.process.returncode}): "
-                              f"{tail[0][:300]}") from None
+            return Checked(found=tuple(Found(str(kind), int(number), str(construct))
+                                       for kind, number, construct in answer["found"]))
+        except (ValueError, IndexError, KeyError, TypeError, AttributeError):
+            said = line.decode("utf-8", "replace") or "no answer"   # {"fault": why}, or whatever came
+            raise GraderFault(f"the construct check failed (exit {code}): {said[:300]}") from None
 
 
 def start(hog: Path, function: str, forbidden: tuple[str, ...], limits: Limits) -> Pending:
     """Start checking ``function`` of the submitted ``hog`` for ``forbidden`` constructs, within ``limits``:
-    the grader runs the sandbox meanwhile. The grader opens the file; the check's interpreter reads it."""
+    the grader runs the sandbox meanwhile. The grader reads the file; the check's interpreter is sent its bytes."""
     opened = _open(hog, function)
     if isinstance(opened, Checked):
         return Pending(function, limits, checked=opened)
@@ -169,20 +132,21 @@ def start(hog: Path, function: str, forbidden: tuple[str, ...], limits: Limits) 
     known = signed_cache.found(CACHE, _file(key), key, "construct check", _load)
     if known is not None:
         return Pending(function, limits, checked=known)
-    with tempfile.TemporaryFile() as copy:   # the check reads these very bytes, whatever becomes of the file
-        copy.write(source)
-        copy.flush()
-        copy.seek(0)
-        command = [sys.executable, "-I", "-S", "-B", "-c", _CHECK, str(limits.memory_bytes),
-                   str(_cpu_seconds(limits)), str(CONSTRUCTS_FILE), function, str(copy.fileno()),
-                   str(MAX_SOURCE_BYTES), *forbidden]
-        try:
-            process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                       stderr=subprocess.PIPE, pass_fds=(copy.fileno(),), env={"PATH": os.defpath},
-                                       cwd="/")
-        except OSError as error:
-            raise GraderFault(f"the construct check could not start: {error.strerror}") from None
-    return Pending(function, limits, process=process, key=key)
+    try:
+        kept, number = _ask(source, function, forbidden, limits)
+    except construct_checker.CheckerDied:   # asked again, of a new interpreter, when the answer is wanted
+        kept, number = None, 0
+    return Pending(function, limits, asked=(kept, number, source, forbidden), key=key)
+
+
+def _ask(source: bytes, function: str, forbidden: tuple[str, ...],
+         limits: Limits) -> tuple[construct_checker.Checker, int]:
+    """The check asked of this process's interpreter: (it, the check's number). CheckerDied if it is gone."""
+    try:
+        kept = construct_checker.checker(CONSTRUCTS_FILE)
+    except OSError as error:
+        raise GraderFault(f"the construct check could not start: {error.strerror}") from None
+    return kept, kept.ask(source, function, forbidden, limits.memory_bytes, _cpu_seconds(limits))
 
 
 def check(hog: Path, function: str, forbidden: tuple[str, ...], limits: Limits) -> Checked:
@@ -197,7 +161,7 @@ def check(hog: Path, function: str, forbidden: tuple[str, ...], limits: Limits) 
 @functools.cache
 def _check_digest() -> str:
     """What a kept check's answer depends on besides its input: the check's code and constructs.py."""
-    return hashlib.sha256(_CHECK.encode("utf-8") + CONSTRUCTS_FILE.read_bytes()).hexdigest()
+    return hashlib.sha256(construct_checker.SERVE.encode("utf-8") + CONSTRUCTS_FILE.read_bytes()).hexdigest()
 
 
 def _key(source: bytes, function: str, forbidden: tuple[str, ...], limits: Limits) -> str:

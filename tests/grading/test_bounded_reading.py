@@ -18,7 +18,7 @@ import pytest
 
 from grader.cases import unlocking
 from grader.classroom import submissions
-from grader.grading import construct_check
+from grader.grading import construct_check, construct_checker
 from grader.commands.grading import declared_variant
 from grader.errors import UsageError
 from grader.grading.grade import grade
@@ -52,9 +52,9 @@ def test_the_reference_passes_and_a_for_loop_is_found_with_its_line(tmp_path):
 
 
 def started_checks(monkeypatch) -> list:
-    """The interpreters the construct check starts from now on (each recorded, then started)."""
-    started, popen = [], construct_check.subprocess.Popen
-    monkeypatch.setattr(construct_check.subprocess, "Popen", lambda *a, **k: started.append(a) or popen(*a, **k))
+    """The checks asked of the check's interpreter from now on (each recorded, then asked)."""
+    started, ask = [], construct_checker.Checker.ask
+    monkeypatch.setattr(construct_checker.Checker, "ask", lambda self, *a: started.append(a) or ask(self, *a))
     return started
 
 
