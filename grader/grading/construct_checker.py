@@ -91,13 +91,14 @@ while True:
         os._exit(0)
     os.close(writing)
     del source
-    answer = b""
+    chunks = []
     while True:
         chunk = os.read(reading, 1 << 16)
         if not chunk:
             break
-        answer += chunk
+        chunks.append(chunk)
     os.close(reading)
+    answer = b"".join(chunks)
     status = os.waitpid(child, 0)[1]
     write(b"%d %d\\n" % (os.waitstatus_to_exitcode(status), len(answer)) + answer)
 """
@@ -131,7 +132,7 @@ class Checker:
         self.asked = 0                                      # checks sent
         self.read = 0                                       # answers read
         self.answered: dict[int, tuple[int, bytes]] = {}    # answers read and not yet taken, by number
-        self.inbox = b""
+        self.inbox = bytearray()
         self.dropped = False
         self.lock = threading.Lock()   # a process's threads ask and read one at a time
 
@@ -180,10 +181,9 @@ class Checker:
                 self.drop()
                 raise CheckerDied(said)
             self.inbox += chunk
-        if until == b"\n":
-            taken, self.inbox = self.inbox.split(b"\n", 1)
-        else:
-            taken, self.inbox = self.inbox[:until], self.inbox[until:]
+        end = self.inbox.index(b"\n") if until == b"\n" else until
+        taken = bytes(self.inbox[:end])
+        del self.inbox[:end + (until == b"\n")]
         return taken
 
     def _said(self) -> str:
