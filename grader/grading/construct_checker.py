@@ -87,7 +87,9 @@ while True:
             answer = check(source, function, forbidden)
         except BaseException as error:
             answer = '{"fault": %s}' % text("%s: %s" % (type(error).__name__, error))
-        os.write(writing, answer.encode("ascii"))
+        view = memoryview(answer.encode("ascii"))
+        while view:
+            view = view[os.write(writing, view):]
         os._exit(0)
     os.close(writing)
     del source
@@ -113,7 +115,6 @@ class Checker:
     Its pipes are plain descriptors: a forked process closes them without touching the interpreter."""
 
     def __init__(self, constructs: Path):
-        self.owner = os.getpid()
         child_in, self.requests = os.pipe()
         self.answers, child_out = os.pipe()
         self.errors, child_err = os.pipe()
