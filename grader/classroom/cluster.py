@@ -37,7 +37,9 @@ from __future__ import annotations
 import contextlib
 import datetime
 import logging
+import os
 import sys
+import tempfile
 import threading
 import time
 import uuid
@@ -51,6 +53,7 @@ POLL_SECONDS = 0.1
 CHUNKS_PER_WORKER = 4      # chunks per worker: enough to balance slow submissions, few enough to be cheap
 MAX_CHUNK = 8
 WORKERS_SECONDS = 2.0      # how long a count of the cluster's workers is taken as current
+SOCKET_PATH_BYTES = 107    # the longest path a Unix socket is bound to (the fork server's, in the temporary folder)
 # The most tasks in a chunk of a run fed by a queue (the course server's): one while the queue is short, so that
 # no student's result waits on another's grade; twice as many at each ask that the queue fills, up to this, so
 # that a deadline's burst costs the scheduler, the client and the results' transfer less per submission.
@@ -93,7 +96,16 @@ def _start_fork_server(preload: tuple[str, ...]) -> None:
     if importlib.util.find_spec("distributed") is None:
         return   # connect says what to install
     multiprocessing.get_context("forkserver").set_forkserver_preload(["distributed", *preload])
-    forkserver.ensure_running()
+    # Its socket is made in a folder of its own in the temporary folder, and a socket's path holds at most 107
+    # bytes: under a deep TMPDIR (a test's, a course server's), that folder is made in /tmp instead.
+    deep = len(os.path.join(tempfile.gettempdir(), "pymp-12345678", "listener-12345678")) > SOCKET_PATH_BYTES
+    previous = tempfile.tempdir
+    if deep and os.access("/tmp", os.W_OK | os.X_OK):
+        tempfile.tempdir = "/tmp"
+    try:
+        forkserver.ensure_running()
+    finally:
+        tempfile.tempdir = previous
 
 
 def _temporary_security(distributed):

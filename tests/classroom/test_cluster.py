@@ -191,6 +191,26 @@ def test_a_local_cluster_starts_while_the_command_prepares_and_says_at_its_first
     assert not any(thread.name == "hog-cluster-start" for thread in threading.enumerate())
 
 
+@pytest.mark.slow
+def test_the_fork_server_starts_under_a_temporary_folder_too_deep_for_a_socket(tmp_path):
+    """A Unix socket's path holds 107 bytes: under a deeper TMPDIR the fork server's socket goes under /tmp, where
+    it raised "AF_UNIX path too long" and the command ended with a traceback."""
+    deep = tmp_path / ("d" * 60) / ("e" * 60)
+    deep.mkdir(parents=True)
+    script = ("import multiprocessing, os\n"
+              "from grader.classroom import cluster\n"
+              "if __name__ == '__main__':\n"
+              "    cluster._start_fork_server(())\n"
+              "    child = multiprocessing.get_context('forkserver').Process(target=os.getpid)\n"
+              "    child.start()\n"
+              "    child.join()\n"
+              "    print(child.exitcode)\n")
+    (tmp_path / "start.py").write_text(script)
+    done = subprocess.run([sys.executable, str(tmp_path / "start.py")], capture_output=True, text=True, timeout=120,
+                          cwd=project.ROOT, env={**os.environ, "TMPDIR": str(deep), "PYTHONPATH": str(project.ROOT)})
+    assert done.returncode == 0 and done.stdout.split() == ["0"], done.stderr[-2000:]
+
+
 def test_neither_flag_runs_here_and_both_are_refused():
     with cluster.connect() as nothing:
         assert nothing is None
