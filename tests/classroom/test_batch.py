@@ -21,6 +21,7 @@ from grader import cli, project
 from grader.classroom import batch, pool
 from grader.project import files
 from grader.spec import load_variant
+from tests.processes import living
 
 
 def hog(*args, env=None, umask=0o022, cwd=None):
@@ -351,19 +352,6 @@ def test_sandboxes_of_a_batch_are_made_in_its_own_scratch_folder_which_goes_with
     (subs / "ada.py").write_text("x = 1\n")
     batch.grade_batch(subs, load_variant("sp19"), tmp_path / "out", jobs=1, grade=lambda *a, **o: records(*a, **o))
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in", "out"]
-
-
-def living(pids: list[int]) -> list[int]:
-    """The processes of ``pids`` that still run (an exited one may linger as a zombie: not running)."""
-    alive = []
-    for pid in pids:
-        try:
-            state = Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()[0]
-        except (OSError, IndexError):
-            continue
-        if state not in (b"Z", b"X"):
-            alive.append(pid)
-    return alive
 
 
 def started_batch(tmp_path: Path, count: int, *options: str):

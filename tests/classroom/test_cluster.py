@@ -23,7 +23,8 @@ from grader.contest.tournament import run_contest
 from grader.errors import UsageError
 from grader.report import classroom
 from grader.spec import load_variant
-from tests.classroom.test_batch import living, started_batch
+from tests.classroom.test_batch import started_batch
+from tests.processes import gone
 
 HOSTILE = project.ROOT / "tests" / "submissions" / "hostile"
 MIXED = ["loops", "import_loops", "import_raises", "exits", "forge_results", "read_kit", "fork_bomb",
@@ -47,15 +48,6 @@ def mixed_submissions(folder: Path) -> Path:
 
 def count(folder: Path) -> int:
     return len(list(folder.iterdir()))
-
-
-def gone(pids: list[int], seconds: float = 5.0) -> bool:
-    """Whether all of ``pids`` end within ``seconds`` (multiprocessing's resource tracker ends once it
-    reads the end of its pipe, just after the command)."""
-    deadline = time.monotonic() + seconds
-    while living(pids) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    return living(pids) == []
 
 
 def without_timings(value):

@@ -7,6 +7,7 @@ import sys
 import time
 
 from grader.classroom import pool
+from tests.processes import living
 
 
 def work(task: str) -> str:
@@ -40,24 +41,7 @@ def test_a_signal_stops_every_worker_and_keeps_what_was_done():
                      lost=lost.__setitem__)
     assert signals.received == signal.SIGTERM
     assert done == {"a": "A"} and lost == {}
-    assert workers and not _living(workers)
-
-
-def _living(pids: list[int], within: float = 0.0) -> list[int]:
-    """Those of ``pids`` still running (not ended, not a zombie waiting to be reaped) once they all ended or
-    ``within`` seconds passed."""
-    deadline = time.monotonic() + within
-    while (living := [pid for pid in pids if pool._alive(pid) and not _zombie(pid)]) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    return living
-
-
-def _zombie(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            return handle.read().rsplit(b")", 1)[1].split()[0] == b"Z"
-    except OSError:
-        return True
+    assert workers and not living(workers)
 
 
 def test_a_queue_that_fills_while_the_workers_run_is_graded_to_the_end():
@@ -169,7 +153,7 @@ def test_a_run_killed_with_sigkill_leaves_no_worker_behind_idle_or_busy():
     assert len(workers) == 2
     run.kill()
     run.wait(10)
-    assert not _living(workers, within=20)   # the busy one ends its task (1 s) first
+    assert not living(workers, within=20)   # the busy one ends its task (1 s) first
 
 
 # The contest's ProcessPoolExecutor with end_with_parent as its initializer (its workers otherwise wait for
@@ -197,4 +181,4 @@ def test_the_workers_of_a_pool_that_ends_with_its_parent_end_when_their_run_is_k
     assert workers
     run.kill()
     run.wait(10)
-    assert not _living(workers, within=10)
+    assert not living(workers, within=10)

@@ -9,7 +9,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,7 @@ import pytest
 from grader.grading import construct_check, construct_checker
 from grader.sandbox import Limits
 from grader.spec import load_variant
+from tests.processes import gone
 
 ROOT = Path(__file__).resolve().parents[2]
 REFERENCE = ROOT / "solution" / "nju24" / "hog.py"
@@ -46,20 +46,6 @@ def kept_pid() -> int:
     return construct_checker._KEPT.process.pid
 
 
-def gone(pid: int, within: float = 10.0) -> bool:
-    """Whether process ``pid`` ended (a zombie, ended but not yet reaped, counts) within the seconds given."""
-    deadline = time.monotonic() + within
-    while time.monotonic() < deadline:
-        try:
-            with open(f"/proc/{pid}/stat") as stat:
-                if stat.read().rpartition(")")[2].split()[0] == "Z":
-                    return True
-        except FileNotFoundError:
-            return True
-        time.sleep(0.05)
-    return False
-
-
 def test_a_workers_checks_share_one_interpreter_and_answer_as_before(tmp_path):
     clean = with_piggy(tmp_path, "clean", "    return score % 10\n")
     looped = with_piggy(tmp_path, "looped", "    total = 0\n    for digit in [1, 2]:\n        total += digit\n"
@@ -79,7 +65,7 @@ def test_an_interpreter_that_died_between_checks_is_replaced(tmp_path):
     check(with_piggy(tmp_path, "first", "    return score % 10\n"))
     pid = kept_pid()
     os.kill(pid, signal.SIGKILL)
-    assert gone(pid)
+    assert gone([pid], within=10)
     assert check(with_piggy(tmp_path, "second", "    return str(score)\n")).found[0].kind == "strings"
     assert kept_pid() != pid
 
@@ -133,4 +119,4 @@ def test_the_interpreter_ends_with_its_grading_process(tmp_path, ending):
             + ("os.kill(os.getpid(), signal.SIGKILL)\n" if ending == "SIGKILL" else ""))
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
                           env={**os.environ, "HOG_CACHE": str(tmp_path / "cache")})
-    assert gone(int(done.stdout.split()[0]))
+    assert gone([int(done.stdout.split()[0])], within=10)
