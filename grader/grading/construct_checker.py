@@ -161,31 +161,32 @@ class Checker:
             while number not in self.answered:
                 if self.dropped:
                     raise CheckerDied("the interpreter was stopped before it answered")
-                header = self._take(b"\n", deadline)
-                line = None if header is None else self._take(int(header.split()[1]), deadline)
-                if line is None:
+                if not self._fill(lambda: b"\n" in self.inbox, deadline):
+                    self.drop()
+                    return None
+                end = self.inbox.index(b"\n")
+                code, size = (int(field) for field in self.inbox[:end].split())
+                if not self._fill(lambda: len(self.inbox) > end + size, deadline):
                     self.drop()
                     return None
                 self.read += 1
-                self.answered[self.read] = (int(header.split()[0]), line)
+                self.answered[self.read] = (code, bytes(self.inbox[end + 1:end + 1 + size]))
+                del self.inbox[:end + 1 + size]
             return self.answered.pop(number)
 
-    def _take(self, until: bytes | int, deadline: float) -> bytes | None:
-        """A line (``until`` b"\\n", without it) or that many bytes; None once the deadline passed."""
-        while (b"\n" not in self.inbox) if until == b"\n" else (len(self.inbox) < until):
+    def _fill(self, enough, deadline: float) -> bool:
+        """Read what the interpreter sends until ``enough()``; False once the deadline passed first."""
+        while not enough():
             remaining = deadline - time.monotonic()
             if remaining <= 0 or not select.select([self.answers], [], [], remaining)[0]:
-                return None
+                return False
             chunk = os.read(self.answers, 1 << 16)
             if not chunk:
                 said = self._said()
                 self.drop()
                 raise CheckerDied(said)
             self.inbox += chunk
-        end = self.inbox.index(b"\n") if until == b"\n" else until
-        taken = bytes(self.inbox[:end])
-        del self.inbox[:end + (until == b"\n")]
-        return taken
+        return True
 
     def _said(self) -> str:
         """The last line the interpreter wrote on stderr, or how it ended."""
