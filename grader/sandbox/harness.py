@@ -295,8 +295,7 @@ def main(argv):
         return output, encoded, error, error_type
 
     # -- 2. Configuration and lockdown. --
-    # Loaded while the grader may still work out the cases (an early sandbox): ctypes, for the lockdown's
-    # system calls, and random, which the course's dice.py imports (2-3 ms each; none of the submission).
+    # Loaded while an early sandbox waits: ctypes (the lockdown's system calls), random (dice.py's).
     import ctypes  # noqa: F401
     import random  # noqa: F401
     config = receive()
