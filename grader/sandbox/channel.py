@@ -29,13 +29,11 @@ string, a JSON integer (below 2**53 in size), ["i", hex] (larger integers),
 
 from __future__ import annotations
 
-import collections
-import functools
 import json
 import json.scanner
 import re
-import threading
 
+from grader.sandbox import remembered
 from grader.sandbox.model import TAMPERED, StepKind, StepResult, Tampered, cap
 
 # Largest single message accepted (the harness's biggest is 1,000,000 characters of output,
@@ -49,40 +47,24 @@ MAX_ITEMS = 110_000
 MAX_DEPTH = 110
 MAX_DICT_ENTRIES = 2_000
 SMALL_INT = 1 << 53  # the harness sends integers below this as JSON numbers
-# Messages up to this size are read and rebuilt once per process, as many as REMEMBERED: a batch's
-# submissions answer the same cases, most of them alike. What is rebuilt from a message is never changed.
-REMEMBERED_BYTES = 1024
-REMEMBERED = 1 << 13
-# Larger step messages (tables of a strategy's choices, 2-100 KB: 0.2-1.6 ms each to read, rebuild and
-# show) are remembered too, up to this size each, the least recently read going first once what they
-# are estimated to hold passes LARGE_BUDGET.
-LARGE_BYTES = 1 << 20
-LARGE_BUDGET = 32 << 20
-# Upper estimates of what a remembered message holds for each item rebuilt (its places in the message's
-# list and the rebuilt one, a large integer's object) and each tagged form read (the message's list and
-# its tag, the slice and the list or tuple rebuilt from it): tests/sandbox/test_channel_memory.py.
-ITEM_BYTES = 48
-TAGGED_BYTES = 200
 _SCALAR_TYPES = frozenset((int, bool, str, type(None)))
 _INT_ONLY = frozenset((int,))
 _FLOAT = re.compile(r"-?(?:inf|nan|\d+(?:\.\d+)?(?:e[+-]\d+)?)")
 _INT = re.compile(r"-?0x[0-9a-f]+")
 # json.loads without its checks of the encoding and the spaces around: what the harness sends has neither.
 _scan = json.scanner.make_scanner(json.JSONDecoder())
+_remembered = remembered.Remembered()
 
 
 def decode(line: bytes):
-    """One message from its JSON line; Tampered if it is not valid or too costly to read. A short line
-    is read once per process (``REMEMBERED``): the grader only reads what it is given, never changes it."""
-    if len(line) <= REMEMBERED_BYTES:
-        return _decode_remembered(line)
-    kept = _large.get(line)
-    return _decode(line) if kept is None else kept[0]
-
-
-@functools.lru_cache(maxsize=REMEMBERED)
-def _decode_remembered(line: bytes):
-    return _decode(line)
+    """One message from its JSON line; Tampered if it is not valid or too costly to read. A line read
+    before in this process is not read again (``grader.sandbox.remembered``)."""
+    entry = _remembered.get(line, again=True)
+    if entry is not None:
+        return entry[0]
+    message = _decode(line)
+    _remembered.keep(line, message)
+    return message
 
 
 def _decode(line: bytes):
@@ -123,9 +105,9 @@ def rebuild(data, depth: int = 0, key: bool = False, count: list[int] | None = N
     """Plain Python data from the tagged form; Tampered if it is not well formed.
 
     The harness sends at most 100000 items nested at most 100 deep; anything
-    bigger did not come from it.  count = [items, dictionary entries, tagged forms read].
+    bigger did not come from it.  count = [items, dictionary entries].
     """
-    count = [0, 0, 0] if count is None else count
+    count = [0, 0] if count is None else count
     count[0] += 1
     if depth > MAX_DEPTH or count[0] > MAX_ITEMS:
         raise Tampered("a value larger than the harness ever sends")
@@ -137,7 +119,6 @@ def rebuild(data, depth: int = 0, key: bool = False, count: list[int] | None = N
         return data
     if type(data) is not list or not data or type(data[0]) is not str:
         raise Tampered("a value in an unknown form")
-    count[2] += 1
     tag, items = data[0], data[1:]
     if tag == "i" and len(items) == 1 and type(items[0]) is str and len(items[0]) <= 2_000_000 \
             and _INT.fullmatch(items[0]):
@@ -178,28 +159,19 @@ def optional_text(value) -> bool:
 
 
 def step_result(message, line: bytes | None = None) -> tuple[int, int, StepResult]:
-    """(case, step, result) from a step message (read from ``line``, when given: a short one is
-    rebuilt once per process); Tampered if it is malformed."""
+    """(case, step, result) from a step message (read from ``line``, when given: one read before in
+    this process is not rebuilt again); Tampered if it is malformed."""
     if line is None:
         return _step_result(message)
-    if len(line) <= REMEMBERED_BYTES:
-        return _step_result_remembered(line)
-    kept = _large.get(line)
-    if kept is not None:
-        return kept[1]
-    count = [0, 0, 0]
-    result = _step_result(message, count)
-    _large.keep(line, message, result, count)
+    entry = _remembered.get(line)
+    if entry is not None and entry[1] is not None:
+        return entry[1]
+    result = _step_result(message)
+    _remembered.keep(line, message, result)
     return result
 
 
-@functools.lru_cache(maxsize=REMEMBERED)
-def _step_result_remembered(line: bytes) -> tuple[int, int, StepResult]:
-    return _step_result(_decode_remembered(line))
-
-
-def _step_result(message, count: list[int] | None = None) -> tuple[int, int, StepResult]:
-    """``count``: given, it ends holding what was rebuilt (``rebuild``'s count)."""
+def _step_result(message) -> tuple[int, int, StepResult]:
     if len(message) != 7:
         raise Tampered("a step message of the wrong length")
     _, case, step, stdout, value, error, error_type = message
@@ -215,51 +187,11 @@ def _step_result(message, count: list[int] | None = None) -> tuple[int, int, Ste
     if value is None:
         return case, step, StepResult(stdout, None, None)
     try:
-        shown = rebuild(value, count=count)
+        shown = rebuild(value)
         text = "" if shown is None else repr(shown) + "\n"
     except (ValueError, RecursionError, MemoryError):
         return case, step, StepResult(stdout, "returned a value too large to show", None, StepKind.ERROR)
     return case, step, StepResult(stdout + text, None, None, value=shown)
-
-
-class _Large:
-    """Large step messages read before: for each, by its exact bytes, the message and its step result.
-
-    What one holds is estimated from its line, the text shown and what was rebuilt (a message of
-    many empty lists holds far more than its bytes); the least recently read go first once
-    the whole passes ``LARGE_BUDGET``.  A submission can only make the grader forget what it read before,
-    never hold more.  A line that is not a valid step message is never kept: it raises each time.
-    """
-
-    def __init__(self, budget: int):
-        self.budget, self.held = budget, 0
-        self.entries: collections.OrderedDict[bytes, tuple] = collections.OrderedDict()
-        self.lock = threading.Lock()   # a Dask worker may grade in several threads
-
-    def get(self, line: bytes) -> tuple | None:
-        with self.lock:
-            kept = self.entries.get(line)
-            if kept is not None:
-                self.entries.move_to_end(line)
-            return kept
-
-    def keep(self, line: bytes, message, result: tuple, count: list[int]) -> None:
-        """Remember ``line``'s message and step result; ``count``: what rebuilding it counted."""
-        if len(line) > LARGE_BYTES:
-            return
-        size = 2 * len(line) + len(result[2].output) + ITEM_BYTES * count[0] + TAGGED_BYTES * count[2]
-        if size > self.budget:
-            return
-        with self.lock:
-            if line in self.entries:
-                return
-            while self.entries and self.held + size > self.budget:
-                self.held -= self.entries.popitem(last=False)[1][2]
-            self.entries[line] = (message, result, size)
-            self.held += size
-
-
-_large = _Large(LARGE_BUDGET)
 
 
 def take_step(message, index: int, steps: list[str], done: list[StepResult], cases_run: list[int],
