@@ -63,7 +63,8 @@ def decode(line: bytes):
     if entry is not None:
         return entry[0]
     message = _decode(line)
-    _remembered.keep(line, message)
+    if not (type(message) is list and message and message[0] == "step"):   # a step is kept with its result
+        _remembered.keep(line, message)
     return message
 
 

@@ -51,24 +51,15 @@ class Remembered:
         return entry
 
     def keep(self, line: bytes, message, result=None) -> None:
-        """Remember what ``line`` reads as (and its step result, once there is one)."""
+        """Remember what ``line`` reads as (a step message with its step result)."""
         if len(line) > LARGEST:
             return
+        size = estimate(line) + (0 if result is None else sys.getsizeof(result[2].output))
+        entry = [message, result, size, False]
         with self.lock:
-            entry = self.entries.get(line)
-            if entry is None:
-                entry = [message, None, estimate(line), False]
-                if not self._room(entry[2]):
-                    return
+            if line not in self.entries and (self.held + size <= self.budget or self._room(size)):
                 self.entries[line] = entry
-                self.held += entry[2]
-            if result is not None and entry[1] is None:
-                shown = sys.getsizeof(result[2].output)
-                if not self._room(shown) or self.entries.get(line) is not entry:
-                    return   # no room, or the room was made by forgetting this very entry
-                entry[1] = result
-                entry[2] += shown
-                self.held += shown
+                self.held += size
 
     def _room(self, size: int) -> bool:
         """Room for ``size`` more, made by forgetting the oldest entries not read again; False if it
