@@ -66,10 +66,12 @@ class Remembered:
         would not fit at all."""
         if size > self.budget:
             return False
+        passes = len(self.entries)   # bounded: a reader may mark entries read again meanwhile
         while self.entries and self.held + size > self.budget:
             oldest = next(iter(self.entries))
             entry = self.entries.pop(oldest)
-            if entry[3]:
+            if entry[3] and passes > 0:
+                passes -= 1
                 entry[3] = False            # passed over once: it goes to the end
                 self.entries[oldest] = entry
             else:

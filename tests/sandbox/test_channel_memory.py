@@ -4,6 +4,7 @@ read and rebuilt once, within a budget of memory that a submission's answers can
 from __future__ import annotations
 
 import json
+import threading
 import tracemalloc
 
 import pytest
@@ -156,3 +157,22 @@ def test_a_line_longer_than_any_remembered_is_read_each_time(store):
     huge = step_line(9, table(6), stdout="p" * remembered.LARGEST)
     assert read(huge)[2].value == [[6] * 100] * 100
     assert not store.entries
+
+
+def test_threads_reading_and_keeping_at_once_leave_the_store_within_its_budget(monkeypatch):
+    """A Dask worker may grade in several threads: what the store holds stays counted and bounded."""
+    store = remembered.Remembered(3 << 20)
+    monkeypatch.setattr(channel, "_remembered", store)
+    common = step_line(0, table(4))
+
+    def grade(thread: int) -> None:
+        for n in range(30):
+            read(common)
+            read(step_line(1, table(n % 7), stdout=f"{thread} {n}"))
+
+    workers = [threading.Thread(target=grade, args=(n,)) for n in range(4)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    assert store.held == sum(entry[2] for entry in store.entries.values()) <= store.budget
