@@ -44,16 +44,10 @@ requests, answers = os.fdopen(0, "rb"), 1
 
 def check(source, function, forbidden):
     try:
-        tree = ast.parse(source.decode("utf-8"))
-    except UnicodeDecodeError:
-        tree = None          # the import in the sandbox reports a file Python cannot read
-    except (SyntaxError, ValueError):
-        tree = None          # the import in the sandbox reports it
-    except MemoryError:
-        return '{"limit": "memory"}'
-    except RecursionError:
-        return '{"limit": "nesting"}'
-    try:
+        try:
+            tree = ast.parse(source.decode("utf-8"))
+        except (SyntaxError, ValueError):
+            tree = None      # a file Python cannot read or parse: the import in the sandbox reports it
         found = [] if tree is None else namespace["violations_in"](tree, function, forbidden)
         return '{"found": [' + ", ".join("[%s, %d, %s]" % (text(kind), line, text(construct))
                                          for kind, line, construct in found) + ']}'
@@ -63,10 +57,10 @@ def check(source, function, forbidden):
         return '{"limit": "nesting"}'
 
 
-def write(data):
+def write(descriptor, data):
     view = memoryview(data)
     while view:
-        view = view[os.write(answers, view):]
+        view = view[os.write(descriptor, view):]
 
 
 while True:
@@ -87,9 +81,7 @@ while True:
             answer = check(source, function, forbidden)
         except BaseException as error:
             answer = '{"fault": %s}' % text("%s: %s" % (type(error).__name__, error))
-        view = memoryview(answer.encode("ascii"))
-        while view:
-            view = view[os.write(writing, view):]
+        write(writing, answer.encode("ascii"))
         os._exit(0)
     os.close(writing)
     del source
@@ -102,7 +94,7 @@ while True:
     os.close(reading)
     answer = b"".join(chunks)
     status = os.waitpid(child, 0)[1]
-    write(b"%d %d\\n" % (os.waitstatus_to_exitcode(status), len(answer)) + answer)
+    write(answers, b"%d %d\\n" % (os.waitstatus_to_exitcode(status), len(answer)) + answer)
 """
 
 
