@@ -29,8 +29,10 @@ from grader.commands import batch as commands
 from grader.sandbox import run_cases
 from grader.spec import load_variant
 
+import corpus   # beside this script: the batch of the kit's corpus of students' submissions
 import installed   # beside this script: the kit installed from this checkout, as instructors install it
 import okpy_run   # beside this script: the course's okpy run
+import processes   # beside this script: the machine's CPU time in use
 import revisions   # beside this script: the kit at another revision
 
 VARIANTS = ["sp19", "nju24", "nju21", "fa19", "fa18"]
@@ -104,7 +106,6 @@ for session in sys.argv[2:]:
     with contextlib.redirect_stdout(io.StringIO()):
         doctest.DocTestRunner(verbose=False).run(test, out=lambda text: None)
 """
-CORPUS_ROUNDS = 3   # runs of the corpus batch each way, taking turns: its figures are their medians
 TARGETS = {"sp19": 0.45, "nju24": 0.45, "nju21": 0.45, "fa19": 0.6, "fa18": 0.45}   # issue 11, seconds
 
 
@@ -123,11 +124,15 @@ def against_okpy(kit: installed.Kit, before: str | None = None) -> None:
     print("a new process without isolation, for reference;")
     print("'new table': the same, with the final strategy's win rate not cached (a table never graded")
     print("before: the exact engine loads and solves it); 'fresh seed': without --seed, as by default (the")
-    print("run draws its own seed and generates its hidden cases); median of 5, each a new process" +
+    print("run draws its own seed and generates its hidden cases); 'CPU': the CPU time the whole machine spent")
+    print("on one `hog grade` (the grader and its sandbox; /proc/stat, median of the 5), and 'floor/okpy' that")
+    print(f"time over the {os.cpu_count()} cores against okpy: no grade of this kit can take less wall time than")
+    print("its CPU time shared perfectly by every core; median of 5, each a new process" +
           (f"; 'fresh then': a fresh seed with the kit at {before[:12]} on the same interpreter, taking turns"
            if before else ""))
     print(f"{'variant':8} {'hog grade':>10} {'new table':>10} {'fresh seed':>11} {'okpy-like':>10} {'ratio':>6} "
-          f"{'target':>7}  met  {'okpy':>6} {'score':>13} {'grade/okpy':>10} {'fresh/okpy (target 0.5x)':>24}"
+          f"{'target':>7}  met  {'okpy':>6} {'score':>13} {'grade/okpy':>10} {'fresh/okpy (target 0.5x)':>24} "
+          f"{'CPU':>8} {'floor/okpy':>11}"
           + (f" {'fresh then':>11} {'now/then':>9}" if before else ""))
     cache = tempfile.mkdtemp(prefix="hog-bench-cache-")
     environment = {**os.environ, "HOG_CACHE": cache}
@@ -175,7 +180,7 @@ def _against_okpy(variant_id: str, *, kit: installed.Kit, command_environment: d
         shutil.rmtree(os.path.join(cache, "win-rates"), ignore_errors=True)
 
     graded()   # fills the caches for this seed
-    hog_seconds = timed(graded, repeat=5)
+    hog_seconds, machine = _timed_machine(graded, repeat=5)
     new_table = statistics.median(_timed_after(graded, forget_win_rates) for _ in range(5))
     fresh_runs: dict[str, list[float]] = {"now": [], "then": []}
     then_command, then_adds = kit.at(then) if then is not None else ([], {})
@@ -196,11 +201,22 @@ def _against_okpy(variant_id: str, *, kit: installed.Kit, command_environment: d
     line = (f"{variant_id:8} {hog_seconds:9.2f}s {new_table:9.2f}s {fresh:10.2f}s {like_seconds:9.2f}s "
             f"{hog_seconds / like_seconds:5.1f}x {target:6.2f}s  {'yes' if hog_seconds <= target else 'no':3}  "
             f"{ok_seconds:5.2f}s {score:>13} {hog_seconds / ok_seconds:9.2f}x "
-            f"{fresh / ok_seconds:13.2f}x {'met' if fresh <= 0.5 * ok_seconds else 'not met':>9}")
+            f"{fresh / ok_seconds:13.2f}x {'met' if fresh <= 0.5 * ok_seconds else 'not met':>9} "
+            f"{machine:7.2f}s {machine / os.cpu_count() / ok_seconds:11.2f}x")
     if then is not None:
         fresh_then = statistics.median(fresh_runs["then"])
         line += f" {fresh_then:10.2f}s {fresh / fresh_then:8.2f}x"
     print(line)
+
+
+def _timed_machine(function, repeat: int) -> tuple[float, float]:
+    """The median wall time of a few calls, and the median CPU time the whole machine spent on one."""
+    walls, used = [], []
+    for _ in range(repeat):
+        before = processes.machine_times()[0]
+        walls.append(timed(function, repeat=1))
+        used.append(processes.machine_times()[0] - before)
+    return statistics.median(walls), statistics.median(used)
 
 
 def _timed_after(function, prepare) -> float:
@@ -340,87 +356,6 @@ def outside_the_code(kit: installed.Kit, repeat: int = 3) -> None:
     shutil.rmtree(cache, ignore_errors=True)
 
 
-def _corpus(folder: Path, copies: int) -> dict[str, str]:
-    """The kit's corpus of real students' submissions (tests/submissions/allowed and buggy) and each
-    variant's reference, ``copies`` times: name → variant."""
-    variants = {}
-    sources = [path for kind in ("allowed", "buggy")
-               for path in sorted((project.ROOT / "tests" / "submissions" / kind).glob("*.py"))]
-    sources += [project.SOLUTION / variant_id / "hog.py" for variant_id in VARIANTS]
-    for copy in range(copies):
-        for path in sources:
-            variant_id = path.name.split("_")[0] if path.name != "hog.py" else path.parent.name
-            name = f"{copy}-{variant_id}-{path.stem}"
-            shutil.copy(path, folder / f"{name}.py")
-            variants[name] = variant_id
-    return variants
-
-
-def corpus_batch(copies: int, dask: bool, before: str | None) -> None:
-    """``hog grade-batch`` of the corpus, each submission under its own variant, one fresh seed per run, each
-    run in a new process; with ``before``, the kit at that revision too, the two taking turns."""
-    with tempfile.TemporaryDirectory() as scratch, revisions.tree_at(before) as then:
-        source = Path(scratch) / "in"
-        source.mkdir()
-        named = _corpus(source, copies)
-        print(f"\nA batch of the kit's corpus of students' submissions, {copies} times ({len(named)} submissions, "
-              f"every variant), {os.cpu_count()} cores, a fresh seed each run, each run a new process"
-              + (f"; the kit now and at {before[:12]}, taking turns" if before else ""))
-        runs = [("--jobs 1", 1, False), ("--jobs 2", 2, False)] + ([("Dask, 2 workers", 2, True)] if dask else [])
-        trees = [("now", project.ROOT)] + ([(before[:12], then)] if before else [])
-        for _, tree in trees:
-            revisions.compile_tree(tree)
-        seconds: dict[tuple[str, str], list[float]] = {}
-        for round_number in range(CORPUS_ROUNDS):   # the runs take turns: a slow moment of the machine is shared
-            for label, jobs, on_dask in runs:
-                for name, tree in trees:
-                    out = Path(scratch) / f"out-{round_number}-{jobs}-{on_dask}-{name}"
-                    seconds.setdefault((label, name), []).append(
-                        revisions.corpus_run(tree, source, out, named, jobs, on_dask))
-        rates = {key: len(named) / statistics.median(taken) for key, taken in seconds.items()}
-        print(f"(the median of {CORPUS_ROUNDS} runs each, taking turns; every run's rate: "
-              + "; ".join(f"{label} " + ", ".join(f"{len(named) / t:.2f}" for t in seconds[label, 'now'])
-                          for label, _, _ in runs) + ")")
-        for label, _, _ in runs:
-            line = f"{label:16}: {len(named) / rates[label, 'now']:6.1f} s, {rates[label, 'now']:5.2f} submissions/s"
-            if before:
-                line += (f"; at {before[:12]}: {rates[label, before[:12]]:5.2f}/s "
-                         f"({rates[label, 'now'] / rates[label, before[:12]]:.2f}x)")
-            print(line + " (target at 2: 15)")
-        print(f"--jobs 2 / --jobs 1: {rates['--jobs 2', 'now'] / rates['--jobs 1', 'now']:.2f}x" +
-              (f"; Dask / --jobs 2: {rates['Dask, 2 workers', 'now'] / rates['--jobs 2', 'now']:.2f}x (target 0.9)"
-               if dask else ""))
-        if dask:
-            start_up(seconds)
-    print(f"load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
-
-
-CLUSTER_START = """\
-import time
-from grader.classroom import batch, cluster
-if __name__ == "__main__":
-    began = time.perf_counter()
-    with cluster.connect(workers=2, preload=batch.WORKER_MODULES) as workers:
-        workers.client.wait_for_workers(2)
-        print(time.perf_counter() - began)
-"""
-
-
-def start_up(seconds: dict) -> None:
-    """What of the corpus batch on Dask is its cluster's start: a 2-worker cluster up (both workers connected,
-    as a batch starts it) in a new process that has loaded the kit's batch modules; and the ratio to the pool
-    once that start is taken out of the Dask runs (the pool's workers fork in milliseconds)."""
-    with tempfile.TemporaryDirectory(prefix="hog-bench-start-") as scratch:
-        script = Path(scratch) / "start.py"   # a file, as the cluster's fork server starts from the main module
-        script.write_text(CLUSTER_START, encoding="utf-8")
-        started = [float(subprocess.run([sys.executable, str(script)], check=True, capture_output=True, text=True,
-                                        cwd=project.ROOT).stdout.split()[-1]) for _ in range(3)]
-    start = statistics.median(started)
-    pool, dask = (statistics.median(seconds[label, "now"]) for label in ("--jobs 2", "Dask, 2 workers"))
-    print(f"a 2-worker cluster's start (both workers connected): {start:.2f} s (median of 3); "
-          f"Dask / --jobs 2 without it: {pool / (dask - start):.2f}x")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--batch", type=int, default=200, help="submissions in the batch (default 200)")
@@ -441,7 +376,7 @@ def main() -> None:
         if not args.cases_only:
             against_okpy(kit, args.before)
         outside_the_code(kit)
-        corpus_batch(args.corpus, args.dask, args.before)
+        corpus.corpus_batch(args.corpus, args.dask, args.before)
         if not (args.okpy_only or args.cases_only):
             single(kit)
             batch_throughput(args.batch)
