@@ -37,13 +37,6 @@ def _corpus(folder: Path, copies: int) -> dict[str, str]:
     return variants
 
 
-def _machine_cpu(run) -> tuple[float, float]:
-    """``run()``'s result (its seconds), and the CPU seconds the whole machine spent meanwhile."""
-    before = processes.machine_times()[0]
-    seconds = run()
-    return seconds, processes.machine_times()[0] - before
-
-
 def corpus_batch(copies: int, dask: bool, before: str | None) -> None:
     """``hog grade-batch`` of the corpus, each submission under its own variant, one fresh seed per run, each
     run in a new process; with ``before``, the kit at that revision too, the two taking turns."""
@@ -64,7 +57,8 @@ def corpus_batch(copies: int, dask: bool, before: str | None) -> None:
             for label, jobs, on_dask in runs:
                 for name, tree in trees:
                     out = Path(scratch) / f"out-{round_number}-{jobs}-{on_dask}-{name}"
-                    taken, cpu = _machine_cpu(lambda: revisions.corpus_run(tree, source, out, named, jobs, on_dask))
+                    taken, cpu = processes.machine_spent(
+                        lambda: revisions.corpus_run(tree, source, out, named, jobs, on_dask))
                     seconds.setdefault((label, name), []).append(taken)
                     used.setdefault((label, name), []).append(cpu)
         rates = {key: len(named) / statistics.median(taken) for key, taken in seconds.items()}

@@ -213,9 +213,9 @@ def _timed_machine(function, repeat: int) -> tuple[float, float]:
     """The median wall time of a few calls, and the median CPU time the whole machine spent on one."""
     walls, used = [], []
     for _ in range(repeat):
-        before = processes.machine_times()[0]
-        walls.append(timed(function, repeat=1))
-        used.append(processes.machine_times()[0] - before)
+        wall, cpu = processes.machine_spent(lambda: timed(function, repeat=1))
+        walls.append(wall)
+        used.append(cpu)
     return statistics.median(walls), statistics.median(used)
 
 

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+from typing import Callable, TypeVar
+
+T = TypeVar("T")
 
 
 def descendants(pid: int) -> list[int]:
@@ -47,3 +50,10 @@ def machine_times() -> tuple[float, float]:
     ticks = os.sysconf("SC_CLK_TCK")
     return (user + nice + system + irq + softirq) / ticks, (user + nice + system + idle + iowait + irq + softirq
                                                              + steal) / ticks
+
+
+def machine_spent(run: Callable[[], T]) -> tuple[T, float]:
+    """``run()``'s result, and the CPU seconds the whole machine spent in use meanwhile (``machine_times``)."""
+    before = machine_times()[0]
+    result = run()
+    return result, machine_times()[0] - before

@@ -48,7 +48,7 @@ from pathlib import Path
 
 import revisions   # beside this script: grade-batch in a new process
 from backlog import FullLoad, full_load, spans_of   # beside it too
-from processes import cpu_seconds, descendants, machine_times, resident   # beside it too
+from processes import cpu_seconds, descendants, machine_spent, machine_times, resident   # beside it too
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANTS = ["sp19", "nju24", "nju21", "fa19", "fa18"]
@@ -368,9 +368,8 @@ def grade_batch_run(files: list[tuple[str, str, Path]], jobs: int, label: str = 
             name = f"{number:04d}-{variant}"
             shutil.copy(path, source / f"{name}.py")
             variant_of[name] = variant
-        before = machine_times()[0]
-        seconds, own = revisions.corpus_run_cpu(ROOT, source, Path(scratch) / "out", variant_of, jobs, False)
-        cpu = machine_times()[0] - before
+        (seconds, own), cpu = machine_spent(
+            lambda: revisions.corpus_run_cpu(ROOT, source, Path(scratch) / "out", variant_of, jobs, False))
     if label:
         print(f"{label}hog grade-batch --jobs {jobs} of the same {len(files)} files: {seconds:.1f} s, "
               f"{len(files) / seconds:.2f} submissions/s, {cpu / len(files) * 1000:.0f} ms of the machine's CPU each "
