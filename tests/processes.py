@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import time
-from pathlib import Path
+
+from grader.sandbox.processes import alive
 
 
 def living(pids: list[int], within: float = 0.0) -> list[int]:
     """Those of ``pids`` still running once they all ended or ``within`` seconds passed (an exited one may
     linger as a zombie, ended but not yet reaped: not running)."""
     deadline = time.monotonic() + within
-    while (running := [pid for pid in pids if _running(pid)]) and time.monotonic() < deadline:
+    while (running := [pid for pid in pids if alive(pid)]) and time.monotonic() < deadline:
         time.sleep(0.05)
     return running
 
@@ -18,11 +19,3 @@ def living(pids: list[int], within: float = 0.0) -> list[int]:
 def gone(pids: list[int], within: float = 5.0) -> bool:
     """Whether all of ``pids`` ended within ``within`` seconds."""
     return living(pids, within) == []
-
-
-def _running(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return False
-    return state not in (b"Z", b"X")

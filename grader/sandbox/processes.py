@@ -59,7 +59,8 @@ def descendants(root: int) -> list[int]:
     return found
 
 
-def _alive(pid: int) -> bool:
+def alive(pid: int) -> bool:
+    """Whether ``pid`` still runs: an exited one lingering as a zombie, ended but not reaped, does not."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as handle:
             state = handle.read().rpartition(b")")[2].split()[0]
@@ -70,5 +71,5 @@ def _alive(pid: int) -> bool:
 
 def wait_gone(pids: list[int], seconds: float) -> None:
     deadline = time.monotonic() + seconds
-    while any(_alive(pid) for pid in pids) and time.monotonic() < deadline:
+    while any(alive(pid) for pid in pids) and time.monotonic() < deadline:
         time.sleep(0.005)
