@@ -7,20 +7,14 @@ import contextlib
 import os
 from typing import Callable, TypeVar
 
+from grader.sandbox import processes as sandbox_processes
+
 T = TypeVar("T")
 
 
 def descendants(pid: int) -> list[int]:
-    """``pid`` and every process under it (from /proc)."""
-    found, todo = [], [pid]
-    while todo:
-        current = todo.pop()
-        found.append(current)
-        with contextlib.suppress(OSError):
-            for task in os.listdir(f"/proc/{current}/task"):
-                with open(f"/proc/{current}/task/{task}/children", encoding="ascii") as children:
-                    todo += [int(child) for child in children.read().split()]
-    return found
+    """``pid`` and every process under it (the sandbox's own reading of /proc)."""
+    return [pid, *sandbox_processes.descendants(pid)]
 
 
 def resident(pid: int) -> int:
