@@ -1,4 +1,4 @@
-"""Options and fixtures for the whole suite: golden files, the ``slow`` marker, recorded progress, the
+"""Options and fixtures for the whole suite: golden files, recorded progress, the
 ``wheelhouse``, and the place (course folder or checkout) each test leaves as it found it.
 
 ``python -m pytest --update-goldens`` rewrites every golden file in
@@ -20,24 +20,6 @@ GOLDENS = Path(__file__).parent / "goldens"
 pytest_plugins = ["tests.wheelhouse"]   # the ``wheelhouse`` fixture: the kit's requirements, for setup.sh
 
 
-# Slow tests of files marked from here rather than in the file (each over ~1 s when measured
-# with --durations under load): tests/sandbox/test_sandbox.py is being reworked with the sandbox itself.
-SLOW = {
-    "test_sandbox.py": {
-        "test_after_a_timeout_the_rest_of_its_group_is_not_run",
-        "test_forged_results_fail_the_forging_case_and_later_cases_stay_truthful",
-        "test_import_failure_fails_every_case",
-        "test_loops_sleeps_and_ignored_signals_time_out_and_the_batch_goes_on",
-        "test_memory_hog_fails_cleanly",
-        "test_no_process_or_scratch_folder_is_left_behind",
-        "test_total_time_limit_fails_the_remaining_cases",
-        "test_a_case_blocked_on_a_pipe_a_lock_or_select_is_out_of_time_after_a_second_of_waiting",   # 3 s a level
-        "test_a_question_that_uses_up_its_share_of_the_time_skips_only_its_own_cases",
-        "test_a_result_already_written_is_read_before_a_time_limit_is_declared",
-    },
-}
-
-
 @pytest.fixture(autouse=True)
 def place_kept():
     """The place a test chose (``hog --course``, a ``main([...])`` run inside a temporary course) is
@@ -46,12 +28,6 @@ def place_kept():
     yield
     project._chosen.clear()
     project._chosen.update(chosen)
-
-
-def pytest_collection_modifyitems(config, items):
-    for item in items:
-        if item.originalname in SLOW.get(item.path.name, ()):
-            item.add_marker(pytest.mark.slow)
 
 
 def pytest_addoption(parser):

@@ -7,7 +7,7 @@ sandbox gets it; it uses the standard library only.  Order of work:
    before any of the submission's code runs.  The rest of ``main`` only uses
    these captured references, so a submission that rebinds ``builtins.repr``,
    ``io.StringIO`` or ``sys.stdout`` at import time changes nothing here
-   (tests/sandbox/test_sandbox.py checks this rule with ``ast``).  So ``main`` is one
+   (tests/sandbox/test_sandbox_protocol.py checks it with ``ast``).  So ``main`` is one
    long function: the captured names are its locals, its helpers closures
    over them; a reader audits the rule in one scope.
 2. Read the configuration line from CONTROL_FD, lock the process down

@@ -12,8 +12,8 @@ import tempfile
 import pytest
 
 from grader.sandbox import child, run_cases
-from tests.sandbox.test_sandbox import (A_THEN_B, FAST, LINKED, SHARES, Step, _leftovers,
-                                        assert_a_ran_out_of_its_share_and_b_ran, errors, submit)
+from tests.sandbox.sandboxed import (A_THEN_B, FAST, LINKED, SHARES, Step, leftovers,
+                                     assert_a_ran_out_of_its_share_and_b_ran, errors, submit)
 
 
 def test_the_later_cases_are_run_after_the_first_and_reported_in_order(tmp_path, mode, monkeypatch):
@@ -89,4 +89,4 @@ def test_a_later_that_fails_ends_the_run_with_its_error_and_leaves_nothing_behin
     with pytest.raises(RuntimeError, match="generator failed"):
         run_cases(submit(tmp_path, "x = 1\n"), [["x"]], limits=FAST, later=broken)
     assert made and not any(os.path.exists(folder) for folder in made)
-    assert _leftovers(made) == []
+    assert leftovers(made) == []
