@@ -21,19 +21,25 @@ VARIANTS = ["sp19", "nju24", "nju21", "fa19", "fa18"]   # the grading benchmark'
 CORPUS_ROUNDS = 3   # runs of the corpus batch each way, taking turns: its figures are their medians
 
 
+def by_variant() -> dict[str, list[Path]]:
+    """The kit's corpus by variant: each variant's reference, then its real students' submissions
+    (tests/submissions/allowed, then buggy; a submission's name starts with its variant)."""
+    found: dict[str, list[Path]] = {variant_id: [project.SOLUTION / variant_id / "hog.py"] for variant_id in VARIANTS}
+    for kind in ("allowed", "buggy"):
+        for path in sorted((project.ROOT / "tests" / "submissions" / kind).glob("*.py")):
+            found[path.name.split("_")[0]].append(path)
+    return found
+
+
 def _corpus(folder: Path, copies: int) -> dict[str, str]:
-    """The kit's corpus of real students' submissions (tests/submissions/allowed and buggy) and each
-    variant's reference, ``copies`` times: name → variant."""
+    """The corpus (``by_variant``), ``copies`` times, in ``folder``: name → variant."""
     variants = {}
-    sources = [path for kind in ("allowed", "buggy")
-               for path in sorted((project.ROOT / "tests" / "submissions" / kind).glob("*.py"))]
-    sources += [project.SOLUTION / variant_id / "hog.py" for variant_id in VARIANTS]
     for copy in range(copies):
-        for path in sources:
-            variant_id = path.name.split("_")[0] if path.name != "hog.py" else path.parent.name
-            name = f"{copy}-{variant_id}-{path.stem}"
-            shutil.copy(path, folder / f"{name}.py")
-            variants[name] = variant_id
+        for variant_id, paths in by_variant().items():
+            for path in paths:
+                name = f"{copy}-{variant_id}-{path.stem}"
+                shutil.copy(path, folder / f"{name}.py")
+                variants[name] = variant_id
     return variants
 
 
