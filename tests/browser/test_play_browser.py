@@ -18,7 +18,7 @@ import pytest
 
 from grader import project
 from grader.classroom import play
-from tests.shipped.test_hog_gui import student_folder
+from tests.shipped.playing import student_folder
 from grader.spec import all_variants, load_variant
 
 CHROMIUM = Path("/usr/bin/chromium")

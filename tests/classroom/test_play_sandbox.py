@@ -17,7 +17,7 @@ from grader.errors import UsageError
 from grader.sandbox import level, namespaces
 from grader.spec import load_variant
 from tests import TESTS
-from tests.shipped.test_hog_gui import call, port_and_token
+from tests.shipped.playing import call, port_and_token
 
 KIT = [str(project.PACKAGE), str(project.SOLUTION), str(project.ROOT)]
 # What a student could append to a working hog.py: look around, write outside, and show the page.
