@@ -1,10 +1,16 @@
-"""What the sandbox's tests share: ``mode``, each isolation level the machine offers in turn."""
+"""What the sandbox's tests share: ``mode``, each isolation level the machine offers in turn; ``honest``, a
+submission that only squares; ``filled_cache``, a grader's cache that holds sp19's hidden cases and its key."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from grader import cases as case_source
+from grader import project
 from grader.sandbox import level, namespaces
+from grader.spec import load_variant
 
 
 @pytest.fixture(params=["bwrap", "files", "process"])
@@ -21,3 +27,22 @@ def mode(request, monkeypatch):
         if request.param == "files" and level.landlock_unavailable():
             pytest.skip(level.landlock_unavailable())
     return request.param
+
+
+@pytest.fixture
+def honest(tmp_path) -> Path:
+    path = tmp_path / "hog.py"
+    path.write_text("def square(x):\n    return x * x\n")
+    return path
+
+
+
+@pytest.fixture
+def filled_cache(tmp_path, monkeypatch) -> Path:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("HOG_CACHE", str(folder))
+    monkeypatch.setattr(project, "CACHE", folder)
+    case_source.hidden_cases.cache_clear()
+    case_source.grading_cases(load_variant("sp19"))
+    yield folder / "hidden"
+    case_source.hidden_cases.cache_clear()

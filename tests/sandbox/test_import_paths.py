@@ -20,7 +20,7 @@ import pytest
 from grader.publishing import assign
 from grader.spec import load_variant
 from tests.publishing.test_assign import unpacked
-from tests.sandbox.test_isolation import in_container
+from tests.sandbox.isolated import in_container
 
 NO_CODE = '"""The Game of Hog (CS 61A Spring 2019 rules): nothing written yet."""\n'
 MARKING = "import pathlib\npathlib.Path({marker!r}).write_text('imported: ' + __name__)\n"

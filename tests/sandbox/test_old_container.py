@@ -26,7 +26,7 @@ import pytest
 from grader.publishing import assign
 from grader.sandbox import level, namespaces
 from grader.spec import load_variant
-from tests.sandbox.test_isolation import hunter   # tests/submissions/hostile/steal_kit.py, told where the cache is
+from tests.sandbox.isolated import hunter   # tests/submissions/hostile/steal_kit.py, told where the cache is
 from tests import ROOT
 
 

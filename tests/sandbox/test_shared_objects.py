@@ -26,7 +26,7 @@ from grader.grading import grade
 from grader.sandbox import Limits, namespaces, run_cases
 from grader.spec import load_variant
 from tests import ROOT, TESTS
-from tests.sandbox.test_isolation import in_container, no_level_settings, use_level  # noqa: F401 (an autouse fixture)
+from tests.sandbox.isolated import in_container, no_level_settings, use_level  # noqa: F401 (an autouse fixture)
 
 HOSTILE = TESTS / "submissions" / "hostile"
 FAST = Limits(case_seconds=2.0, total_seconds=60.0)
