@@ -1,8 +1,10 @@
 """What the sandbox's tests share: ``mode``, each isolation level the machine offers in turn; ``honest``, a
-submission that only squares; ``filled_cache``, a grader's cache that holds sp19's hidden cases and its key."""
+submission that only squares; ``filled_cache``, a grader's cache that holds sp19's hidden cases and its key; ``made``, the folders
+the test made with ``tempfile.mkdtemp`` (the sandboxes' scratch folders among them)."""
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -46,3 +48,17 @@ def filled_cache(tmp_path, monkeypatch) -> Path:
     case_source.grading_cases(load_variant("sp19"))
     yield folder / "hidden"
     case_source.hidden_cases.cache_clear()
+
+
+@pytest.fixture
+def made(monkeypatch) -> list[str]:
+    """Every folder ``tempfile.mkdtemp`` makes while the test runs, in order."""
+    folders: list[str] = []
+    real_mkdtemp = tempfile.mkdtemp
+
+    def recording_mkdtemp(*args, **kwargs):
+        folders.append(real_mkdtemp(*args, **kwargs))
+        return folders[-1]
+
+    monkeypatch.setattr(tempfile, "mkdtemp", recording_mkdtemp)
+    return folders

@@ -7,7 +7,6 @@ public cases. What a user sees must not change: every case reported, in order, u
 from __future__ import annotations
 
 import os
-import tempfile
 
 import pytest
 
@@ -74,18 +73,10 @@ def test_later_cases_that_break_the_rules_are_refused_like_the_first(tmp_path):
         run_cases(submit(tmp_path, "x = 1\n"), [["x"]], groups=["a"], limits=FAST, later=lambda: ([["x"]], None))
 
 
-def test_a_later_that_fails_ends_the_run_with_its_error_and_leaves_nothing_behind(tmp_path, mode, monkeypatch):
-    made: list[str] = []
-    real_mkdtemp = tempfile.mkdtemp
-
-    def recording_mkdtemp(*args, **kwargs):
-        made.append(real_mkdtemp(*args, **kwargs))
-        return made[-1]
-
+def test_a_later_that_fails_ends_the_run_with_its_error_and_leaves_nothing_behind(tmp_path, mode, made):
     def broken():
         raise RuntimeError("the spec's generator failed")
 
-    monkeypatch.setattr(tempfile, "mkdtemp", recording_mkdtemp)
     with pytest.raises(RuntimeError, match="generator failed"):
         run_cases(submit(tmp_path, "x = 1\n"), [["x"]], limits=FAST, later=broken)
     assert made and not any(os.path.exists(folder) for folder in made)

@@ -8,7 +8,6 @@ import marshal
 import builtins
 import os
 import sys
-import tempfile
 import time
 
 import pytest
@@ -25,15 +24,7 @@ from tests.sandbox.sandboxed import run, errors, assert_honest_case_passes, left
 
 
 @pytest.mark.slow
-def test_no_process_or_scratch_folder_is_left_behind(tmp_path, mode, monkeypatch):
-    made: list[str] = []
-    real_mkdtemp = tempfile.mkdtemp
-
-    def recording_mkdtemp(*args, **kwargs):
-        made.append(real_mkdtemp(*args, **kwargs))
-        return made[-1]
-
-    monkeypatch.setattr(tempfile, "mkdtemp", recording_mkdtemp)
+def test_no_process_or_scratch_folder_is_left_behind(tmp_path, mode, made):
     report = run(tmp_path, [["forever()"], ["square(3)"]], hostile="loops.py")
     assert report.cases[0].steps[-1].error == "Timeout: the case used more than 1 s of CPU time"
     assert_honest_case_passes(report.cases[1])
