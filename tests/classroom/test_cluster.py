@@ -354,7 +354,6 @@ def _slowly(folder: Path, number: int) -> int:
     return number
 
 
-
 @pytest.mark.slow
 def test_a_run_fed_by_a_queue_asks_the_scheduler_for_its_workers_at_most_every_two_seconds(monkeypatch):
     """The course server's grader looks at the number of workers 50 times a second while a submission is graded

@@ -74,7 +74,6 @@ def test_a_task_waits_for_each_busy_worker_so_that_it_goes_on_at_once():
     assert asked_while[:2] == [[], ["a"]]   # b while a ran, c while b ran
 
 
-
 def pid_of(_task: str) -> int:
     return os.getpid()
 

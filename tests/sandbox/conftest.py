@@ -1,6 +1,6 @@
 """What the sandbox's tests share: ``mode``, each isolation level the machine offers in turn; ``honest``, a
-submission that only squares; ``filled_cache``, a grader's cache that holds sp19's hidden cases and its key; ``made``, the folders
-the test made with ``tempfile.mkdtemp`` (the sandboxes' scratch folders among them)."""
+submission that only squares; ``filled_cache``, a grader's cache that holds sp19's hidden cases and its key;
+``made``, the folders the test made with ``tempfile.mkdtemp`` (the sandboxes' scratch folders among them)."""
 
 from __future__ import annotations
 
@@ -36,7 +36,6 @@ def honest(tmp_path) -> Path:
     path = tmp_path / "hog.py"
     path.write_text("def square(x):\n    return x * x\n")
     return path
-
 
 
 @pytest.fixture

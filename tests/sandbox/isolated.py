@@ -17,7 +17,6 @@ from grader.sandbox import Limits, level, namespaces
 from tests import ROOT
 from tests.sandbox.sandboxed import HOSTILE
 
-
 FAST = Limits(case_seconds=2.0, total_seconds=60.0)
 # The hunter walks the visible disk at import for up to 3 s of wall time; on a machine whose disk cache
 # is cold (a fresh CI machine) much of that is waiting on reads, which FAST's one second of waiting
@@ -32,14 +31,12 @@ def no_level_settings(monkeypatch):
     monkeypatch.delenv("HOG_SANDBOX", raising=False)
 
 
-
 def use_level(monkeypatch, name: str) -> None:
     if name == "bubblewrap" and namespaces.unavailable():
         pytest.skip(namespaces.unavailable())
     if name == "files" and level.landlock_unavailable():
         pytest.skip(level.landlock_unavailable())
     monkeypatch.setenv("HOG_SANDBOX", name)
-
 
 
 def slow_interpreter(tmp_path: Path, seconds: float) -> str:
@@ -49,8 +46,6 @@ def slow_interpreter(tmp_path: Path, seconds: float) -> str:
     return str(script)
 
 
-
-
 def hunter(tmp_path: Path, cache: Path) -> Path:
     """tests/submissions/hostile/steal_kit.py, told where the cache is."""
     folder = tmp_path / "hunter"
@@ -58,7 +53,6 @@ def hunter(tmp_path: Path, cache: Path) -> Path:
     source = (HOSTILE / "steal_kit.py").read_text().replace("CACHE = None", f"CACHE = {str(cache)!r}")
     (folder / "hog.py").write_text(source)
     return folder
-
 
 
 CONTAINED = """
@@ -86,8 +80,6 @@ def reach_out():
         tried.append(type(error).__name__)
     return tried
 """
-
-
 
 
 def in_container(command: list[str], *, env: dict | None = None, timeout: float = 600,

@@ -63,10 +63,8 @@ def assert_honest_case_passes(case: CaseRun, output: str = "9\n") -> None:
     assert case.steps == [Step(output, None, None)]
 
 
-
 LINKED = ("hog.py is a symbolic link; the grader only takes the file itself "
           "(submit a copy of the file, not a link to it)")
-
 
 
 SHARES = Limits(case_seconds=1.0, total_seconds=1.6, wall_seconds=6.0)   # two questions: 0.8 s each
@@ -81,7 +79,6 @@ def assert_a_ran_out_of_its_share_and_b_ran(report: SandboxReport) -> None:
         "submission's own time)", sandbox.SKIPPED_AFTER_TIMEOUT]
     assert_honest_case_passes(report.cases[3])
     assert report.cases[4].steps == [Step("'done'\n")]
-
 
 
 def leftovers(folders: list[str]) -> list[str]:

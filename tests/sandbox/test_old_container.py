@@ -30,8 +30,6 @@ from tests.sandbox.isolated import hunter   # tests/submissions/hostile/steal_ki
 from tests import ROOT
 
 
-
-
 # Run as root in a mount namespace of its own (unshare): /tmp is a container's own (without this machine's
 # other graders' folders); the interpreter and the folders the kit's requirements come from are mounted
 # where other users can reach them (a container's Python lives under /usr). Everything else of the machine

@@ -122,7 +122,6 @@ def test_bad_arguments_are_clear_errors(tmp_path):
         run_cases(tmp_path / "real.py", [["1"]], support_files={"../dice.py": ""})
 
 
-
 def test_a_linked_hog_py_is_the_submissions_fault_and_nothing_runs(tmp_path):
     (tmp_path / "real.py").write_text("def square(x):\n    return x * x\n")
     folder = tmp_path / "sym"

@@ -34,8 +34,6 @@ def test_no_process_or_scratch_folder_is_left_behind(tmp_path, mode, made):
     assert leftovers(made) == []
 
 
-
-
 # ---------------------------------------------------------------------------
 # Protocol details
 # ---------------------------------------------------------------------------

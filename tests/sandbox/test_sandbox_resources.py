@@ -91,8 +91,6 @@ def test_signals_tracing_and_limits_stay_inside(tmp_path, mode):
     assert_honest_case_passes(report.cases[4])
 
 
-
-
 # ---------------------------------------------------------------------------
 # Lies and forgeries
 # ---------------------------------------------------------------------------

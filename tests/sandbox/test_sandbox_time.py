@@ -87,7 +87,6 @@ def test_a_case_starved_of_the_cpu_by_a_busy_machine_is_not_waiting(tmp_path, mo
     assert report.cases[0].seconds > 1.0      # starved far longer than it may wait
 
 
-
 @pytest.mark.slow
 def test_a_question_that_uses_up_its_share_of_the_time_skips_only_its_own_cases(tmp_path, mode):
     """Two groups share 1.6 s of the submission's own time: 0.8 s each. Question a's cases each compute

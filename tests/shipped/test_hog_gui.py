@@ -92,8 +92,6 @@ def test_unknown_api_calls_are_404(game):
     assert call(port, token, "GET", "api/move")[0] == 404
 
 
-
-
 # ---------------------------------------------------- the reference's games
 
 
@@ -135,7 +133,6 @@ def test_a_turn_names_the_rules_that_fired_and_why():
 
 
 # -------------------------------------------- the student's code, in-process
-
 
 
 def test_a_pig_out_bug_is_pointed_out_next_to_its_turn():

@@ -89,8 +89,6 @@ def test_a_hog_py_that_exits_python_is_named(tmp_path):
                                               "(exit status 3: no message)."}
 
 
-
-
 # ----------------------------------------------------- running hog_gui.py
 
 
@@ -179,10 +177,6 @@ def test_hog_gui_without_its_files_says_which_are_missing(tmp_path, missing):
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr == (f"{missing} missing beside hog_gui.py in {folder.resolve()}: copy it back from the "
                              "course's student folder\n")
-
-
-
-
 
 
 def test_hog_gui_needs_only_the_standard_library(tmp_path):
