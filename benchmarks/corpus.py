@@ -33,9 +33,9 @@ def by_variant() -> dict[str, list[Path]]:
 
 def _corpus(folder: Path, copies: int) -> dict[str, str]:
     """The corpus (``by_variant``), ``copies`` times, in ``folder``: name → variant."""
-    variants = {}
+    variants, corpus = {}, by_variant()
     for copy in range(copies):
-        for variant_id, paths in by_variant().items():
+        for variant_id, paths in corpus.items():
             for path in paths:
                 name = f"{copy}-{variant_id}-{path.stem}"
                 shutil.copy(path, folder / f"{name}.py")
