@@ -9,6 +9,7 @@ from pathlib import Path
 
 from grader import sandbox
 from grader.sandbox import CaseRun, Limits, SandboxReport, StepKind, StepResult, namespaces, run_cases
+from grader.sandbox.processes import alive
 from tests import TESTS
 
 HOSTILE = TESTS / "submissions" / "hostile"
@@ -82,14 +83,13 @@ def assert_a_ran_out_of_its_share_and_b_ran(report: SandboxReport) -> None:
 
 
 def leftovers(folders: list[str]) -> list[str]:
+    """The processes still running (zombies apart) whose command line names one of ``folders`` or whose working
+    folder is inside one: what a run that cleaned up after itself leaves none of."""
     found = []
     for entry in os.listdir("/proc"):
-        if not entry.isdigit() or int(entry) == os.getpid():
+        if not entry.isdigit() or int(entry) == os.getpid() or not alive(int(entry)):
             continue
         try:
-            state = Path(f"/proc/{entry}/stat").read_bytes().rpartition(b")")[2].split()[0]
-            if state in (b"Z", b"X"):
-                continue
             command = Path(f"/proc/{entry}/cmdline").read_bytes().decode("utf-8", "replace")
             try:
                 where = os.readlink(f"/proc/{entry}/cwd")
