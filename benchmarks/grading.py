@@ -15,7 +15,6 @@ import io
 import os
 import resource
 import shutil
-import json
 import statistics
 import subprocess
 import sys
@@ -30,6 +29,7 @@ from grader.sandbox import run_cases
 from grader.spec import load_variant
 
 import corpus   # beside this script: the batch of the kit's corpus of students' submissions
+import generation   # beside this script: the hidden cases of a fresh seed
 import installed   # beside this script: the kit installed from this checkout, as instructors install it
 import okpy_run   # beside this script: the course's okpy run
 import processes   # beside this script: the machine's CPU time in use
@@ -109,12 +109,12 @@ for session in sys.argv[2:]:
 TARGETS = {"sp19": 0.45, "nju24": 0.45, "nju21": 0.45, "fa19": 0.6, "fa18": 0.45}   # issue 11, seconds
 
 
-def against_okpy(kit: installed.Kit, before: str | None = None) -> None:
+def against_okpy(kit: installed.Kit, before: str | None = None) -> dict[str, float]:
     """hog grade in a new process against the course's okpy run of the same public cases (okpy's ``ok``
     client, in a course folder of its own: see ``okpy_run``) and, for reference, an okpy-like run (a new
     process that imports hog.py and runs them in-process), and hog --help against the bare interpreter's
     start-up, all measured in this run. ``hog`` is the kit installed from this checkout into a venv of its
-    own (``installed``), as okpy is: both start as their users start them."""
+    own (``installed``), as okpy is: both start as their users start them. Gives okpy's time by variant."""
     scratch = Path(tempfile.mkdtemp(prefix="hog-bench-okpy-"))
     ok_command, origin = okpy_run.client(scratch)
     print("\nhog grade (the kit installed from this checkout into a venv of its own, as `pip install` does; a new")
@@ -138,9 +138,8 @@ def against_okpy(kit: installed.Kit, before: str | None = None) -> None:
     environment = {**os.environ, "HOG_CACHE": cache}
     environment.pop("PYTHONPATH", None)   # the installed kit, not this checkout
     with revisions.tree_at(before) as then:
-        for variant_id in VARIANTS:
-            _against_okpy(variant_id, kit=kit, command_environment=environment, cache=cache, then=then,
-                          okpy=(ok_command, scratch))
+        okpy_seconds = {variant_id: _against_okpy(variant_id, kit=kit, command_environment=environment, cache=cache,
+                                                  then=then, okpy=(ok_command, scratch)) for variant_id in VARIANTS}
     shutil.rmtree(cache, ignore_errors=True)
     bare = timed(lambda: subprocess.run([kit.python, "-c", "pass"], check=True), repeat=5)
     helped = timed(lambda: subprocess.run(kit.hog + ["--help"], check=True, capture_output=True), repeat=5)
@@ -148,6 +147,7 @@ def against_okpy(kit: installed.Kit, before: str | None = None) -> None:
     print(f"hog --help: {helped:.3f} s (target 0.1 s: {'met' if helped <= 0.1 else 'not met'}); "
           f"the bare interpreter's start-up in this run (the same venv's): {bare:.3f} s ({helped / bare:.1f}x)")
     print(f"load average while measuring: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    return okpy_seconds
 
 
 def _okpy_seconds(variant_id: str, command: list[str], scratch: Path) -> tuple[float, str]:
@@ -165,8 +165,8 @@ def _okpy_seconds(variant_id: str, command: list[str], scratch: Path) -> tuple[f
 
 
 def _against_okpy(variant_id: str, *, kit: installed.Kit, command_environment: dict, cache: str,
-                  then: Path | None, okpy: tuple[list[str], Path]) -> None:
-    """One variant's line of ``against_okpy``."""
+                  then: Path | None, okpy: tuple[list[str], Path]) -> float:
+    """One variant's line of ``against_okpy``; okpy's time."""
     environment = command_environment
     variant = load_variant(variant_id)
     folder = project.SOLUTION / variant_id
@@ -207,6 +207,7 @@ def _against_okpy(variant_id: str, *, kit: installed.Kit, command_environment: d
         fresh_then = statistics.median(fresh_runs["then"])
         line += f" {fresh_then:10.2f}s {fresh / fresh_then:8.2f}x"
     print(line)
+    return ok_seconds
 
 
 def _timed_machine(function, repeat: int) -> tuple[float, float]:
@@ -260,60 +261,6 @@ def batch_throughput(size: int) -> None:
     print(f"--jobs 2 / --jobs 1 throughput: {rates[2] / rates[1]:.2f}x")
 
 
-FRESH_SEEDS = (101, 202, 303, 404, 505)
-GENERATION = """\
-import json, statistics, sys, time
-from grader import cases
-from grader.spec import load_variant
-seeds, times = json.loads(sys.argv[1]), {}
-for variant_id in json.loads(sys.argv[2]):
-    variant = load_variant(variant_id)
-    cases.hidden_cases(variant, 0)   # what every seed shares (probes; where kept, the decisions) is ready
-    spent = []
-    for seed in seeds:
-        started = time.process_time()
-        cases._generate(variant, seed)
-        spent.append(time.process_time() - started)
-    times[variant_id] = statistics.median(spent)
-print(json.dumps(times))
-"""
-
-
-def _generation_times(tree: Path) -> dict[str, float]:
-    """The median CPU time to draw and decide a fresh seed's hidden cases, per variant, with the kit at
-    ``tree`` (CPU time: on a shared, loaded machine the wall time mostly says how busy the others were)."""
-    cache = tempfile.mkdtemp(prefix="hog-bench-cache-")
-    try:
-        done = subprocess.run([sys.executable, "-c", GENERATION, json.dumps(FRESH_SEEDS), json.dumps(VARIANTS)],
-                              check=True, capture_output=True, text=True, cwd=tree,
-                              env={**os.environ, "HOG_CACHE": cache, "PYTHONPATH": str(tree)})
-        return json.loads(done.stdout.splitlines()[-1])
-    finally:
-        shutil.rmtree(cache, ignore_errors=True)
-
-
-def hidden_case_generation(before: str | None) -> None:
-    """The hidden cases of a fresh seed, in a process that has graded before (what a batch worker or
-    a warm grader pays per seed); with ``before``, the kit at that git revision alongside."""
-    print("\nHidden cases of a fresh seed: drawn and decided (the reference's answers, the agreement of the")
-    print(f"allowed alternatives), the median of {len(FRESH_SEEDS)} seeds, in a process that has graded before")
-    print("(CPU seconds of the grading process; the least of 3 runs, the revisions' runs taking turns)")
-    runs: dict[str, list[dict[str, float]]] = {"now": [], "then": []}
-    with revisions.tree_at(before) as tree:
-        for _ in range(3):
-            runs["now"].append(_generation_times(project.ROOT))
-            if tree is not None:
-                runs["then"].append(_generation_times(tree))
-    now = {variant_id: min(run[variant_id] for run in runs["now"]) for variant_id in VARIANTS}
-    then = {variant_id: min(run[variant_id] for run in runs["then"]) for variant_id in VARIANTS} if before else None
-    print(f"{'variant':8} {'now':>8}" + (f" {before[:12]:>12} {'speed-up':>9}" if then else ""))
-    for variant_id in VARIANTS:
-        line = f"{variant_id:8} {now[variant_id] * 1000:6.0f}ms"
-        if then:
-            line += f" {then[variant_id] * 1000:10.0f}ms {then[variant_id] / now[variant_id]:8.1f}x"
-        print(line)
-
-
 def timed_children(function, repeat: int = 3) -> tuple[float, float]:
     """The median wall time of a few calls of ``function``, and the median CPU time (user and system) of the
     processes it waited for: where it runs a command, the command's own process, with any of its own children
@@ -329,15 +276,32 @@ def timed_children(function, repeat: int = 3) -> tuple[float, float]:
     return statistics.median(walls), statistics.median(cpus)
 
 
-def outside_the_code(kit: installed.Kit, repeat: int = 3) -> None:
+KNOWN = """\
+import sys
+from grader.cases import hidden_cases, new_seed
+from grader.spec import load_variant
+hidden_cases(load_variant(sys.argv[1]), new_seed())
+"""
+
+
+def outside_the_code(kit: installed.Kit, okpy: dict[str, float] | None = None, repeat: int = 3) -> None:
     """The share of a grade spent outside the student's code: ``hog grade`` of the reference (the installed
-    kit) in a new process with a fresh seed, against the same cases run in this process without isolation."""
+    kit) in a new process with a fresh seed, against the same cases run in this process without isolation;
+    and the chain no arrangement of a fresh seed's grade shortens: its hidden cases known (a new process of
+    the installed kit that loads what drawing needs, the spec, and draws them), then their code run. With
+    ``okpy`` (okpy's time by variant, from ``against_okpy``), that chain against okpy's time."""
     print("\nOutside the student's code: `hog grade` of the reference (a new process, a fresh seed) against")
     print("its own code's time (the same sessions, tabulation included, run in one process without isolation);")
     print(f"the rest is start-up, case generation, the sandbox, comparison and scoring; median of {repeat};")
     print("'grader CPU': the CPU time of the `hog grade` process itself (not its sandbox's), and its share of the")
-    print("wall time: near 100%, the grader's own process is what a grade waits for")
-    print(f"{'variant':8} {'hog grade':>10} {'its code':>9} {'outside':>8} {'share':>6} {'grader CPU':>11} {'of wall':>8}")
+    print("wall time: near 100%, the grader's own process is what a grade waits for;")
+    print("'known': a new process of the installed kit that loads what drawing needs and the spec, and draws a")
+    print("fresh seed's hidden cases (the earliest they can reach a sandbox); 'hidden code': those cases' code")
+    print("alone, run as 'its code'; 'chain': the two in turn, which a fresh seed's grade cannot take less than")
+    print("(the hidden cases run the student's code only once drawn, and are drawn outside the sandbox)"
+          + ("; 'chain/okpy': against okpy's run above (target 0.5x for the whole grade)" if okpy else ""))
+    print(f"{'variant':8} {'hog grade':>10} {'its code':>9} {'outside':>8} {'share':>6} {'grader CPU':>11} "
+          f"{'of wall':>8} {'known':>6} {'hidden code':>12} {'chain':>6}" + (f" {'chain/okpy':>11}" if okpy else ""))
     cache = tempfile.mkdtemp(prefix="hog-bench-cache-")
     environment = {**os.environ, "HOG_CACHE": cache}
     environment.pop("PYTHONPATH", None)   # the installed kit, not this checkout
@@ -351,8 +315,14 @@ def outside_the_code(kit: installed.Kit, repeat: int = 3) -> None:
         graded = cases.grading_cases(variant, 1)
         sessions = [[step.source for step in case.steps] for case in graded] + [tabulate.table_session(variant)]
         own = timed(lambda: in_process(variant, folder, sessions), repeat)
+        known = timed(lambda: subprocess.run([kit.python, "-c", KNOWN, variant_id], check=True, capture_output=True,
+                                             env=environment), repeat)
+        hidden = [[step.source for step in case.steps] for case in cases.hidden_cases(variant, 1)]
+        hidden_code = timed(lambda: in_process(variant, folder, hidden), repeat)
+        chain = known + hidden_code
         print(f"{variant_id:8} {whole:9.2f}s {own:8.2f}s {whole - own:7.2f}s {(whole - own) / whole:5.0%} "
-              f"{grader_cpu:10.2f}s {grader_cpu / whole:7.0%}")
+              f"{grader_cpu:10.2f}s {grader_cpu / whole:7.0%} {known:5.2f}s {hidden_code:11.2f}s {chain:5.2f}s"
+              + (f" {chain / okpy[variant_id]:10.2f}x" if okpy else ""))
     shutil.rmtree(cache, ignore_errors=True)
 
 
@@ -370,12 +340,11 @@ def main() -> None:
     args = parser.parse_args()
     print(f"$ python benchmarks/grading.py {' '.join(sys.argv[1:])}\n")
     print(f"load average at the start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
-    hidden_case_generation(args.before)
+    generation.hidden_case_generation(args.before)
     with tempfile.TemporaryDirectory(prefix="hog-bench-kit-") as scratch:
         kit = installed.environment(Path(scratch))   # `hog` as instructors install it
-        if not args.cases_only:
-            against_okpy(kit, args.before)
-        outside_the_code(kit)
+        okpy = None if args.cases_only else against_okpy(kit, args.before)
+        outside_the_code(kit, okpy)
         corpus.corpus_batch(args.corpus, args.dask, args.before)
         if not (args.okpy_only or args.cases_only):
             single(kit)
