@@ -110,16 +110,31 @@ if __name__ == "__main__":
 """
 
 
+LOAD_DASK = """\
+import time
+began = time.perf_counter()
+import distributed
+print(time.perf_counter() - began)
+"""
+
+
 def start_up(seconds: dict) -> None:
     """What of the corpus batch on Dask is its cluster's start: a 2-worker cluster up (both workers connected,
     as a batch starts it) in a new process that has loaded the kit's batch modules; and the ratio to the pool
-    once that start is taken out of the Dask runs (the pool's workers fork in milliseconds)."""
+    once that start is taken out of the Dask runs (the pool's workers fork in milliseconds). And what the 0.9x
+    target leaves a cluster's start, against what loading Dask's ``distributed`` alone takes a new process
+    (the batch's process loads it, and so do the workers' fork server: two of the machine's cores)."""
     with tempfile.TemporaryDirectory(prefix="hog-bench-start-") as scratch:
         script = Path(scratch) / "start.py"   # a file, as the cluster's fork server starts from the main module
         script.write_text(CLUSTER_START, encoding="utf-8")
         started = [float(subprocess.run([sys.executable, str(script)], check=True, capture_output=True, text=True,
                                         cwd=project.ROOT).stdout.split()[-1]) for _ in range(3)]
-    start = statistics.median(started)
+    loading = [float(subprocess.run([sys.executable, "-c", LOAD_DASK], check=True, capture_output=True,
+                                    text=True).stdout) for _ in range(3)]
+    start, load = statistics.median(started), statistics.median(loading)
     pool, dask = (statistics.median(seconds[label, "now"]) for label in ("--jobs 2", "Dask, 2 workers"))
     print(f"a 2-worker cluster's start (both workers connected): {start:.2f} s (median of 3); "
           f"Dask / --jobs 2 without it: {pool / (dask - start):.2f}x")
+    print(f"at 0.9x the pool's {pool:.2f} s, a Dask run may take {pool / 0.9:.2f} s: {pool / 0.9 - pool:.2f} s more "
+          f"than the pool for its cluster's start and its work; loading Dask's distributed alone takes a new "
+          f"process {load:.2f} s (median of 3; the batch's process and the workers' fork server each load it)")
