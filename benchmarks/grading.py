@@ -287,8 +287,9 @@ hidden_cases(load_variant(sys.argv[1]), new_seed())
 def outside_the_code(kit: installed.Kit, okpy: dict[str, float] | None = None, repeat: int = 3) -> None:
     """The share of a grade spent outside the student's code: ``hog grade`` of the reference (the installed
     kit) in a new process with a fresh seed, against the same cases run in this process without isolation;
-    and the chain no arrangement of a fresh seed's grade shortens: its hidden cases known (a new process of
-    the installed kit that loads what drawing needs, the spec, and draws them), then their code run. With
+    and the chain a fresh seed's grade takes at least, when its hidden cases run once drawn: those cases known
+    (a new process of the installed kit that loads what drawing needs, the spec, and draws them), then their
+    code run. With
     ``okpy`` (okpy's time by variant, from ``against_okpy``), that chain against okpy's time."""
     print("\nOutside the student's code: `hog grade` of the reference (a new process, a fresh seed) against")
     print("its own code's time (the same sessions, tabulation included, run in one process without isolation);")
@@ -297,8 +298,9 @@ def outside_the_code(kit: installed.Kit, okpy: dict[str, float] | None = None, r
     print("wall time: near 100%, the grader's own process is what a grade waits for;")
     print("'known': a new process of the installed kit that loads what drawing needs and the spec, and draws a")
     print("fresh seed's hidden cases (the earliest they can reach a sandbox); 'hidden code': those cases' code")
-    print("alone, run as 'its code'; 'chain': the two in turn, which a fresh seed's grade cannot take less than")
-    print("(the hidden cases run the student's code only once drawn, and are drawn outside the sandbox)"
+    print("alone, run as 'its code'; 'chain': the two in turn: the least a fresh seed's grade takes when its hidden")
+    print("cases run once drawn (they are drawn outside the sandbox; only running the first drawn while the rest are")
+    print("drawn would overlap the two)"
           + ("; 'chain/okpy': against okpy's run above (target 0.5x for the whole grade)" if okpy else ""))
     print(f"{'variant':8} {'hog grade':>10} {'its code':>9} {'outside':>8} {'share':>6} {'grader CPU':>11} "
           f"{'of wall':>8} {'known':>6} {'hidden code':>12} {'chain':>6}" + (f" {'chain/okpy':>11}" if okpy else ""))
