@@ -5,7 +5,8 @@ submission runs in the same process and could rewrite it).  So the grader
 bounds everything it reads before it costs anything: bytes per message, per
 case and per batch; items, nesting and dictionary entries per value (a
 dictionary of keys that all collide in one hash bucket costs the square of its
-size to rebuild).  Values are rebuilt from a tagged plain form and shown with
+size to rebuild), and what a batch's results hold once read (``MAX_HELD_BYTES``,
+enforced by grader.sandbox.run).  Values are rebuilt from a tagged plain form and shown with
 the grader's own ``repr``.  Errors while reading (MemoryError, RecursionError,
 malformed data) are the submission's failure ("tampered"), never the kit's.
 
@@ -32,6 +33,7 @@ from __future__ import annotations
 import json
 import json.scanner
 import re
+import sys
 
 from grader.sandbox import remembered
 from grader.sandbox.model import TAMPERED, StepKind, StepResult, Tampered, cap
@@ -47,6 +49,14 @@ MAX_ITEMS = 110_000
 MAX_DEPTH = 110
 MAX_DICT_ENTRIES = 2_000
 SMALL_INT = 1 << 53  # the harness sends integers below this as JSON numbers
+# The most that one batch's results may hold in the grader, as estimated (``StepResult.held``, summed by
+# grader.sandbox.run): the texts shown and the values rebuilt. The bytes read are bounded above, but a value
+# of small items is rebuilt into several times its size (an empty list, 3 bytes on the pipe, is an object of
+# 56 bytes and a place of 8 in the grader): a batch of such values would hold gigabytes.
+MAX_HELD_BYTES = 128 << 20
+HELD_ITEM_BYTES = 72   # per item of a rebuilt value: its object (a list or tuple, 56 bytes at most; an int, 28)
+                       # and its place in its container
+HELD_CHAR_BYTES = 4    # per byte of a message with a value: the characters of its strings (4 bytes each at most)
 _SCALAR_TYPES = frozenset((int, bool, str, type(None)))
 _INT_ONLY = frozenset((int,))
 _FLOAT = re.compile(r"-?(?:inf|nan|\d+(?:\.\d+)?(?:e[+-]\d+)?)")
@@ -163,16 +173,24 @@ def step_result(message, line: bytes | None = None) -> tuple[int, int, StepResul
     """(case, step, result) from a step message (read from ``line``, when given: one read before in
     this process is not rebuilt again); Tampered if it is malformed."""
     if line is None:
-        return _step_result(message)
+        return _step_result(message, 0)
     entry = _remembered.get(line)
     if entry is not None and entry[1] is not None:
         return entry[1]
-    result = _step_result(message)
+    result = _step_result(message, len(line))
     _remembered.keep(line, message, result)
     return result
 
 
-def _step_result(message) -> tuple[int, int, StepResult]:
+def _held(result: StepResult, items: int = 0, size: int = 0) -> StepResult:
+    """``result``, with what it holds in the grader: its texts, and the ``items`` of a value read from a
+    message of ``size`` bytes."""
+    result.held = sys.getsizeof(result.output) + (0 if result.error is None else sys.getsizeof(result.error)) \
+        + HELD_ITEM_BYTES * items + HELD_CHAR_BYTES * size
+    return result
+
+
+def _step_result(message, size: int) -> tuple[int, int, StepResult]:
     if len(message) != 7:
         raise Tampered("a step message of the wrong length")
     _, case, step, stdout, value, error, error_type = message
@@ -184,15 +202,16 @@ def _step_result(message) -> tuple[int, int, StepResult]:
     if error is not None:
         if value is not None:
             raise Tampered("a value together with an error")
-        return case, step, StepResult(stdout, cap(error), error_type and cap(error_type, 100), StepKind.ERROR)
+        return case, step, _held(StepResult(stdout, cap(error), error_type and cap(error_type, 100), StepKind.ERROR))
     if value is None:
-        return case, step, StepResult(stdout, None, None)
+        return case, step, _held(StepResult(stdout, None, None))
+    count = [0, 0]
     try:
-        shown = rebuild(value)
+        shown = rebuild(value, count=count)
         text = "" if shown is None else repr(shown) + "\n"
     except (ValueError, RecursionError, MemoryError):
-        return case, step, StepResult(stdout, "returned a value too large to show", None, StepKind.ERROR)
-    return case, step, StepResult(stdout + text, None, None, value=shown)
+        return case, step, _held(StepResult(stdout, "returned a value too large to show", None, StepKind.ERROR))
+    return case, step, _held(StepResult(stdout + text, None, None, value=shown), count[0], size)
 
 
 def take_step(message, index: int, steps: list[str], done: list[StepResult], cases_run: list[int],

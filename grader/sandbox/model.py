@@ -61,6 +61,8 @@ class StepResult:
     kind: StepKind = StepKind.OK
     # The value the step returned, rebuilt by the grader from plain data (None when there was none).
     value: object = field(default=None, compare=False, repr=False)
+    # The memory the result holds in the grader, as estimated when it was read (``grader.sandbox.channel``).
+    held: int = field(default=0, compare=False, repr=False)
 
 
 @dataclass

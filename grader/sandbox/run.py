@@ -38,6 +38,11 @@ expected answer (they never enter the sandbox), make the grader read beyond
 its bounds, or have one case's messages counted for another without the
 order breaking.  Once the order breaks, the process is replaced, so cases
 after a tampering one run in a process the tampering did not touch.
+
+Memory: what the results read hold in the grader (their texts and rebuilt
+values, as ``channel`` estimates them) is bounded per batch by
+``channel.MAX_HELD_BYTES``; the step that passes it fails, and the cases after
+it are not run.
 """
 
 from __future__ import annotations
@@ -63,6 +68,11 @@ SECCOMP = True
 # Cases sent ahead of the one being read: enough to keep the sandbox busy while the grader reads;
 # sent in one write once half of them have been read.
 WINDOW = 32
+# A batch whose results would hold more of the grader's memory than channel.MAX_HELD_BYTES: the step that
+# passed it fails, and the cases after it are not run ({mib}: that bound in MiB).
+HELD_FULL = ("returned more than the grader keeps of one submission's results: its values and printed output "
+             "so far would hold more than {mib} MiB of the grader's memory")
+NOT_RUN_FULL = "not run: the submission's earlier results filled what the grader keeps of one submission ({mib} MiB)"
 
 
 class Batch:
@@ -87,6 +97,7 @@ class Batch:
                                   "file_bytes": limits.file_bytes, "processes": limits.processes}}
         self.total_deadline = 0.0
         self.read_bytes = 0              # what every process of this batch sent so far (bounded per batch)
+        self.held = 0                    # what the results read so far hold in the grader (bounded per batch)
         # The batch's own time, shared equally by the groups (the later cases' too); what each group has spent.
         self.share = self._share()
         self.spent: collections.Counter[str] = collections.Counter()
@@ -172,7 +183,7 @@ class Batch:
                     break
                 imported = imported or (None, cap(stdout))
                 index, restart = self._cases(child, index, results)
-                if not restart:
+                if not (restart or self.full):
                     child.finish()
             finally:
                 child.kill()
@@ -181,7 +192,10 @@ class Batch:
                 break
         self.take_later(results)   # not taken when the batch's time ran out first: those cases were not run
         for number, run in enumerate(results):
-            if run is None:
+            if run is None and self.full:
+                results[number] = failed(NOT_RUN_FULL.format(mib=channel.MAX_HELD_BYTES >> 20),
+                                         kind=StepKind.SKIPPED)
+            elif run is None:
                 results[number] = failed(f"not run: the whole batch ran longer than "
                                          f"{seconds_text(self.limits.batch_backstop)} (wall clock)",
                                          kind=StepKind.TIMEOUT)
@@ -231,11 +245,18 @@ class Batch:
             if self.on_result is not None:
                 self.on_result(current, run)
             sent.popleft()
+            if self.full:
+                return current + 1, False
             if self.groups and run.steps and run.steps[-1].kind is StepKind.TIMEOUT:
                 self.timed_out.add(group)
             if not keep:
                 return current + 1, True
             began, cpu_start = time.monotonic(), ended
+
+    @property
+    def full(self) -> bool:
+        """Whether the results read so far hold more of the grader's memory than a batch's may."""
+        return self.held > channel.MAX_HELD_BYTES
 
     def _isolation_text(self) -> str:
         """What isolated the submission, as the report says it."""
@@ -322,10 +343,17 @@ class Batch:
                 return failed(child.how_it_ended(), None, elapsed, done, StepKind.CRASH), False, []
             if event.kind == "bad":
                 return failed(channel.tampered(event.detail), None, elapsed, kind=StepKind.TAMPERED), False, []
+            taken = len(done)
             try:
-                if channel.take_step(event.message, index, steps, done, child.cases_run, event.line):
-                    return CaseRun(done, elapsed), True, []
+                ended = channel.take_step(event.message, index, steps, done, child.cases_run, event.line)
             except Tampered as problem:
                 earlier = problem.args[1] if len(problem.args) > 1 else []
                 return failed(channel.tampered(problem.args[0]), None, elapsed, kind=StepKind.TAMPERED), \
                     False, earlier
+            if len(done) > taken:
+                self.held += done[-1].held
+                if self.full:   # nothing more is read: this step is not kept, and no later case runs
+                    return failed(HELD_FULL.format(mib=channel.MAX_HELD_BYTES >> 20), None, elapsed,
+                                  done[:-1]), False, []
+            if ended:
+                return CaseRun(done, elapsed), True, []

@@ -145,12 +145,30 @@ def test_what_a_remembered_message_holds_is_within_its_estimate(shape):
         before = tracemalloc.get_traced_memory()[0]
         copy = bytes(bytearray(line))   # the line the store keeps, made here to be counted
         message = channel._decode(copy)
-        store.keep(copy, message, channel._step_result(message))
+        store.keep(copy, message, channel._step_result(message, len(copy)))
         del copy, message
         held = tracemalloc.get_traced_memory()[0] - before
     finally:
         tracemalloc.stop()
     assert store.held >= held, (store.held, held)
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_what_a_step_result_holds_is_within_its_estimate(shape):
+    """``held`` bounds the memory a step's result keeps once its message is gone (its text and its value):
+    what grader.sandbox.run adds up against channel.MAX_HELD_BYTES."""
+    line = step_line(5, SHAPES[shape], stdout="printed \u00e9\U0001F600\n" * 100)
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        message = channel._decode(line)
+        result = channel._step_result(message, len(line))[2]
+        del message
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert result.held >= held, (result.held, held)
+    assert result.held <= 8 * held + (64 << 10)   # and not so far above it that honest answers would fill it
 
 
 def test_a_line_longer_than_any_remembered_is_read_each_time(store):
