@@ -1,7 +1,9 @@
 """Inside the sandbox (part of the harness text): the system call filter, the same at every level.
 
 It refuses with EPERM: new processes and programs, tracing, signals to other
-processes, network sockets (AF_UNIX only), namespaces and mounts,
+processes, network sockets (AF_UNIX only), namespaces and mounts, watching
+files (inotify, fanotify: which the grader's files Landlock hides are made,
+read and removed) and reading the mount table (statmount, listmount),
 memfd_create and memfd_secret (memory that RLIMIT_AS does not count), terminal
 ioctls that change a terminal's settings or push input
 (TCSETS*, TIOCSTI), and every change to the file system: open/openat asking
@@ -75,6 +77,9 @@ def syscall_tables():
                 # other processes' memory placement and advice: migrate_pages,
                 # move_pages, process_madvise, process_mrelease
                 256, 279, 440, 448,
+                # watching files and reading the mount table: inotify_init, inotify_init1,
+                # inotify_add_watch, fanotify_init, fanotify_mark, statmount, listmount
+                253, 294, 254, 300, 301, 457, 458,
             ],
         },
         "aarch64": {
@@ -98,6 +103,8 @@ def syscall_tables():
                 194, 196, 195, 197, 190, 193, 191, 192, 186, 189, 188, 187, 201, 202, 242, 211, 269,
                 182, 183, 184, 185, 32,
                 238, 239, 440, 448,
+                # watching files and reading the mount table, in the order above (no inotify_init here)
+                26, 27, 262, 263, 457, 458,
             ],
         },
     }

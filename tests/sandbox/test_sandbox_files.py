@@ -44,6 +44,15 @@ def test_kit_files_are_unreadable_with_file_isolation(tmp_path, mode):
             (path, case)
 
 
+def test_no_file_can_be_watched_and_no_mount_listed(tmp_path, mode):
+    """Landlock hides what the grader's files hold, not their names: inotify on the grader's cache told a
+    submission at the files level each file made, read and removed there (a seed's hidden cases among
+    them). Watching files, and listing the machine's mounts, are refused at every level."""
+    report = run(tmp_path, [["watch_files()"], ["mounts()"], ["square(3)"]], hostile="reach_out.py")
+    assert [case.steps[0].output for case in report.cases[:2]] == ["'Operation not permitted'\n"] * 2
+    assert_honest_case_passes(report.cases[2])
+
+
 def test_installed_packages_are_hidden_inside_bubblewrap(tmp_path, monkeypatch):
     monkeypatch.delenv("HOG_SANDBOX", raising=False)
     if bubblewrap_missing():

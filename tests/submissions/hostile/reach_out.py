@@ -29,6 +29,29 @@ def parent_command_line():
     return attempt(lambda: open(f"/proc/{os.getppid()}/cmdline", "rb").close())
 
 
+def watch_files():
+    """Watch the temporary folder for files made, read and removed (the grader's cache, another sandbox's)."""
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    descriptor = libc.inotify_init1(0)
+    if descriptor < 0:
+        return os.strerror(ctypes.get_errno())
+    watched = libc.inotify_add_watch(descriptor, b"/tmp", 0xFFF)
+    os.close(descriptor)
+    return "watched" if watched >= 0 else os.strerror(ctypes.get_errno())
+
+
+def mounts():
+    """List the machine's mounts (listmount, Linux 6.8) and their filesystems."""
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    request = (ctypes.c_uint64 * 4)(32, 0xFFFFFFFFFFFFFFFF, 0, 0)   # mnt_id_req: size, LSMT_ROOT, last id, ns
+    found = (ctypes.c_uint64 * 64)()
+    number = {"x86_64": 458, "aarch64": 458}.get(os.uname().machine)
+    listed = libc.syscall(number, request, found, 64, 0)
+    return os.strerror(ctypes.get_errno()) if listed < 0 else f"{listed} mounts"
+
+
 def memory_file():
     """Make memory that RLIMIT_AS does not count."""
     return attempt(lambda: os.close(os.memfd_create("hoard")))
