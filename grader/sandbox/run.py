@@ -39,10 +39,10 @@ its bounds, or have one case's messages counted for another without the
 order breaking.  Once the order breaks, the process is replaced, so cases
 after a tampering one run in a process the tampering did not touch.
 
-Memory: what the results read hold in the grader (their texts and rebuilt
-values, as ``channel`` estimates them) is bounded per batch by
-``channel.MAX_HELD_BYTES``; the step that passes it fails, and the cases after
-it are not run.
+Bounds per batch: what the results read hold in the grader (their texts and
+rebuilt values, as ``channel`` estimates them) by ``channel.MAX_HELD_BYTES``,
+where the step that passes it fails; and the cases forged, by ``MAX_FORGED``
+(each starts a process).  Past either, the cases not yet read are not run.
 """
 
 from __future__ import annotations
@@ -73,6 +73,11 @@ WINDOW = 32
 HELD_FULL = ("returned more than the grader keeps of one submission's results: its values and printed output "
              "so far would hold more than {mib} MiB of the grader's memory")
 NOT_RUN_FULL = "not run: the submission's earlier results filled what the grader keeps of one submission ({mib} MiB)"
+# Cases whose messages were forged (out of order, malformed, late) in one batch before the rest is not run: each
+# sends the cases after it to a fresh process, so forging every case would start a process for each (and, at
+# the container level, a container). The harness forges none; a submission that forges some stays graded.
+MAX_FORGED = 10
+NOT_RUN_FORGED = f"not run: the submission tampered with the result channel in {MAX_FORGED} cases"
 
 
 class Batch:
@@ -98,6 +103,7 @@ class Batch:
         self.total_deadline = 0.0
         self.read_bytes = 0              # what every process of this batch sent so far (bounded per batch)
         self.held = 0                    # what the results read so far hold in the grader (bounded per batch)
+        self.forged = 0                  # cases whose messages were forged (bounded per batch)
         # The batch's own time, shared equally by the groups (the later cases' too); what each group has spent.
         self.share = self._share()
         self.spent: collections.Counter[str] = collections.Counter()
@@ -183,7 +189,7 @@ class Batch:
                     break
                 imported = imported or (None, cap(stdout))
                 index, restart = self._cases(child, index, results)
-                if not (restart or self.full):
+                if not (restart or self.stopped):
                     child.finish()
             finally:
                 child.kill()
@@ -192,9 +198,8 @@ class Batch:
                 break
         self.take_later(results)   # not taken when the batch's time ran out first: those cases were not run
         for number, run in enumerate(results):
-            if run is None and self.full:
-                results[number] = failed(NOT_RUN_FULL.format(mib=channel.MAX_HELD_BYTES >> 20),
-                                         kind=StepKind.SKIPPED)
+            if run is None and self.stopped:
+                results[number] = failed(self.stopped, kind=StepKind.SKIPPED)
             elif run is None:
                 results[number] = failed(f"not run: the whole batch ran longer than "
                                          f"{seconds_text(self.limits.batch_backstop)} (wall clock)",
@@ -240,12 +245,16 @@ class Batch:
                 # Cases read after the one a late message names may hold what that message's writer
                 # forged ahead: run them, and the case being read, again in a fresh process.
                 later = [number for number in child.cases_run if number > min(earlier)]
+                if self.stopped:   # or not at all
+                    for number in later:
+                        results[number] = None
+                    return len(self.cases), False
                 return min(later, default=current), True
             results[current] = run
             if self.on_result is not None:
                 self.on_result(current, run)
             sent.popleft()
-            if self.full:
+            if self.stopped:
                 return current + 1, False
             if self.groups and run.steps and run.steps[-1].kind is StepKind.TIMEOUT:
                 self.timed_out.add(group)
@@ -257,6 +266,14 @@ class Batch:
     def full(self) -> bool:
         """Whether the results read so far hold more of the grader's memory than a batch's may."""
         return self.held > channel.MAX_HELD_BYTES
+
+    @property
+    def stopped(self) -> str | None:
+        """Why the cases not yet read are not run, once they are not: the results held too much, or too many
+        cases were forged."""
+        if self.full:
+            return NOT_RUN_FULL.format(mib=channel.MAX_HELD_BYTES >> 20)
+        return NOT_RUN_FORGED if self.forged >= MAX_FORGED else None
 
     def _isolation_text(self) -> str:
         """What isolated the submission, as the report says it."""
@@ -341,12 +358,15 @@ class Batch:
                 return failed(why, None, elapsed, done, StepKind.TIMEOUT), False, []
             if event.kind == "ended":
                 return failed(child.how_it_ended(), None, elapsed, done, StepKind.CRASH), False, []
-            if event.kind == "bad":
+            if event.kind == "bad":   # forged, unless it is more than the grader reads (which output can be)
+                self.forged += not (child.case_bytes > channel.MAX_CASE_BYTES
+                                    or child.batch_bytes > channel.MAX_BATCH_BYTES)
                 return failed(channel.tampered(event.detail), None, elapsed, kind=StepKind.TAMPERED), False, []
             taken = len(done)
             try:
                 ended = channel.take_step(event.message, index, steps, done, child.cases_run, event.line)
             except Tampered as problem:
+                self.forged += 1
                 earlier = problem.args[1] if len(problem.args) > 1 else []
                 return failed(channel.tampered(problem.args[0]), None, elapsed, kind=StepKind.TAMPERED), \
                     False, earlier
