@@ -4,7 +4,10 @@ A submission is a folder, a ``.py`` file, or a ``.zip`` file (what a student
 uploads to Gradescope). Anything else is skipped, with the reason, so that an
 instructor sees it instead of wondering where a student went. A zip is
 extracted the way Gradescope would use it, but safely: into a private folder,
-regular files only, no member outside that folder, a cap on members and bytes.
+regular files only, no member outside that folder, a cap on members and bytes,
+on the zip's own size and its list of members (checked before that list is read),
+and on names (length, nesting; no member both a file and a folder). Whatever in a
+zip cannot be used is the submission's zero with the reason, never a grader fault.
 """
 
 from __future__ import annotations
@@ -13,11 +16,19 @@ import hashlib
 import os
 import stat
 import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 MAX_MEMBERS = 1000
 MAX_BYTES = 20 * 1024 * 1024          # all members together, uncompressed
+MAX_ARCHIVE_BYTES = 2 * MAX_BYTES     # the zip file itself: its members compressed, their names and headers
+# Its list of members (the zip's central directory), which reading a zip turns into an object per member
+# before any can be counted: 1,000 members with names of 255 bytes take a quarter of this. A zip listing
+# 3,000,000 members made the grader hold 1.8 GB.
+MAX_DIRECTORY_BYTES = 1 << 20
+MAX_NAME_BYTES = 1024                 # a member's name (each of its parts at most 255, the file system's limit)
+MAX_NESTING = 32                      # folders a member may be in
 IGNORED_IN_ZIP = "__MACOSX"           # resource forks a Mac adds to a zip, never the student's code
 
 
@@ -106,6 +117,7 @@ def extract(archive: Path, into: Path) -> Path | None:
     """Extract a zip into the folder ``into`` (which must be private); the folder holding its hog.py
     (the shallowest one outside __MACOSX), or None if it holds none. Raises UnusableZip."""
     try:
+        _check_archive(archive)
         with zipfile.ZipFile(archive) as opened:
             members = opened.infolist()
             _check(members)
@@ -113,8 +125,11 @@ def extract(archive: Path, into: Path) -> Path | None:
                 if member.is_dir() or _ignored(member.filename):
                     continue
                 _extract_member(opened, member, into)
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, RuntimeError, EOFError) as error:
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, RuntimeError, EOFError,
+            zlib.error) as error:
         raise UnusableZip(f"{archive.name} is not a zip that can be read ({error})") from None
+    except UnicodeDecodeError:   # a name marked as UTF-8 that is not
+        raise UnusableZip(f"{archive.name} names a member in text that is not UTF-8, though it says it is") from None
     except FileExistsError as error:
         raise UnusableZip(f"the zip holds {Path(error.filename).name!r} twice") from None
     found = sorted(into.rglob("hog.py"), key=lambda path: (len(path.parts), str(path)))
@@ -126,16 +141,39 @@ def _ignored(name: str) -> bool:
     return PurePosixPath(name).parts[:1] == (IGNORED_IN_ZIP,)
 
 
+def _check_archive(archive: Path) -> None:
+    """Refuse, before reading its list of members, a zip file too large for its members to be within bounds,
+    or whose list is (its end record, the last bytes of the file, says how long the list is)."""
+    size = archive.stat().st_size
+    if size > MAX_ARCHIVE_BYTES:
+        raise UnusableZip(f"the zip is {size / (1 << 20):.0f} MB; at most {MAX_ARCHIVE_BYTES >> 20} MB are accepted")
+    with open(archive, "rb") as handle:
+        end = zipfile._EndRecData(handle)   # as zipfile.ZipFile reads it, zip64 included; None: not a zip
+    if end is not None and end[zipfile._ECD_SIZE] > MAX_DIRECTORY_BYTES:
+        raise UnusableZip(f"the zip's list of members takes {end[zipfile._ECD_SIZE]:,} bytes, more than "
+                          f"{MAX_MEMBERS} members need; at most {MAX_MEMBERS} are accepted")
+
+
 def _check(members: list[zipfile.ZipInfo]) -> None:
     """Refuse, before writing anything, a zip that is too big or has a member that is not a plain file."""
     if len(members) > MAX_MEMBERS:
         raise UnusableZip(f"the zip holds {len(members)} members; at most {MAX_MEMBERS} are accepted")
     total = 0
+    files = {PurePosixPath(member.filename).parts for member in members if not member.filename.endswith("/")}
     for member in members:
         name = member.filename
         path = PurePosixPath(name)
+        if not path.parts:
+            raise UnusableZip("the zip holds a member with no name")
         if "\\" in name or "\0" in name or path.is_absolute() or ".." in path.parts or name.startswith("/"):
             raise UnusableZip(f"the zip member {name[:100]!r} would be written outside its folder")
+        if len(name.encode("utf-8", "surrogateescape")) > MAX_NAME_BYTES or len(path.parts) > MAX_NESTING + 1 \
+                or any(len(part.encode("utf-8", "surrogateescape")) > 255 for part in path.parts):
+            raise UnusableZip(f"the zip member {name[:100]!r} has a name longer or deeper than accepted (parts of "
+                              f"at most 255 bytes, {MAX_NESTING} folders, {MAX_NAME_BYTES} bytes in all)")
+        inside = next((path.parts[:end] for end in range(1, len(path.parts)) if path.parts[:end] in files), None)
+        if inside is not None:
+            raise UnusableZip(f"the zip holds {'/'.join(inside)[:100]!r} both as a file and as a folder")
         kind = stat.S_IFMT(member.external_attr >> 16)
         if kind and kind not in (stat.S_IFREG, stat.S_IFDIR):
             what = "a symbolic link" if kind == stat.S_IFLNK else "not a regular file"

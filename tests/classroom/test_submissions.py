@@ -59,6 +59,58 @@ def test_a_zip_bigger_than_the_cap_is_refused_before_anything_is_written(tmp_pat
     assert list(into.iterdir()) == []
 
 
+def test_a_zip_listing_more_members_than_accepted_is_refused_before_its_list_is_read(tmp_path, monkeypatch):
+    """Reading a zip's list makes an object of each member before any can be counted: a zip listing 3,000,000
+    members made the grader hold 1.8 GB. The list's length, from the zip's end record, is checked first."""
+    archive = make_zip(tmp_path / "gil.zip", {f"member-{number:04}.py": b"" for number in range(100)} |
+                       {"hog.py": b"x = 1\n"})
+    monkeypatch.setattr(submissions, "MAX_DIRECTORY_BYTES", 2000)
+    monkeypatch.setattr(submissions.zipfile, "ZipFile", lambda *a, **k: pytest.fail("the list was read"))
+    with pytest.raises(submissions.UnusableZip, match="list of members takes [0-9,]+ bytes"):
+        submissions.extract(archive, tmp_path)
+
+
+def test_a_zip_file_larger_than_its_members_may_be_is_refused_unread(tmp_path, monkeypatch):
+    archive = make_zip(tmp_path / "hal.zip", {"hog.py": b"x = 1\n", "notes.txt": os.urandom(5000)})
+    monkeypatch.setattr(submissions, "MAX_ARCHIVE_BYTES", 4000)
+    with pytest.raises(submissions.UnusableZip, match="at most 0 MB are accepted"):
+        submissions.extract(archive, tmp_path)
+
+
+def _corrupt_deflate(path: Path) -> Path:
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("hog.py", b"x = 1\n" * 2000)
+    data = bytearray(path.read_bytes())
+    data[40:80] = b"\xff" * 40   # inside the compressed data, after the local header
+    path.write_bytes(bytes(data))
+    return path
+
+
+def _not_utf8(path: Path) -> Path:
+    make_zip(path, {"hog\u00e9.py": b"x = 1\n", "hog.py": b"x = 1\n"})   # marked as UTF-8
+    path.write_bytes(path.read_bytes().replace("\u00e9".encode("utf-8"), b"\xff\xfe"))
+    return path
+
+
+MALFORMED = {
+    "data that does not inflate": _corrupt_deflate,
+    "a name longer than a file's": lambda path: make_zip(path, {"hog.py": b"", "a" * 300 + ".py": b""}),
+    "folders 40 deep": lambda path: make_zip(path, {"hog.py": b"", "d/" * 40 + "x.py": b""}),
+    "a file that is also a folder": lambda path: make_zip(path, {"a": b"", "a/b/hog.py": b""}),
+    "a member named '.'": lambda path: make_zip(path, {"hog.py": b"", ".": b""}),
+    "a name marked UTF-8 that is not": _not_utf8,
+}
+
+
+@pytest.mark.parametrize("shape", MALFORMED)
+def test_a_malformed_zip_is_the_submissions_zero_with_the_reason_never_a_grader_fault(tmp_path, shape):
+    """Each of these made the grader fail ("grader failed", the scratch folder's path in the message)."""
+    archive = MALFORMED[shape](tmp_path / "ivy.zip")
+    data, fault = batch.grade_one(load_variant("sp19"), archive, isolation="files", seed=3)
+    assert not fault and data["score"] == 0 and data["grader_failed"] is False
+    assert "the zip could not be used: " in data["output"] and "hog-zip-" not in data["output"]
+
+
 def test_a_broken_zip_is_the_submissions_zero_with_the_reason(tmp_path):
     (tmp_path / "eve.zip").write_bytes(b"PK\x03\x04 not really a zip")
     data, fault = batch.grade_one(load_variant("sp19"), tmp_path / "eve.zip", isolation="files", seed=3)
