@@ -54,6 +54,7 @@ class Checked:
 
     found: tuple[Found, ...] = ()
     problem: str | None = None
+    unlisted: int = 0     # found but not listed: the check's answer lists the first few
 
 
 class Pending:
@@ -70,7 +71,8 @@ class Pending:
             self.checked = self._answer()
             if self.key is not None and self.checked.problem is None:
                 signed_cache.store(CACHE, _file(self.key), self.key,
-                                   json.dumps([list(found) for found in self.checked.found]).encode("utf-8"),
+                                   json.dumps({"found": [list(found) for found in self.checked.found],
+                                               "unlisted": self.checked.unlisted}).encode("utf-8"),
                                    keep=("check-*.json", KEPT_CHECKS))
         return self.checked
 
@@ -104,8 +106,7 @@ class Pending:
             if "limit" in answer:
                 return _over(function, {"memory": f"{limits.memory_bytes >> 20} MiB of memory",
                                         "nesting": "the parser's nesting depth"}[answer["limit"]])
-            return Checked(found=tuple(Found(str(kind), int(number), str(construct))
-                                       for kind, number, construct in answer["found"]))
+            return _checked(answer)
         except (ValueError, IndexError, KeyError, TypeError, AttributeError):
             said = line.decode("utf-8", "replace") or "no answer"   # {"fault": why}, or whatever came
             raise GraderFault(f"the construct check failed (exit {code}): {said[:300]}") from None
@@ -170,11 +171,19 @@ def _key(source: bytes, function: str, forbidden: tuple[str, ...], limits: Limit
     return digest.hexdigest()
 
 
+def _checked(answer: dict) -> Checked:
+    """A check's answer (or what the cache kept of one) as the grader holds it."""
+    unlisted = answer["unlisted"]
+    if type(unlisted) is not int or unlisted < 0:
+        raise ValueError("a count of findings that is not one")
+    found = tuple(Found(str(kind), int(line), str(construct)) for kind, line, construct in answer["found"])
+    return Checked(found=found, unlisted=unlisted)
+
+
 def _load(payload: bytes) -> Checked | None:
     try:
-        found = json.loads(payload)
-        return Checked(found=tuple(Found(str(kind), int(line), str(construct)) for kind, line, construct in found))
-    except (ValueError, TypeError):
+        return _checked(json.loads(payload))
+    except (ValueError, TypeError, KeyError, IndexError):
         return None
 
 

@@ -257,7 +257,8 @@ def _constructs_checked(result: QuestionResult, checks: dict[str, construct_chec
     if not checked.found:
         return result
     return QuestionResult(question, 0.0, result.verdicts,
-                          constructs.explain(question.function, question.forbidden, list(checked.found)))
+                          constructs.explain(question.function, question.forbidden, list(checked.found),
+                                             unlisted=checked.unlisted))
 
 
 def _below_minimum(reached: str, minimum: str | None) -> None:

@@ -116,10 +116,11 @@ def violations_in(tree, function, forbidden):
     return [Found(kind, line, construct) for (line, kind), (_column, construct) in order]
 
 
-def explain(function, forbidden, found, filename="hog.py"):
-    """What a student reads when ``found`` (from ``violations``) is not empty."""
+def explain(function, forbidden, found, filename="hog.py", unlisted=0):
+    """What a student reads when ``found`` (from ``violations``) is not empty; ``unlisted``: how many more
+    were found than ``found`` lists (the grader keeps only the first few)."""
     first = found[0]
-    more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+    more = f" (and {len(found) - 1 + unlisted} more)" if len(found) + unlisted > 1 else ""
     return (f"{function} may not use {first.construct}: {filename} line {first.line}{more}. "
             f"Instead, {INSTEAD[first.kind]}. Not allowed in {function}: {', '.join(forbidden)} "
             "(docstrings and the messages of assert and raise are fine).")

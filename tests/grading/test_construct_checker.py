@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from grader.grading import construct_check, construct_checker
+from grader.shipped.student import constructs
 from grader.sandbox import Limits
 from grader.spec import load_variant
 from tests.processes import gone
@@ -120,3 +121,19 @@ def test_the_interpreter_ends_with_its_grading_process(tmp_path, ending):
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
                           env={**os.environ, "HOG_CACHE": str(tmp_path / "cache")})
     assert gone([int(done.stdout.split()[0])], within=10)
+
+
+def test_a_file_of_countless_findings_lists_the_first_twenty_and_counts_the_rest(tmp_path):
+    """A hog.py of 1 MiB with a forbidden list on each of its lines had 340,950 findings: the grader decoded
+    them all (175 MB) and kept a 14 MB answer per file in its cache. The answer lists the first 20; the
+    student reads the same count of the others."""
+    hog = with_piggy(tmp_path, "lists", "    " + "[0]\n    " * 5000 + "return score % 10\n")
+    checked = check(hog)
+    assert len(checked.found) == 20 and checked.unlisted == 4980
+    assert all(each.kind == "lists" for each in checked.found)
+    again = check(hog)   # from the grader's cache this time
+    assert again == checked
+    told = constructs.explain(PIGGY.function, PIGGY.forbidden, list(checked.found), unlisted=checked.unlisted)
+    assert "(and 4999 more)" in told
+    kept = list((tmp_path / "cache" / construct_check.CACHE).glob("check-*.json"))
+    assert len(kept) == 1 and kept[0].stat().st_size < 4096
