@@ -149,6 +149,12 @@ class Child:
         self.waited = 0.0
         self._sampled = None
 
+    @property
+    def read_too_much(self) -> bool:
+        """Whether the results sent pass what the grader reads of one case or one batch (output can: the
+        harness bounds each message, not how many a case or a batch sends)."""
+        return self.case_bytes > channel.MAX_CASE_BYTES or self.batch_bytes > channel.MAX_BATCH_BYTES
+
     def next(self, deadline: float, cpu_limit: float | None = None, wait_limit: float | None = None) -> Event:
         """The next message, or an event: 'timeout' (detail 'cpu', 'wait' or 'wall'), 'ended' or 'bad'.
 
@@ -170,7 +176,7 @@ class Child:
             self.taken = 0
             if len(self.inbox) > channel.MAX_MESSAGE_BYTES:
                 return Event("bad", detail=f"a message larger than {channel.MAX_MESSAGE_BYTES >> 20} MiB")
-            if self.case_bytes > channel.MAX_CASE_BYTES or self.batch_bytes > channel.MAX_BATCH_BYTES:
+            if self.read_too_much:
                 return Event("bad", detail="more output than the grader reads for one case or one batch")
             if self.ended:
                 return Event("ended", more=bool(self.inbox))

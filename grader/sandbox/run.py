@@ -359,8 +359,7 @@ class Batch:
             if event.kind == "ended":
                 return failed(child.how_it_ended(), None, elapsed, done, StepKind.CRASH), False, []
             if event.kind == "bad":   # forged, unless it is more than the grader reads (which output can be)
-                self.forged += not (child.case_bytes > channel.MAX_CASE_BYTES
-                                    or child.batch_bytes > channel.MAX_BATCH_BYTES)
+                self.forged += not child.read_too_much
                 return failed(channel.tampered(event.detail), None, elapsed, kind=StepKind.TAMPERED), False, []
             taken = len(done)
             try:
