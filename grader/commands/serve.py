@@ -61,11 +61,13 @@ def people(*, roster: str, role: str, database: str | None, out: TextIO) -> int:
     root, config = _course()
     students = roster_module.read_roster(Path(roster), "student")
     _, engine = _database(root, database)
+    target = root / "server" / tokens.PEOPLE_CSV
+    target.parent.mkdir(mode=0o700, exist_ok=True)   # SQLite's file makes it; a course on PostgreSQL may have none
     with db.sessions(engine)() as session, session.begin():
         issued = tokens.issue(session, students, role)
-    target = root / "server" / tokens.PEOPLE_CSV
-    tokens.write_csv(target, {s.student_id: (s.email, role, tokens.link(config.server.url, issued[s.student_id]))
-                              for s in students})
+        # Written before the tokens are committed: links that cannot be written down are never issued.
+        tokens.write_csv(target, {s.student_id: (s.email, role, tokens.link(config.server.url, issued[s.student_id]))
+                                  for s in students})
     out.write(f"issued {len(students)} {role} sign-in links (any earlier link of theirs no longer works); "
               f"send each person their row of {project.display(target)}\n")
     return 0

@@ -33,13 +33,15 @@ class Submission(Base):
     person_id: Mapped[int] = mapped_column(ForeignKey("people.id"), index=True)
     assignment: Mapped[str] = mapped_column(String(64), index=True)
     variant: Mapped[str] = mapped_column(String(64))
-    filename: Mapped[str] = mapped_column(String(16))          # hog.py or submission.zip
+    filename: Mapped[str] = mapped_column(String(16))          # hog.py or submission.zip: what it is kept as
+    sent_as: Mapped[str | None] = mapped_column(String(255), nullable=True)   # the name it was uploaded as
     sha256: Mapped[str] = mapped_column(String(64))
     seed: Mapped[int] = mapped_column(Integer)
     submitted_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
     late_days: Mapped[int] = mapped_column(Integer, default=0)
     status: Mapped[str] = mapped_column(String(16), default=QUEUED, index=True)
     attempt: Mapped[int] = mapped_column(Integer, default=0)
+    retries: Mapped[int] = mapped_column(Integer, default=0, server_default="0")   # for faults of the machine
     grader: Mapped[str | None] = mapped_column(String(200), nullable=True)    # host:pid of the claimant
     claimed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     graded_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
@@ -65,6 +67,7 @@ class Grader(Base):
     __tablename__ = "graders"
     id: Mapped[str] = mapped_column(String(200), primary_key=True)   # host:pid
     heartbeat: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    problem: Mapped[str | None] = mapped_column(Text, nullable=True)   # what is wrong with its machine; None: well
 
 
 class Seed(Base):

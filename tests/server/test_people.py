@@ -7,6 +7,8 @@ import csv
 import hashlib
 import socket
 
+import pytest
+
 from sqlalchemy import select
 
 from grader.cli import main
@@ -48,6 +50,21 @@ def test_each_person_gets_a_link_of_the_public_url_and_only_its_hash_is_stored(c
     assert again["s1"] != tokens["s1"] and again["s2"] == tokens["s2"] and len(again) == 3
     assert app.test_client().get(f"/signin/{tokens['s1']}").status_code == 404
     signed_in(app, again["s1"])
+
+
+@pytest.mark.slow
+def test_links_issued_on_postgresql_before_any_server_ran_are_written_down(course, tmp_path, capsys, postgres):
+    # A course on PostgreSQL has no server/ folder until something makes one: the links must still be kept.
+    from tests.server.conftest import fresh_postgres_database
+    url = fresh_postgres_database(postgres)
+    (tmp_path / "roster.csv").write_text(ROSTER)
+    assert not (course / "server").exists()
+    assert main(["--course", str(course), "serve", "people", str(tmp_path / "roster.csv"), "--database", url]) == 0
+    assert "issued 2 student sign-in links" in capsys.readouterr().out
+    found = rows(course)
+    assert [r["student_id"] for r in found] == ["s1", "s2"]
+    app = make_app(course, url)
+    signed_in(app, found[0]["link"].rsplit("/", 1)[1])
 
 
 def test_a_roster_without_an_email_column_is_refused_with_its_header(course, tmp_path, capsys):
