@@ -46,6 +46,7 @@ SKIPPED = "skipped.csv"
 # What a cluster's worker runs a batch's tasks with: loaded once in the fork server its workers start from.
 WORKER_MODULES = ("grader.classroom.batch", "grader.reference.engine")
 INSTRUCTOR = "instructor"        # grade_one's key for instructor-only facts: written to a side file
+RETRIED = "retried"   # how often grade_one retried a fault of the machine (popped by its callers)
 
 
 @dataclass(frozen=True)

@@ -5,8 +5,13 @@ cases and their compiled form, the sandbox's level) for the next, where a pool s
 them again in each new worker (28 ms of the machine's CPU per submission of a deadline burst, measured). A
 Dask cluster (``grader.classroom.cluster``) likewise. Each is graded with the per-submission path
 ``grade-batch`` uses (``grade_one``: the sandbox at the course's isolation minimum). A result is recorded
-as each job ends; a worker that dies records a "grader failed" result, which a regrade or a restart
-grades again. The process ends when its parent (``hog serve``) is gone or it is told to stop.
+as each job ends; a worker that dies records a "grader failed" result. The grader heals: after a job
+fails, and while jobs wait "grader failed", it probes its machine (``grader.server.healing``); while the
+probe fails it claims nothing, keeps probing, and says why with its heartbeat (``Grader.problem``); once it
+passes, it puts the "grader failed" jobs back in the queue, each a bounded number of times
+(``queue.requeue_failed``), and grades them with fresh workers. It holds a lock for its life
+(``grader.server.liveness``), by which every PID namespace of the machine tells it is alive. The process
+ends when its parent (``hog serve``) is gone or it is told to stop.
 """
 
 from __future__ import annotations
@@ -22,11 +27,11 @@ from sqlalchemy import Engine
 
 from grader import project
 from grader.classroom import pool
-from grader.classroom.batch import INSTRUCTOR, grade_one, worker_failed
+from grader.classroom.batch import INSTRUCTOR, RETRIED, grade_one, worker_failed
 from grader.classroom.cluster import Cluster, connect as connect_cluster
 from grader.grading.grade import prepare
 from grader.sandbox import level
-from grader.server import db, queue, uploads
+from grader.server import db, healing, liveness, queue, uploads
 from grader.spec import Variant, load_variant
 from grader.spec import course as course_config
 
@@ -55,20 +60,25 @@ def _variant(variant_id: str) -> Variant:
     return load_variant(variant_id)
 
 
-def _prepare(variant_ids: set[str], prepared: set) -> None:
+def _prepare(variant_ids: set[str], prepared: set) -> tuple[set[str], str | None]:
     """What grading any submission of a variant needs, whatever its seed (the public cases compiled, the
     exact engine, what every seed's hidden cases share), made here once per variant as its spec is now,
     so that workers forked after inherit it. The hidden cases of an assignment's seed (``Seed``) are each
     worker's to draw, at its first job of that assignment, and it keeps them: made here, they would hold
-    up the claim, and the workers already forked would draw them again."""
-    for variant_id in variant_ids:
+    up the claim, and the workers already forked would draw them again. The variants prepared, and why
+    the first that could not be fails (None: all were)."""
+    ready, why = set(), None
+    for variant_id in sorted(variant_ids):
         try:
             variant = _variant(variant_id)
             if variant not in prepared:
                 prepare(variant)
                 prepared.add(variant)
-        except Exception:
-            pass  # a fault of the kit: each submission meets it again in grade_safely, which reports it
+        except Exception as error:   # a fault of the kit or a spec the course broke: each submission meets
+            why = why or f"the variant {variant_id} cannot be prepared: {healing.line(error)}"
+            continue                 # it again in grade_safely, which reports it
+        ready.add(variant_id)
+    return ready, why
 
 
 def _assignment_variants() -> set[str]:
@@ -88,25 +98,58 @@ def _grade(job: Job, *, isolation: str) -> tuple[dict, bool]:
 
 
 class _Grading:
-    """One grader's claims, results and heartbeat, as the worker pool asks for jobs and reports them."""
+    """One grader's claims, results, heartbeat and health, as the worker pool asks for jobs and reports
+    them."""
 
-    def __init__(self, engine: Engine, name: str, requeuing: bool = False):
-        self.engine, self.name = engine, name
+    def __init__(self, engine: Engine, name: str, requeuing: bool = False, isolation: str = "files"):
+        self.engine, self.name, self.isolation = engine, name, isolation
         self.beaten = self.asked = self.requeued = 0.0
         self.requeuing = requeuing   # the jobs of graders that died are put back in the queue here
         self.prepared: set[Variant] = set()
         self.looked: dict[str, float] = {}   # variant id → when its spec was last looked at for _prepare
+        self.problem: str | None = None      # what the last probe found wrong with the machine; None: well
+        self.noted: str | None = None        # what stops a failed job's variant from being prepared
+        self.suspect = False                 # a job failed since the last probe
+        self.backoff = healing.Backoff()
+        liveness.hold(project.here().root, name)
 
     def beat(self) -> None:
-        if time.monotonic() - self.beaten > BEAT_SECONDS:
-            queue.beat(self.engine, self.name)
-            self.beaten = time.monotonic()
-        if self.requeuing and time.monotonic() - self.requeued > REQUEUE_SECONDS:
-            queue.requeue_dead(self.engine)
-            self.requeued = time.monotonic()
+        """The heartbeat; every REQUEUE_SECONDS the jobs of dead graders put back (``requeuing``) and a look
+        for "grader failed" jobs to put back; a probe when one is due (``heal``)."""
+        now = time.monotonic()
+        if now - self.beaten > BEAT_SECONDS:
+            self._beat()
+        failed = False
+        if now - self.requeued > REQUEUE_SECONDS:
+            if self.requeuing:
+                queue.requeue_dead(self.engine)
+            self.requeued = now
+            failed = bool(queue.failed_to_retry(self.engine))
+        if self.suspect or ((failed or self.problem is not None) and self.backoff.ready()):
+            self.heal()
+
+    def _beat(self) -> None:
+        queue.beat(self.engine, self.name, self.problem or self.noted)
+        self.beaten = time.monotonic()
+
+    def heal(self) -> None:
+        """Probe the machine; once it passes, put back the "grader failed" jobs due again whose variant can
+        be prepared. Said with the heartbeat at once."""
+        self.problem, self.suspect = healing.probe(self.isolation), False
+        if self.problem is not None:
+            self.backoff.failed()
+        else:
+            self.backoff.passed()
+            failed = queue.failed_to_retry(self.engine)
+            ready, self.noted = _prepare(set(failed), self.prepared)
+            if ready:
+                queue.requeue_failed(self.engine, ready)
+        self._beat()
 
     def claim(self, count: int) -> list[Job]:
         self.beat()
+        if self.problem is not None:   # the machine is unwell: the jobs wait, queued, until it is well
+            return []
         if time.monotonic() - self.asked < IDLE_SECONDS:   # asked a moment ago and there was nothing
             return []
         found = _jobs(queue.claim_jobs(self.engine, self.name, count))
@@ -121,8 +164,9 @@ class _Grading:
 
     def done(self, job: Job, value: tuple[dict, bool]) -> None:
         data, fault = value
-        private = data.pop(INSTRUCTOR, None)
-        queue.finish(self.engine, (job[0], job[1]), data, private, fault)
+        private, retried = data.pop(INSTRUCTOR, None), data.pop(RETRIED, 0)
+        queue.finish(self.engine, (job[0], job[1]), data, private, fault, retried)
+        self.suspect = self.suspect or fault
         self.beat()
 
     def lost(self, job: Job, why: str) -> None:
@@ -150,12 +194,16 @@ def _round(grading: _Grading, jobs: int, isolation: str, cluster: Cluster | None
 
 
 def drain(engine: Engine, *, jobs: int, isolation: str) -> int:
-    """Grade here until nothing is queued (``hog serve``'s grader process does this forever); how many."""
-    grading, total = _Grading(engine, queue.grader_name()), 0
-    with pool.Signals() as signals, pool.scratch_folder():
-        while signals.received is None and (claimed := _round(grading, jobs, isolation, None, signals)):
-            total += claimed
-            grading.asked = 0.0
+    """Grade here until nothing is queued, or the machine is found unwell (``hog serve``'s grader process
+    does this forever); how many were claimed."""
+    grading, total = _Grading(engine, queue.grader_name(), isolation=isolation), 0
+    try:
+        with pool.Signals() as signals, pool.scratch_folder():
+            while signals.received is None and (claimed := _round(grading, jobs, isolation, None, signals)):
+                total += claimed
+                grading.asked = 0.0
+    finally:
+        liveness.release(project.here().root, grading.name)
     return total
 
 
@@ -166,7 +214,7 @@ def run(*, course: str, database: str, jobs: int, isolation: str, scheduler: str
     project.use(course)
     os.nice(NICENESS)   # the web process answers first; grading takes the time it leaves
     engine = db.connect(database)
-    grading = _Grading(engine, queue.grader_name(), requeuing=True)
+    grading = _Grading(engine, queue.grader_name(), requeuing=True, isolation=isolation)
     # Ready before the first upload rather than at its claim (a deadline burst starts on a cold grader), and so
     # is the sandbox's level, which the pool's workers inherit rather than each probe it.
     _prepare(_assignment_variants(), grading.prepared)
@@ -176,8 +224,11 @@ def run(*, course: str, database: str, jobs: int, isolation: str, scheduler: str
             connect_cluster(scheduler=scheduler, workers=workers, preload=WORKER_MODULES) as cluster:
         def going() -> bool:
             return signals.received is None and (parent is None or os.getppid() == parent)
+
+        def well() -> bool:   # an unwell machine ends the round: its workers are made again once it heals
+            return going() and grading.problem is None
         while going():
             grading.beat()
-            if not _round(grading, max(1, jobs), isolation, cluster, signals, going):
+            if grading.problem is not None or not _round(grading, max(1, jobs), isolation, cluster, signals, well):
                 time.sleep(IDLE_SECONDS)
     engine.dispose()

@@ -42,7 +42,7 @@ class Submission(Base):
     status: Mapped[str] = mapped_column(String(16), default=QUEUED, index=True)
     attempt: Mapped[int] = mapped_column(Integer, default=0)
     retries: Mapped[int] = mapped_column(Integer, default=0, server_default="0")   # for faults of the machine
-    grader: Mapped[str | None] = mapped_column(String(200), nullable=True)    # host:pid of the claimant
+    grader: Mapped[str | None] = mapped_column(String(200), nullable=True)    # the claimant (Grader.id)
     claimed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     graded_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     score: Mapped[float | None] = mapped_column(Float, nullable=True)
@@ -65,7 +65,7 @@ class Extension(Base):
 class Grader(Base):
     """A grader process: where it runs and when it last said it was alive."""
     __tablename__ = "graders"
-    id: Mapped[str] = mapped_column(String(200), primary_key=True)   # host:pid
+    id: Mapped[str] = mapped_column(String(200), primary_key=True)   # host:pid:PID namespace (queue.grader_name)
     heartbeat: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     problem: Mapped[str | None] = mapped_column(Text, nullable=True)   # what is wrong with its machine; None: well
 

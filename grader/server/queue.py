@@ -4,7 +4,9 @@ A grader claims rows atomically (PostgreSQL: ``FOR UPDATE SKIP LOCKED``; SQLite,
 one guarded UPDATE), each claim counting an ``attempt``. A result is written with its status in one
 commit, and only by the claim that is current (same attempt, still grading), so a submission claimed
 again after its grader died is graded once. At start, the jobs of graders that are gone go back to the
-queue, with the "grader failed" ones (a fault of the kit is regraded, never left as a zero).
+queue, with the "grader failed" ones (a fault of the kit is regraded, never left as a zero). While the
+server runs, a grader whose machine is well puts its "grader failed" jobs back itself (``requeue_failed``),
+each a bounded number of times, later after each try (``RETRY_AFTER``).
 """
 
 from __future__ import annotations
@@ -12,19 +14,37 @@ from __future__ import annotations
 import json
 import os
 import socket
+from collections import Counter
 from datetime import timedelta
 
 from sqlalchemy import Engine, and_, delete, func, or_, select, update
 from sqlalchemy.orm import Session
 
-from grader.server import db
+from grader import project
+from grader.server import db, liveness
 from grader.server.models import FAILED, GRADED, GRADING, QUEUED, Grader, Submission
 
 STALE = timedelta(seconds=20)    # a grader silent this long is taken for dead
+# How long after its failed claim a "grader failed" job is put back by a well grader: after its 1st, 2nd, 3rd
+# claim; none after its 4th (AUTOMATIC_ATTEMPTS). A job that failed four times on a machine that passed the
+# grader's probe each time fails for something of its own (a bug of the kit it meets): tried again for ever,
+# it would hold a worker for ever; it stays "grader failed", shown, for a person (hog serve regrade). A claim
+# lost with a grader that died counts too: four are rare, and such a job is put back at the next start.
+RETRY_AFTER = (5.0, 20.0, 60.0)
+AUTOMATIC_ATTEMPTS = len(RETRY_AFTER) + 1
+
+
+def _pid_namespace() -> str:
+    """This process's PID namespace (its inode), "" where there is none to read."""
+    try:
+        return str(os.stat("/proc/self/ns/pid").st_ino)
+    except OSError:
+        return ""
 
 
 def grader_name() -> str:
-    return f"{socket.gethostname()}:{os.getpid()}"
+    """host:pid:namespace: two graders of one machine in two PID namespaces may have the same pid."""
+    return f"{socket.gethostname()}:{os.getpid()}:{_pid_namespace()}"
 
 
 def claim(engine: Engine, grader: str, count: int) -> list[tuple[int, int]]:
@@ -49,35 +69,46 @@ def claim_jobs(engine: Engine, grader: str, count: int) -> list:
         return sorted(connection.execute(claimed), key=lambda row: row.id)
 
 
-def finish(engine: Engine, job: tuple[int, int], data: dict, private: dict | None, fault: bool) -> bool:
-    """Record a job's result with its status in one commit; False when the claim is no longer current
-    (it was requeued and claimed again: that claim records the result)."""
+def finish(engine: Engine, job: tuple[int, int], data: dict, private: dict | None, fault: bool,
+           retried: int = 0) -> bool:
+    """Record a job's result with its status in one commit, and ``retried``, how often its grading was
+    tried again for a fault of the machine, added to its ``retries``; False when the claim is no longer
+    current (it was requeued and claimed again: that claim records the result)."""
     submission, attempt = job
     values = dict(status=FAILED if fault else GRADED, graded_at=db.now(), result=json.dumps(data),
                   instructor=json.dumps(private) if private is not None else None,
-                  score=None if fault else data.get("score"), max_score=data.get("max_score"))
+                  score=None if fault else data.get("score"), max_score=data.get("max_score"),
+                  retries=Submission.retries + retried)
     with engine.begin() as connection:
         done = connection.execute(update(Submission).where(
             Submission.id == submission, Submission.attempt == attempt, Submission.status == GRADING).values(**values))
         return done.rowcount == 1
 
 
-def beat(engine: Engine, grader: str) -> None:
-    """Say that ``grader`` is alive (its row's heartbeat)."""
+def beat(engine: Engine, grader: str, problem: str | None = None) -> None:
+    """Say that ``grader`` is alive (its row's heartbeat), and what it last found wrong with its machine
+    (``problem``; None: nothing)."""
     with Session(engine) as session, session.begin():
         db.writing(session)
         row = session.get(Grader, grader)
         if row is None:
-            session.add(Grader(id=grader, heartbeat=db.now()))
+            session.add(Grader(id=grader, heartbeat=db.now(), problem=problem))
         else:
-            row.heartbeat = db.now()
+            row.heartbeat, row.problem = db.now(), problem
 
 
-def _dead(row: Grader) -> bool:
-    """A grader of this machine is dead when its process is; one of another machine when it is silent."""
-    host, _, pid = row.id.rpartition(":")
-    if host == socket.gethostname() and pid.isdigit():
-        return not _running(int(pid))
+def _dead(row: Grader, root) -> bool:
+    """A grader of this machine is dead once its lock (``liveness``) is free; one without a lock here when
+    its process is gone, where its pid means the same process (the caller's PID namespace, or a name of
+    before namespaces were named); any other when it is silent (STALE)."""
+    host, _, rest = row.id.partition(":")
+    pid, _, namespace = rest.partition(":")
+    if host == socket.gethostname():
+        held = liveness.alive(root, row.id)
+        if held is not None:
+            return not held
+        if pid.isdigit() and namespace in ("", _pid_namespace()):
+            return not _running(int(pid))
     return db.now() - db.utc(row.heartbeat) > STALE
 
 
@@ -104,7 +135,8 @@ def requeue_dead(engine: Engine, *, failed: bool = False) -> int:
     ``failed``, the "grader failed" ones too. How many."""
     with Session(engine) as session, session.begin():
         db.writing(session)
-        gone = [row.id for row in session.scalars(select(Grader)) if _dead(row)]
+        root = project.here().root
+        gone = [row.id for row in session.scalars(select(Grader)) if _dead(row, root)]
         claimed = select(Grader.id)
         lost = and_(Submission.status == GRADING,
                     or_(Submission.grader.in_(gone), Submission.grader.is_(None),
@@ -113,6 +145,30 @@ def requeue_dead(engine: Engine, *, failed: bool = False) -> int:
                                                            else lost).values(status=QUEUED, grader=None))
         session.execute(delete(Grader).where(Grader.id.in_(gone)))
         return changed.rowcount
+
+
+def _retryable():
+    """The "grader failed" jobs a well grader puts back now: tried fewer than AUTOMATIC_ATTEMPTS times, and
+    failed at least RETRY_AFTER (by their claims so far) ago."""
+    now = db.now()
+    return and_(Submission.status == FAILED, or_(*(
+        and_(Submission.attempt == claims, Submission.graded_at <= now - timedelta(seconds=after))
+        for claims, after in enumerate(RETRY_AFTER, start=1))))
+
+
+def failed_to_retry(engine: Engine) -> Counter:
+    """How many "grader failed" jobs are to be put back now, by variant."""
+    with engine.connect() as connection:
+        return Counter(dict(connection.execute(select(Submission.variant, func.count()).where(_retryable())
+                                               .group_by(Submission.variant)).all()))
+
+
+def requeue_failed(engine: Engine, variants: set[str]) -> int:
+    """The "grader failed" jobs of ``variants`` to be put back now (``failed_to_retry``) back in the queue,
+    each counting a retry; how many."""
+    with engine.begin() as connection:
+        return connection.execute(update(Submission).where(_retryable(), Submission.variant.in_(variants)).values(
+            status=QUEUED, grader=None, retries=Submission.retries + 1)).rowcount
 
 
 def regrade(engine: Engine, assignment: str) -> int:
