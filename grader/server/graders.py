@@ -222,6 +222,8 @@ def run(*, course: str, database: str, jobs: int, isolation: str, scheduler: str
         level.choose(isolation)   # a level that cannot be had: each submission meets it in grade_safely
     with pool.Signals() as signals, pool.scratch_folder(), \
             connect_cluster(scheduler=scheduler, workers=workers, preload=WORKER_MODULES) as cluster:
+        grading.heal()   # the machine looked at before the first claim: an unwell one spends no job's tries
+
         def going() -> bool:
             return signals.received is None and (parent is None or os.getppid() == parent)
 

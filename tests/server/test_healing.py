@@ -93,7 +93,6 @@ def wait_for(check, seconds: float = 60.0):
 def test_the_grader_process_stops_claiming_while_its_machine_is_unwell_and_heals_with_no_restart(
         course, app, monkeypatch, at_once, tmp_path):
     marker = tmp_path / "unwell"
-    marker.touch()
     monkeypatch.setattr(level, "choose", stay_unwell_while(marker))
     monkeypatch.setattr(healing, "FIRST_WAIT", 0.1)
     monkeypatch.setattr(healing, "LONGEST_WAIT", 0.2)
@@ -105,6 +104,8 @@ def test_the_grader_process_stops_claiming_while_its_machine_is_unwell_and_heals
         course=str(course), database=str(settings.engine.url), jobs=2, isolation="files", parent=os.getpid()))
     grader.start()
     try:
+        assert wait_for(lambda: problems(app) == [None])   # started, its machine well
+        marker.touch()   # then a fault of the machine
         first = upload(app.test_client(), token, SOLUTION.read_bytes()).get_json()["id"]
         assert wait_for(lambda: rows(app)[0][1] == FAILED and any(problems(app))), rows(app)
         second = upload(app.test_client(), token, SOLUTION.read_bytes()).get_json()["id"]
