@@ -23,7 +23,7 @@ from grader.sandbox.model import SandboxUnavailable
 from grader.server import db, graders, healing, liveness, queue
 from grader.server.models import FAILED, GRADED, GRADING, QUEUED, Grader, Submission
 from grader.spec import load_variant
-from tests.server.conftest import SOLUTION, issue, upload
+from tests.server.conftest import SOLUTION, issue, make_app, upload
 
 GONE = "bubblewrap went away (a test's fault of the machine)"
 
@@ -51,7 +51,8 @@ def at_once(monkeypatch):
 
 
 def test_a_machine_fault_fails_the_job_with_the_problem_said_and_it_is_graded_once_the_cause_clears(
-        app, monkeypatch, at_once):
+        course, any_database, migrated_sqlite, monkeypatch, at_once):
+    app = make_app(course, any_database, migrated_sqlite)
     engine = app.config["hog.settings"].engine
     token = issue(app, "s1")["s1"]
     monkeypatch.setattr(level, "choose", unreachable)
