@@ -1,5 +1,6 @@
 """The Flask application factory: ``create_app`` builds one app for a course and a database (tests build
-as many as they like). Pages are Jinja2 templates under ``grader/templates/server/`` (StrictUndefined);
+as many as they like). Pages are Jinja2 templates under ``grader/templates/server/`` (StrictUndefined), their
+script and style static files (``static/``, under the security headers of ``headers``);
 forms carry CSRF tokens (Flask-WTF); the session cookie is HttpOnly, SameSite=Lax, and Secure when the
 course's public URL is https. Nothing here runs student code: uploads are queued for the graders."""
 
@@ -15,7 +16,7 @@ from flask_wtf.csrf import CSRFProtect
 
 from grader import project
 from grader.project.files import write_atomically
-from grader.server import access, db, uploads
+from grader.server import access, db, headers, uploads
 from grader.server.api import api
 from grader.server.staff import staff
 from grader.server.student import student
@@ -48,6 +49,7 @@ def create_app(*, course: Path, server: Server, database: str) -> Flask:
     app.teardown_appcontext(access.close_database)
     for blueprint in (api, student, staff):
         app.register_blueprint(blueprint)
+    headers.protect(app, server)
     app.jinja_env.globals.update(status_text=access.status_text)
     app.jinja_env.filters["when"] = lambda moment: db.utc(moment).isoformat(timespec="seconds")
     return app
