@@ -1,7 +1,9 @@
-"""What a student uploads: ``hog.py``, or a zip of the folder holding it; checked before anything is kept.
+"""What a student uploads: a ``.py`` file, kept as the assignment's ``hog.py`` whatever it was named (a
+browser's download may have made it ``hog (1).py``), or a zip of the folder holding hog.py; checked before
+anything is kept, the name it was sent as kept with it.
 
-Refused, with a message and nothing stored: more than ``MAX_UPLOAD`` bytes, a name with a folder in it,
-another name than hog.py or *.zip, a hog.py that is not UTF-8 text, a zip that cannot be read, holds no
+Refused, with a message and nothing stored: more than ``MAX_UPLOAD`` bytes, a name with a folder in it or
+over ``MAX_NAME`` characters, a name ending neither in .py nor in .zip, a hog.py that is not UTF-8 text, a zip that cannot be read, holds no
 hog.py, has a member outside its folder or not a plain file, or would unpack to more than ``MAX_UNPACKED``
 (a zip bomb). An accepted upload is written and flushed to disk (file and folder) before it is acknowledged.
 """
@@ -18,6 +20,7 @@ from pathlib import Path, PurePosixPath
 MAX_UPLOAD = 1024 * 1024               # 1 MiB, the file as sent
 MAX_UNPACKED = 8 * 1024 * 1024         # a zip's members together, unpacked
 MAX_MEMBERS = 200
+MAX_NAME = 255                         # characters of the name an upload was sent as (Submission.sent_as)
 HOG = "hog.py"
 ZIP = "submission.zip"
 
@@ -30,6 +33,7 @@ class Refused(Exception):
 class Upload:
     filename: str      # HOG or ZIP: what the file is kept as
     content: bytes
+    sent_as: str       # the name it was uploaded as
 
 
 def _python(text: bytes, shown: str) -> None:
@@ -77,15 +81,17 @@ def check(name: str | None, content: bytes) -> Upload:
         raise Refused("no file was sent (send hog.py in the form field 'file')")
     if "/" in name or "\\" in name or "\0" in name or name in (".", ".."):
         raise Refused(f"the file name {name[:100]!r} has a folder in it: send hog.py itself")
+    if len(name) > MAX_NAME:
+        raise Refused(f"the file name is over {MAX_NAME} characters ({name[:40]!r}...): rename it hog.py")
     if len(content) > MAX_UPLOAD:
         raise Refused(f"the file is over {MAX_UPLOAD // 1024} KiB ({len(content)} bytes): send hog.py alone")
-    if name == HOG:
-        _python(content, HOG)
-        return Upload(HOG, content)
+    if name.lower().endswith(".py"):
+        _python(content, HOG if name == HOG else repr(name[:100]))
+        return Upload(HOG, content, name)
     if name.lower().endswith(".zip"):
         _zip(content)
-        return Upload(ZIP, content)
-    raise Refused(f"{name[:100]!r} is neither hog.py nor a .zip: upload your hog.py")
+        return Upload(ZIP, content, name)
+    raise Refused(f"{name[:100]!r} is neither a .py file nor a .zip: upload your hog.py")
 
 
 def folder(course: Path, assignment: str, submission: int) -> Path:
