@@ -16,8 +16,9 @@ from flask_wtf.csrf import CSRFProtect
 
 from grader import project
 from grader.project.files import write_atomically
-from grader.server import access, db, headers, uploads
+from grader.server import access, db, headers, metrics, uploads
 from grader.server.api import api
+from grader.server.health import health
 from grader.server.staff import staff
 from grader.server.student import student
 from grader.spec.serving import Server
@@ -47,7 +48,8 @@ def create_app(*, course: Path, server: Server, database: str) -> Flask:
         **{access.SETTINGS: access.Settings(course, server, engine, db.sessions(engine))})
     CSRFProtect(app).exempt(api)   # the API takes a Bearer token, never the cookie, for what it changes
     app.teardown_appcontext(access.close_database)
-    for blueprint in (api, student, staff):
+    metrics.register(app, engine, app.config[access.SETTINGS].sessions, course / "server")
+    for blueprint in (api, student, staff, health, metrics.metrics):
         app.register_blueprint(blueprint)
     headers.protect(app, server)
     app.jinja_env.globals.update(status_text=access.status_text)
