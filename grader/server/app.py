@@ -16,7 +16,7 @@ from flask_wtf.csrf import CSRFProtect
 
 from grader import project
 from grader.project.files import write_atomically
-from grader.server import access, db, headers, metrics, uploads
+from grader.server import access, db, faults, headers, metrics, uploads
 from grader.server.api import api
 from grader.server.health import health
 from grader.server.staff import staff
@@ -51,6 +51,7 @@ def create_app(*, course: Path, server: Server, database: str) -> Flask:
     metrics.register(app, engine, app.config[access.SETTINGS].sessions, course / "server")
     for blueprint in (api, student, staff, health, metrics.metrics):
         app.register_blueprint(blueprint)
+    faults.install(app)
     headers.protect(app, server)
     app.jinja_env.globals.update(status_text=access.status_text)
     app.jinja_env.filters["when"] = lambda moment: db.utc(moment).isoformat(timespec="seconds")

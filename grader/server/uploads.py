@@ -100,18 +100,33 @@ def folder(course: Path, assignment: str, submission: int) -> Path:
 
 
 def store(into: Path, upload: Upload) -> Path:
-    """Write the upload into its own new folder and flush file and folders to disk; its path."""
-    into.mkdir(parents=True, mode=0o700)
+    """Write the upload into its folder and flush file and folders to disk; its path. Nothing is left when
+    it fails (a full disk): the caller's row is not committed, and its id may be given again."""
+    into.mkdir(parents=True, mode=0o700, exist_ok=True)   # there already: left by an upload never committed
     target = into / upload.filename
-    descriptor = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
-    with os.fdopen(descriptor, "wb") as handle:
-        handle.write(upload.content)
-        handle.flush()
-        os.fsync(handle.fileno())
-    for each in (into, into.parent):
-        directory = os.open(each, os.O_RDONLY | os.O_DIRECTORY)
-        try:
-            os.fsync(directory)
-        finally:
-            os.close(directory)
+    target.unlink(missing_ok=True)   # this id was just given to the caller: no kept submission owns the file
+    try:
+        descriptor = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(upload.content)
+            handle.flush()
+            os.fsync(handle.fileno())
+        for each in (into, into.parent):
+            directory = os.open(each, os.O_RDONLY | os.O_DIRECTORY)
+            try:
+                os.fsync(directory)
+            finally:
+                os.close(directory)
+    except BaseException:
+        discard(into, upload)
+        raise
     return target
+
+
+def discard(into: Path, upload: Upload) -> None:
+    """Remove an upload that is not kept after all: its file, and its folder if nothing else is in it."""
+    (into / upload.filename).unlink(missing_ok=True)
+    try:
+        into.rmdir()
+    except OSError:
+        pass
