@@ -108,7 +108,8 @@ def accept(session: Session, course: Path, assignment: Assignment | None, person
     except uploads.Refused as refused:
         raise NotTaken(400, str(refused)) from None
     submission = Submission(person_id=person.id, assignment=assignment.name, variant=variant,
-                            filename=upload.filename, sent_as=upload.sent_as, sha256=hashlib.sha256(upload.content).hexdigest(),
+                            filename=upload.filename, sent_as=upload.sent_as,
+                            sha256=hashlib.sha256(upload.content).hexdigest(),
                             seed=_seed(session, assignment.name, seed), submitted_at=when,
                             late_days=policy.late_days(assignment, when, days), attempt=0)
     session.add(submission)

@@ -76,6 +76,7 @@ def test_the_class_report_made_to_stand_alone_may_use_its_inline_style_and_nothi
                                    '["https://canvas.example.edu/courses"]'])
 def test_a_frame_ancestor_that_is_not_an_origin_is_refused_with_the_fix(course, value):
     config = course / project.CONFIG_NAME
-    config.write_text(CONFIG.replace('url = "http://hog.test"\n', f'url = "http://hog.test"\nframe_ancestors = {value}\n'))
+    config.write_text(CONFIG.replace('url = "http://hog.test"\n',
+                                     f'url = "http://hog.test"\nframe_ancestors = {value}\n'))
     with pytest.raises(ConfigError, match=r"hog-course.toml:6: server.frame_ancestors is .* \(write a list of origins"):
         course_config.current()

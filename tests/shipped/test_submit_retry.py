@@ -32,7 +32,8 @@ def local_server(app):
     thread.join(10)
 
 
-def test_a_503_is_tried_again_after_its_retry_after_and_the_upload_is_then_accepted(app, local_server, tmp_path, monkeypatch):
+def test_a_503_is_tried_again_after_its_retry_after_and_the_upload_is_then_accepted(app, local_server, tmp_path,
+                                                                                      monkeypatch):
     token = issue(app, "s1")["s1"]
     real, failures = os.fsync, []
 
