@@ -16,11 +16,12 @@ api = Blueprint("api", __name__, url_prefix="/api")
 
 
 def described(submission: Submission) -> dict:
-    """What the API says of a submission; ``result`` is ``hog grade --format json``'s object once graded."""
+    """What the API says of a submission; ``sent_as``: the name it was uploaded as (None before the server
+    kept it); ``result`` is ``hog grade --format json``'s object once graded."""
     done = submission.status in (GRADED, FAILED) and submission.result is not None
     return {"id": submission.id, "assignment": submission.assignment, "status": submission.status,
             "submitted_at": access.utc_text(submission.submitted_at), "late_days": submission.late_days,
-            "result": json.loads(submission.result) if done else None}
+            "sent_as": submission.sent_as, "result": json.loads(submission.result) if done else None}
 
 
 @api.errorhandler(HTTPException)

@@ -1,5 +1,6 @@
 """The Flask application factory: ``create_app`` builds one app for a course and a database (tests build
-as many as they like). Pages are Jinja2 templates under ``grader/templates/server/`` (StrictUndefined);
+as many as they like). Pages are Jinja2 templates under ``grader/templates/server/`` (StrictUndefined), their
+script and style static files (``static/``, under the security headers of ``headers``);
 forms carry CSRF tokens (Flask-WTF); the session cookie is HttpOnly, SameSite=Lax, and Secure when the
 course's public URL is https. Nothing here runs student code: uploads are queued for the graders."""
 
@@ -15,8 +16,9 @@ from flask_wtf.csrf import CSRFProtect
 
 from grader import project
 from grader.project.files import write_atomically
-from grader.server import access, db, uploads
+from grader.server import access, db, faults, headers, metrics, uploads
 from grader.server.api import api
+from grader.server.health import health
 from grader.server.staff import staff
 from grader.server.student import student
 from grader.spec.serving import Server
@@ -46,8 +48,11 @@ def create_app(*, course: Path, server: Server, database: str) -> Flask:
         **{access.SETTINGS: access.Settings(course, server, engine, db.sessions(engine))})
     CSRFProtect(app).exempt(api)   # the API takes a Bearer token, never the cookie, for what it changes
     app.teardown_appcontext(access.close_database)
-    for blueprint in (api, student, staff):
+    metrics.register(app, engine, app.config[access.SETTINGS].sessions, course / "server")
+    for blueprint in (api, student, staff, health, metrics.metrics):
         app.register_blueprint(blueprint)
+    faults.install(app)
+    headers.protect(app, server)
     app.jinja_env.globals.update(status_text=access.status_text)
     app.jinja_env.filters["when"] = lambda moment: db.utc(moment).isoformat(timespec="seconds")
     return app

@@ -9,7 +9,7 @@ import json
 import threading
 from collections import OrderedDict, namedtuple
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from grader.report.spreadsheet import spreadsheet_cell
@@ -117,6 +117,17 @@ def rows(session: Session, assignment: Assignment, summaries: Summaries) -> list
                       chosen.status, chosen.late_days, chosen.score, len(mine), seed, kit_version]
                      + [by_number.get(label, "") for label in labels])
     return table
+
+
+def state(session: Session, assignment: str) -> str:
+    """A short text that changes whenever the assignment's gradebook does (a submission made, claimed,
+    graded, regraded; a student added): what a live gradebook page looks at before reading the rows again."""
+    by_status = session.execute(select(Submission.status, func.count(), func.max(Submission.id),
+                                       func.sum(Submission.attempt)).where(Submission.assignment == assignment)
+                                .group_by(Submission.status).order_by(Submission.status)).all()
+    people = session.scalar(select(func.count()).select_from(Person).where(Person.role == STUDENT))
+    return ";".join([f"people={people}", *(f"{status}={count}/{last}/{attempts}"
+                                            for status, count, last, attempts in by_status)])
 
 
 def csv_text(table: list[list]) -> str:

@@ -2,11 +2,13 @@
 
 The upload is checked (``uploads``) and the assignment's rules applied (``policy``) before anything is
 kept; then its row is added, its file written and flushed to disk, and the row committed: only then is it
-acknowledged. Student code is never run here.
+acknowledged. Where the disk is full or the database stops answering, neither file nor row is kept and the
+request is answered 503 (``faults``). Student code is never run here.
 """
 
 from __future__ import annotations
 
+import errno
 import functools
 import hashlib
 from datetime import datetime
@@ -19,9 +21,12 @@ from sqlalchemy.orm import Session
 from grader import cases as case_source
 from grader.classroom import roster
 from grader.errors import UsageError
-from grader.server import db, policy, uploads
+from grader.server import db, faults, policy, uploads
 from grader.server.models import Extension, Person, Seed, Submission
 from grader.spec.serving import Assignment
+
+
+FULL = (errno.ENOSPC, errno.EDQUOT)   # a disk (or the server user's quota) full: the machine's fault
 
 
 class NotTaken(Exception):
@@ -103,7 +108,8 @@ def accept(session: Session, course: Path, assignment: Assignment | None, person
     except uploads.Refused as refused:
         raise NotTaken(400, str(refused)) from None
     submission = Submission(person_id=person.id, assignment=assignment.name, variant=variant,
-                            filename=upload.filename, sha256=hashlib.sha256(upload.content).hexdigest(),
+                            filename=upload.filename, sent_as=upload.sent_as,
+                            sha256=hashlib.sha256(upload.content).hexdigest(),
                             seed=_seed(session, assignment.name, seed), submitted_at=when,
                             late_days=policy.late_days(assignment, when, days), attempt=0)
     session.add(submission)
@@ -112,8 +118,11 @@ def accept(session: Session, course: Path, assignment: Assignment | None, person
     try:
         uploads.store(folder, upload)
         session.commit()
-    except BaseException:
+    except BaseException as error:
+        uploads.discard(folder, upload)   # first: a rollback on a database gone may fail too
         session.rollback()
-        (folder / upload.filename).unlink(missing_ok=True)
+        if isinstance(error, OSError) and error.errno in FULL:
+            raise faults.Unavailable(f"the course server's disk is full ({error.strerror}): nothing was stored; try "
+                                     f"again later, and tell your course staff", faults.DISK_RETRY) from None
         raise
     return submission

@@ -8,7 +8,7 @@ import json
 from html import escape
 from urllib.parse import quote
 
-from flask import Blueprint, Response, abort, redirect, render_template, request, send_file, url_for
+from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, send_file, url_for
 from markupsafe import Markup
 from sqlalchemy import func, select
 
@@ -34,9 +34,19 @@ def home():
 def assignment(name: str):
     person = access.staff()
     found = access.assignment_or_404(name)
+    seen = gradebook.state(access.database(), found.name)   # before the rows: a change between is looked at again
     table = gradebook.rows(access.database(), found, access.settings().summaries)
     return render_template("staff_gradebook.html", person=person, assignment=found, head=table[0],
-                           rows=_rows_html(table[1:]), waiting=queue.waiting(access.database()))
+                           rows=_rows_html(table[1:]), waiting=queue.waiting(access.database()),
+                           state=seen)
+
+
+@staff.get("/assignments/<name>/state.json")
+def state(name: str):
+    """What the live gradebook looks at: ``state`` changes whenever the gradebook does."""
+    access.staff()
+    found = access.assignment_or_404(name)
+    return jsonify(state=gradebook.state(access.database(), found.name), waiting=queue.waiting(access.database()))
 
 
 def _rows_html(rows: list[list]) -> Markup:

@@ -1,9 +1,11 @@
-"""What a student uploads: ``hog.py``, or a zip of the folder holding it; checked before anything is kept.
+"""What a student uploads: a ``.py`` file, kept as the assignment's ``hog.py`` whatever it was named (a
+browser's download may have made it ``hog (1).py``), or a zip of the folder holding hog.py; checked before
+anything is kept, the name it was sent as kept with it.
 
-Refused, with a message and nothing stored: more than ``MAX_UPLOAD`` bytes, a name with a folder in it,
-another name than hog.py or *.zip, a hog.py that is not UTF-8 text, a zip that cannot be read, holds no
-hog.py, has a member outside its folder or not a plain file, or would unpack to more than ``MAX_UNPACKED``
-(a zip bomb). An accepted upload is written and flushed to disk (file and folder) before it is acknowledged.
+Refused, with a message and nothing stored: more than ``MAX_UPLOAD`` bytes, a name with a folder in it or
+over ``MAX_NAME`` characters, a name ending neither in .py nor in .zip, a hog.py that is not UTF-8 text,
+a zip that cannot be read, holds no hog.py, has a member outside its folder or not a plain file, or would
+unpack to more than ``MAX_UNPACKED`` (a zip bomb). An accepted upload is written and flushed to disk (file and folder) before it is acknowledged.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from pathlib import Path, PurePosixPath
 MAX_UPLOAD = 1024 * 1024               # 1 MiB, the file as sent
 MAX_UNPACKED = 8 * 1024 * 1024         # a zip's members together, unpacked
 MAX_MEMBERS = 200
+MAX_NAME = 255                         # characters of the name an upload was sent as (Submission.sent_as)
 HOG = "hog.py"
 ZIP = "submission.zip"
 
@@ -30,6 +33,7 @@ class Refused(Exception):
 class Upload:
     filename: str      # HOG or ZIP: what the file is kept as
     content: bytes
+    sent_as: str       # the name it was uploaded as
 
 
 def _python(text: bytes, shown: str) -> None:
@@ -77,15 +81,17 @@ def check(name: str | None, content: bytes) -> Upload:
         raise Refused("no file was sent (send hog.py in the form field 'file')")
     if "/" in name or "\\" in name or "\0" in name or name in (".", ".."):
         raise Refused(f"the file name {name[:100]!r} has a folder in it: send hog.py itself")
+    if len(name) > MAX_NAME:
+        raise Refused(f"the file name is over {MAX_NAME} characters ({name[:40]!r}...): rename it hog.py")
     if len(content) > MAX_UPLOAD:
         raise Refused(f"the file is over {MAX_UPLOAD // 1024} KiB ({len(content)} bytes): send hog.py alone")
-    if name == HOG:
-        _python(content, HOG)
-        return Upload(HOG, content)
+    if name.lower().endswith(".py"):
+        _python(content, HOG if name == HOG else repr(name[:100]))
+        return Upload(HOG, content, name)
     if name.lower().endswith(".zip"):
         _zip(content)
-        return Upload(ZIP, content)
-    raise Refused(f"{name[:100]!r} is neither hog.py nor a .zip: upload your hog.py")
+        return Upload(ZIP, content, name)
+    raise Refused(f"{name[:100]!r} is neither a .py file nor a .zip: upload your hog.py")
 
 
 def folder(course: Path, assignment: str, submission: int) -> Path:
@@ -94,18 +100,33 @@ def folder(course: Path, assignment: str, submission: int) -> Path:
 
 
 def store(into: Path, upload: Upload) -> Path:
-    """Write the upload into its own new folder and flush file and folders to disk; its path."""
-    into.mkdir(parents=True, mode=0o700)
+    """Write the upload into its folder and flush file and folders to disk; its path. Nothing is left when
+    it fails (a full disk): the caller's row is not committed, and its id may be given again."""
+    into.mkdir(parents=True, mode=0o700, exist_ok=True)   # there already: left by an upload never committed
     target = into / upload.filename
-    descriptor = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
-    with os.fdopen(descriptor, "wb") as handle:
-        handle.write(upload.content)
-        handle.flush()
-        os.fsync(handle.fileno())
-    for each in (into, into.parent):
-        directory = os.open(each, os.O_RDONLY | os.O_DIRECTORY)
-        try:
-            os.fsync(directory)
-        finally:
-            os.close(directory)
+    target.unlink(missing_ok=True)   # this id was just given to the caller: no kept submission owns the file
+    try:
+        descriptor = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(upload.content)
+            handle.flush()
+            os.fsync(handle.fileno())
+        for each in (into, into.parent):
+            directory = os.open(each, os.O_RDONLY | os.O_DIRECTORY)
+            try:
+                os.fsync(directory)
+            finally:
+                os.close(directory)
+    except BaseException:
+        discard(into, upload)
+        raise
     return target
+
+
+def discard(into: Path, upload: Upload) -> None:
+    """Remove an upload that is not kept after all: its file, and its folder if nothing else is in it."""
+    (into / upload.filename).unlink(missing_ok=True)
+    try:
+        into.rmdir()
+    except OSError:
+        pass

@@ -26,7 +26,8 @@ from pathlib import PurePosixPath
 from grader.spec.config_error import ConfigError
 
 DEFAULT_URL = "http://127.0.0.1:8000"
-SERVER_KEYS = ("url",)
+SERVER_KEYS = ("url", "frame_ancestors")
+ORIGIN = re.compile(r"https?://(\*\.)?[A-Za-z0-9.-]+(:[0-9]{1,5})?")   # a page that may frame the server's
 ASSIGNMENT_KEYS = ("variant", "manifest", "opens", "due", "late_days", "penalty_per_day",
                    "submissions_per_hour", "score")
 SCORES = ("last", "best")
@@ -50,6 +51,7 @@ class Assignment:
 class Server:
     url: str = DEFAULT_URL
     assignments: tuple[Assignment, ...] = ()
+    frame_ancestors: tuple[str, ...] = ()    # origins besides the server's own whose pages may frame it (an LMS)
 
     def assignment(self, name: str) -> Assignment | None:
         return next((each for each in self.assignments if each.name == name), None)
@@ -139,12 +141,17 @@ def read(data: dict, shown: str, lines: dict, known: list[str]) -> Server:
     if not isinstance(url, str) or not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", url):
         raise ConfigError(shown, lines.get("server.url"), f"server.url is {url!r}",
                           'write the address students open, e.g. url = "https://hog.example.edu"')
+    framing = server.get("frame_ancestors", [])
+    if not isinstance(framing, list) or not all(isinstance(each, str) and ORIGIN.fullmatch(each) for each in framing):
+        raise ConfigError(shown, lines.get("server.frame_ancestors"), f"server.frame_ancestors is {framing!r}",
+                          'write a list of origins whose pages may show the server in a frame, e.g. '
+                          'frame_ancestors = ["https://canvas.example.edu"] (scheme and host, no path)')
     assignments = data.get("assignments", {})
     if not isinstance(assignments, dict):
         raise ConfigError(shown, lines.get("assignments"), "assignments is not a table",
                           "write one [assignments.NAME] table per assignment")
     return Server(url.rstrip("/"), tuple(_assignment(name, table, shown, lines, known)
-                                         for name, table in assignments.items()))
+                                         for name, table in assignments.items()), tuple(framing))
 
 
 def example_text() -> str:

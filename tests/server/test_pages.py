@@ -168,3 +168,21 @@ def test_staff_reach_the_page_of_a_student_whose_id_has_a_slash_from_the_gradebo
     form = {"csrf_token": csrf(staff_client, "/staff/students/s/2"), "assignment": "hog", "days": "3"}
     assert staff_client.post("/staff/students/s/2/extensions", data=form).status_code == 303
     assert 'value="3"' in staff_client.get("/staff/students/s/2").get_data(as_text=True)
+
+
+def test_the_live_pages_name_what_they_look_at_and_the_gradebooks_state_changes_with_each_step_of_a_job(app):
+    tokens = {**issue(app, "s1"), **issue(app, "t1", role="staff")}
+    staff, engine = signed_in(app, tokens["t1"]), app.config["hog.settings"].engine
+    states = [staff.get("/staff/assignments/hog/state.json").get_json()["state"]]
+    assert upload(app.test_client(), tokens["s1"], SOURCE).status_code == 202
+    states.append(staff.get("/staff/assignments/hog/state.json").get_json()["state"])
+    job = queue.claim(engine, queue.grader_name(), 1)[0]
+    states.append(staff.get("/staff/assignments/hog/state.json").get_json()["state"])
+    assert queue.finish(engine, job, {"score": 23.0, "max_score": 23.0, "tests": [], "output": ""}, None, False)
+    states.append(staff.get("/staff/assignments/hog/state.json").get_json()["state"])
+    assert len(set(states)) == 4
+    page = staff.get("/staff/assignments/hog").get_data(as_text=True)
+    assert f'data-live-now="{states[-1]}"' in page and 'http-equiv="refresh"' not in page
+    assert signed_in(app, tokens["s1"]).get("/staff/assignments/hog/state.json").status_code == 403
+    mine = signed_in(app, tokens["s1"]).get("/submissions/1").get_data(as_text=True)
+    assert 'data-live-source="/api/submissions/1"' in mine and 'data-live-now="graded"' in mine

@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 from grader.server import policy
 from grader.server.models import Submission
 from grader.spec.serving import Assignment
-from tests.server.conftest import bearer, issue, upload
+from tests.server.conftest import bearer, csrf, issue, signed_in, upload
 
 SOURCE = b'"""The Game of Hog (CS 61A Spring 2019 rules)."""\n'
 
@@ -43,7 +43,9 @@ def kept(app, course) -> tuple[int, list]:
     ("../hog.py", SOURCE, 400, "the file name '../hog.py' has a folder in it"),
     ("hog.py", "# café\n".encode("latin-1"), 400, "hog.py is not UTF-8 text (byte 5): save it as UTF-8"),
     ("hog.py", b"def f():\0 pass", 400, "hog.py is not Python source (it holds NUL bytes)"),
-    ("notes.txt", SOURCE, 400, "'notes.txt' is neither hog.py nor a .zip"),
+    ("notes.txt", SOURCE, 400, "'notes.txt' is neither a .py file nor a .zip: upload your hog.py"),
+    ("h" * 253 + ".py", SOURCE, 400, "the file name is over 255 characters"),
+    ("hog (1).py", b"\xff", 400, "'hog (1).py' is not UTF-8 text (byte 0)"),
     ("hog.zip", b"PK not really", 400, "the file is not a zip that can be read"),
     ("hog.zip", zipped({"hog/dice.py": SOURCE}), 400, "the zip holds no hog.py"),
     ("hog.zip", zipped({"../hog.py": SOURCE}), 400, "the zip member '../hog.py' would be written outside"),
@@ -70,6 +72,23 @@ def test_hog_py_and_a_zip_of_the_folder_are_kept_on_disk_and_in_the_database_bef
     assert rows == 2 and [f.relative_to(course / "server" / "uploads").as_posix() for f in files] == \
         ["hog/1/hog.py", "hog/2/submission.zip"]
     assert files[0].read_bytes() == SOURCE and oct(files[0].stat().st_mode & 0o777) == "0o600"
+
+
+def test_any_single_py_file_is_the_assignments_hog_py_its_sent_name_kept_and_shown_to_staff(app, course):
+    tokens = {**issue(app, "s1"), **issue(app, "t1", role="staff")}
+    first = upload(app.test_client(), tokens["s1"], SOURCE, "hog (1).py")
+    page = signed_in(app, tokens["s1"])
+    second = page.post("/assignments/hog/submissions", data={"csrf_token": csrf(page, "/assignments/hog"),
+                                                             "file": (io.BytesIO(SOURCE), "My_Hog.PY")},
+                       content_type="multipart/form-data")
+    assert (first.status_code, second.status_code) == (202, 303)
+    rows, files = kept(app, course)
+    assert rows == 2 and [f.relative_to(course / "server" / "uploads").as_posix() for f in files] == \
+        ["hog/1/hog.py", "hog/2/hog.py"]
+    listed = app.test_client().get("/api/submissions", headers=bearer(tokens["s1"])).get_json()
+    assert [each["sent_as"] for each in listed] == ["hog (1).py", "My_Hog.PY"]
+    shown = signed_in(app, tokens["t1"]).get("/staff/submissions/1").get_data(as_text=True)
+    assert 'as <code id="sent-as">hog (1).py</code> (kept as hog.py)' in shown
 
 
 def test_past_the_limit_per_hour_a_student_is_told_to_wait_and_others_are_not(app):

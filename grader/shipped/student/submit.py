@@ -41,6 +41,9 @@ SIGNIN = "/signin/"
 WAIT = 300                # seconds to wait for the grade before leaving it to --status
 REQUEST_TIMEOUT = 30      # seconds for one request to answer
 STARTING = 20             # seconds a server that refuses connections is tried again, as it may be starting
+RETRIES = 5               # times a request the server cannot take now (503) or cut off is tried again
+LONGEST_PAUSE = 60        # seconds waited at most before trying again, whatever the server's Retry-After says
+CUT_OFF_PAUSE = 2         # seconds before a request whose connection was reset is tried again
 POLL = (1, 1, 1, 2, 2, 2, 3, 5)   # seconds between looks at the submission; the last repeats
 DONE = ("graded", "grader failed")   # the server's last states of a submission
 STILL_WAITING = 3         # exit code: accepted, not graded yet
@@ -128,7 +131,7 @@ class Server:
         if content_type:
             headers["Content-Type"] = content_type
         request = urllib.request.Request(self.url + path, data=body, headers=headers, method=method)
-        deadline = None
+        deadline, tries = None, 0
         while True:
             try:
                 with urllib.request.urlopen(request, timeout=REQUEST_TIMEOUT) as answer:
@@ -136,10 +139,23 @@ class Server:
             except urllib.error.HTTPError as error:
                 with error:
                     said = _decoded(error.read(), error.headers)
+                if error.code == 503 and tries < RETRIES:   # the server cannot take it now (nothing was kept)
+                    tries += 1
+                    pause = _pause(error.headers.get("Retry-After"))
+                    print(f"The course server cannot take {what} now ({_message(said, error.reason)}); trying "
+                          f"again in {pause:g} s ({tries} of {RETRIES}, Ctrl-C stops).", file=sys.stderr)
+                    time.sleep(pause)
+                    continue
                 raise Refused(self.refusal(error.code, _message(said, error.reason), what,
                                            error.headers.get("Retry-After"))) from None
             except (urllib.error.URLError, OSError, ValueError) as error:
                 reason = getattr(error, "reason", None) or error
+                if isinstance(reason, ConnectionResetError) and tries < RETRIES:   # cut off (a restart)
+                    tries += 1
+                    print(f"The course server cut the connection off ({reason}); trying again in "
+                          f"{CUT_OFF_PAUSE} s ({tries} of {RETRIES}, Ctrl-C stops).", file=sys.stderr)
+                    time.sleep(CUT_OFF_PAUSE)
+                    continue
                 if patient and isinstance(reason, ConnectionRefusedError):   # the server (re)starting
                     if deadline is None:
                         deadline = time.monotonic() + STARTING
@@ -196,6 +212,13 @@ class Server:
         query = urllib.parse.urlencode({"assignment": self.assignment})
         listed = self.call("GET", f"/api/submissions?{query}", what="your submissions", patient=True)[1]
         return listed[-1] if isinstance(listed, list) and listed else None
+
+
+def _pause(retry_after):
+    """Seconds to wait before trying again: the server's Retry-After (in seconds), within LONGEST_PAUSE."""
+    if retry_after and retry_after.strip().isdigit():
+        return min(int(retry_after), LONGEST_PAUSE)
+    return CUT_OFF_PAUSE   # none, or a date: a short wait
 
 
 def _decoded(raw, headers):

@@ -1,0 +1,67 @@
+"""The security headers every response carries (pages, the API, errors, static files), set by
+Flask-Talisman: a Content-Security-Policy that loads scripts, styles and images from the server alone
+(no inline script or style: the pages' script and style are static files), ``frame-ancestors`` the
+server itself and the course's ``[server] frame_ancestors`` (an LMS that shows the server in a frame),
+``X-Content-Type-Options: nosniff``, ``Referrer-Policy: same-origin`` and, where no other origin may
+frame the pages, ``X-Frame-Options: SAMEORIGIN`` (which would contradict ``frame-ancestors`` otherwise).
+
+Talisman's own choices that do not fit are turned off: it would redirect http to https (the HTTPS proxy
+in front does that), mark the session cookie Secure on a plain-http course, and send HSTS only on a
+request it sees arriving over https (behind a proxy that does not say so, never). HSTS is sent here on
+every response when the course's url is https (a browser heeds it only over https). The class and
+similarity reports are files made to be opened on their own too, with their style inline: they are sent
+with a policy that allows inline style and nothing else inline.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from flask import Flask, Response
+from flask_talisman import Talisman
+
+from grader.spec.serving import Server
+
+HSTS = "max-age=31536000"                  # a year
+REFERRER = "same-origin"   # not no-referrer: Flask-WTF refuses a form sent over https without its Referer
+REPORTS = ("staff.report", "staff.similarity")   # endpoints that send a report made with inline style
+
+
+def policy(server: Server, *, inline_style: bool = False) -> dict[str, str]:
+    """The Content-Security-Policy of the course's pages (``inline_style``: of a report made to stand alone)."""
+    return {"default-src": "'self'", "script-src": "'self'",
+            "style-src": "'self' 'unsafe-inline'" if inline_style else "'self'",
+            "img-src": "'self' data:", "object-src": "'none'", "base-uri": "'none'", "form-action": "'self'",
+            "frame-ancestors": " ".join(("'self'", *server.frame_ancestors))}
+
+
+def protect(app: Flask, server: Server) -> None:
+    """Set the headers on every response of ``app`` (its routes registered already)."""
+    talisman = Talisman(app, content_security_policy=policy(server), force_https=False,
+                        session_cookie_secure=server.secure, strict_transport_security=False,
+                        frame_options=None if server.frame_ancestors else "SAMEORIGIN", referrer_policy=REFERRER)
+
+    @app.after_request
+    def _secure_transport(response: Response) -> Response:
+        if server.secure:
+            response.headers["Strict-Transport-Security"] = HSTS
+        return response
+
+    for endpoint in REPORTS:
+        app.view_functions[endpoint] = _with_options(app.view_functions[endpoint], {
+            "force_https": False, "frame_options": talisman.frame_options,
+            "frame_options_allow_from": talisman.frame_options_allow_from,
+            "content_security_policy": policy(server, inline_style=True),
+            "content_security_policy_nonce_in": talisman.content_security_policy_nonce_in,
+            "permissions_policy": talisman.permissions_policy, "document_policy": talisman.document_policy,
+            "feature_policy": talisman.feature_policy})
+
+
+def _with_options(view, options: dict):
+    """``view`` as this app alone serves it, with Talisman's options for it. Every option Talisman reads
+    is given: it fills those missing into the view's own dict, and a module's view function is every app's."""
+    @functools.wraps(view)
+    def served(*args, **kwargs):
+        return view(*args, **kwargs)
+    served.talisman_view_options = options
+    return served
