@@ -84,14 +84,22 @@ def run_cases(submission: Path, cases: Sequence[Sequence[str]], *,
         try:
             # A folder for another uid stays closed (mkdtemp's 0700) until it is handed over.
             scratch_folder.prepare(folder, hog, others, support_files, opened=slot is None)
+            if slot is not None:
+                user.hand_over(folder, slot.uid)
+            batch = Batch(folder, choice, slot and slot.uid, checked, setup_steps, name_list, limits, groups,
+                          on_result, later=later)
+            report = batch.run()
         except scratch_folder.Unusable as problem:
             every, _ = scratch_folder.with_later(checked, groups, later, setup_steps, name_list, limits)
             return scratch_folder.not_run(every, str(problem))
-        if slot is not None:
-            user.hand_over(folder, slot.uid)
-        batch = Batch(folder, choice, slot and slot.uid, checked, setup_steps, name_list, limits, groups, on_result,
-                      later=later)
-        return batch.run()
+        except FileNotFoundError:
+            if (folder / "hog.py").exists():
+                raise
+            report = None
+        if not (folder / "hog.py").exists():   # its import may have failed for it: not the submission's doing
+            raise SandboxUnavailable(f"the sandbox's folder {folder} was removed while the submission was graded: "
+                                     "something removes the grader's temporary folders (a cleaner of /tmp?)")
+        return report
     finally:
         if folder is not None:
             scratch_folder.remove(folder)

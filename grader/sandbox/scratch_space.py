@@ -307,7 +307,7 @@ def _kit_folder(folder: Path) -> str | None:
     else why not."""
     closed = user.closed_to_others(folder.parent)
     if closed is not None:
-        return f"{folder.parent} is closed to other users ({closed} cannot be passed)"
+        return f"other users cannot pass {closed}, on the way to {folder}"
     try:
         folder.mkdir(mode=0o711)
     except FileExistsError:
