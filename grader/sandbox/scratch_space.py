@@ -296,6 +296,21 @@ def _reachable_from(base: Path) -> Path:
         "that every user may pass (mode 0711 or more on it and on each folder above it)")
 
 
+def passable_folder(prefix: str) -> Path:
+    """A new folder (mode 0700, this user's) that other users could reach once given it: in tempfile's folder
+    where they can pass every folder on the way, else in a folder the kit makes (``KIT_FOLDERS``); else
+    SandboxUnavailable. For a program run as another user on purpose (a test's PostgreSQL server)."""
+    base = Path(tempfile.gettempdir())
+    if user.closed_to_others(base) is None:
+        return Path(tempfile.mkdtemp(prefix=prefix, dir=base))
+    problems = [problem for problem in map(_kit_folder, KIT_FOLDERS) if problem is not None]
+    serving = [folder for folder in KIT_FOLDERS if _kit_folder(folder) is None]
+    if not serving:
+        raise SandboxUnavailable(f"other users cannot reach {base} and no folder the kit makes can serve "
+                                 f"({'; '.join(problems)}): set TMPDIR to a folder that every user may pass")
+    return Path(tempfile.mkdtemp(prefix=prefix, dir=serving[0]))
+
+
 def _release_in(pid: int, path: Path) -> None:
     """``_release`` at exit, in the process that made ``path`` only (a forked worker's exit leaves it)."""
     if os.getpid() == pid:
