@@ -104,7 +104,7 @@ def test_stopping_hog_grade_is_one_line_and_leaves_no_scratch_folder(tmp_path, s
                             "--variant", "nju21"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                            env={**os.environ, "TMPDIR": str(scratch)})
     deadline = time.monotonic() + 300
-    while not list(scratch.glob("hog-sandbox-of-*/hog-sandbox-*")) and time.monotonic() < deadline:
+    while not list(scratch.glob("hog-scratch-*/hog-sandbox-*")) and time.monotonic() < deadline:
         time.sleep(0.02)
     run.send_signal(signum)
     stdout, stderr = run.communicate(timeout=120)

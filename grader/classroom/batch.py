@@ -19,7 +19,7 @@ import errno
 import functools
 import io
 import json
-import tempfile
+import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,11 +31,12 @@ from grader.classroom import pool
 from grader.classroom.cluster import Cluster
 from grader.errors import UsageError
 from grader.project.files import write_atomically
-from grader.grading.grade import GradeResult, QuestionResult, grade_safely, prepare
+from grader.grading.grade import GradeResult, QuestionResult, faulted, grade_safely, prepare
 from grader.report import gradescope, instructor
 from grader.report.spreadsheet import spreadsheet_cell
 from grader.report.progress import SILENT, Progress
-from grader.sandbox import level
+from grader.sandbox import level, scratch_space
+from grader.sandbox.model import SandboxUnavailable
 from grader.spec import Variant
 from grader.classroom.submissions import Skipped, UnusableZip, clashes, extract, result_name, scan, submission_name
 from grader.classroom.submissions import digest as submission_digest
@@ -46,7 +47,15 @@ SKIPPED = "skipped.csv"
 # What a cluster's worker runs a batch's tasks with: loaded once in the fork server its workers start from.
 WORKER_MODULES = ("grader.classroom.batch", "grader.reference.engine")
 INSTRUCTOR = "instructor"        # grade_one's key for instructor-only facts: written to a side file
-RETRIED = "retried"   # how often grade_one retried a fault of the machine (popped by its callers)
+RETRIED = "retried"
+# ``RETRIED``: grade_one's key for how often a fault of the machine was tried again; callers pop it as they pop
+# INSTRUCTOR (grade-batch counts it, the course server's grader keeps it as Submission.retries).
+# A fault of the machine (its scratch folder gone, a sandbox that did not start, a level that vanished: the
+# sandbox's SandboxUnavailable, by type) is tried again after each of these pauses (seconds), the scratch
+# folder made again and the level chosen afresh, before it is "grader failed": 3.5 s in all, enough for a
+# cleaner's sweep to pass or a container engine to answer again, short beside a queue of submissions.
+RETRY_SECONDS = (0.5, 1.0, 2.0)
+MACHINE_FAULTS = (SandboxUnavailable,)
 
 
 @dataclass(frozen=True)
@@ -58,6 +67,7 @@ class BatchSummary:
     not_submissions: tuple[Skipped, ...] = ()
     stopped_by: int | None = None   # the signal that stopped the run
     out_error: str | None = None    # OUT could not be written: the one line saying so
+    retried: int = 0                # faults of the machine tried again (grade_one's RETRIED), in all
 
     @property
     def interrupted(self) -> bool:
@@ -134,9 +144,28 @@ def write_skipped(out: Path, skipped: list[Skipped]) -> None:
 
 def grade_one(variant: Variant, submission: Path, *, isolation: str, seed: int) -> tuple[dict, bool]:
     """One submission's results.json, and whether the kit itself failed on it (runs in a forked worker,
-    which inherits the Variant as given: a course's points included)."""
+    which inherits the Variant as given: a course's points included). A fault of the machine is tried again
+    (``RETRY_SECONDS``); how often, under ``RETRIED``."""
+    retried = 0
+    while True:
+        try:
+            data, fault = _graded(variant, submission, isolation=isolation, seed=seed)
+            break
+        except MACHINE_FAULTS as error:
+            if retried == len(RETRY_SECONDS):
+                data, fault = _results(faulted(submission, variant, error, seed)), True
+                break
+            time.sleep(RETRY_SECONDS[retried])
+            retried += 1
+            level.forget()   # chosen afresh; the scratch folder is made again where the next sandbox's is
+    data[RETRIED] = retried
+    return data, fault
+
+
+def _graded(variant: Variant, submission: Path, *, isolation: str, seed: int) -> tuple[dict, bool]:
+    """``grade_one``'s one try: MACHINE_FAULTS raised, any other fault of the kit a "grader failed" result."""
     if submission.is_file() and submission.suffix.lower() == ".zip":
-        folder = Path(tempfile.mkdtemp(prefix="hog-zip-"))
+        folder = scratch_space.sandbox_folder(prefix="hog-zip-")
         try:
             try:
                 found = extract(submission, folder)
@@ -144,13 +173,13 @@ def grade_one(variant: Variant, submission: Path, *, isolation: str, seed: int) 
                 return _not_graded(variant, submission, seed, f"the zip could not be used: {error}"), False
             if found is None:
                 return _not_graded(variant, submission, seed, "the zip holds no hog.py"), False
-            result, fault = grade_safely(found, variant, minimum=isolation, seed=seed)
+            result, fault = grade_safely(found, variant, minimum=isolation, seed=seed, raising=MACHINE_FAULTS)
             return _results(result), fault
         finally:
-            pool._remove(folder)
+            scratch_space.remove(folder)
     if submission.is_dir() and not (submission / "hog.py").is_file():
         return _not_graded(variant, submission, seed, "the submission holds no hog.py"), False
-    result, fault = grade_safely(submission, variant, minimum=isolation, seed=seed)
+    result, fault = grade_safely(submission, variant, minimum=isolation, seed=seed, raising=MACHINE_FAULTS)
     return _results(result), fault
 
 
@@ -218,7 +247,7 @@ def grade_batch(folder: Path, variant: Variant, out: Path, *, jobs: int, isolati
             variants[submission] = chosen
     found = list(variants)
     seed = case_source.new_seed() if seed is None else seed
-    counts = {"graded": 0, "failed": 0, "kept": 0}
+    counts = {"graded": 0, "failed": 0, "kept": 0, "retried": 0}
     errors: list[str] = []
     with pool.Signals() as signals, pool.scratch_folder():
         try:
@@ -247,7 +276,7 @@ def grade_batch(folder: Path, variant: Variant, out: Path, *, jobs: int, isolati
                 except _OutBroken as broken:
                     errors.append(str(broken))
     return BatchSummary(counts["graded"], counts["kept"], counts["failed"], seed, tuple(not_submissions),
-                        signals.received, errors[0] if errors else None)
+                        signals.received, errors[0] if errors else None, counts["retried"])
 
 
 def _write_skipped(out: Path, skipped: list[Skipped]) -> None:
@@ -294,6 +323,7 @@ def _run(variants: dict[Path, Variant], out: Path, todo: list[Path], sources: di
     def write(submission: Path, data: dict, fault: bool) -> None:
         data[GRADED_FROM] = sources[submission]
         private = data.pop(INSTRUCTOR, None)
+        counts["retried"] += data.pop(RETRIED, 0)
         target = out / result_name(submission)
         try:
             if private is not None:   # beside the result, never in it: hidden cases by id, the table

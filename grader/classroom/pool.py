@@ -1,4 +1,4 @@
-"""Worker processes that stop when told, and scratch folders a killed run cannot leave behind.
+"""Worker processes that stop when told; a run's scratch folder (``grader.sandbox.scratch_space``).
 
 ``run_all`` grades in forked worker processes, each fed one task at a time over
 its own pipe. SIGINT or SIGTERM to the main process stops it within about a
@@ -6,28 +6,25 @@ second: the workers are sent SIGTERM (each then kills its sandbox and removes
 its scratch folder), and whatever is still alive after ``GRACE_SECONDS`` is
 killed with everything it started. Results already delivered are kept.
 
-``scratch_folder`` gives a run its own temporary folder, named after the
-process that owns it (``hog-sandbox-of-<pid>``); every sandbox of the run is
-made inside it. A later run removes such folders whose process is gone (a run
-killed with SIGKILL cannot clean up after itself), never one whose process lives.
+``scratch_folder`` (from ``grader.sandbox.scratch_space``, where it is
+described) gives a run its own temporary folder, held by a lock, in which every
+sandbox of the run is made; a later run removes the ones no process holds.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import signal
-import stat
 import sys
-import tempfile
 import threading
 import time
 from collections import deque
-from pathlib import Path
 from typing import Callable, Iterator
 
-SCRATCH_PREFIX = "hog-sandbox-of-"   # + the owning pid: tempfile never makes a name with a second '-'
+# A run's scratch folder: the classroom's verbs and the course server's grader hold it through this module.
+from grader.sandbox.scratch_space import SCRATCH_PREFIX, remove_abandoned, scratch_folder  # noqa: F401
+
 GRACE_SECONDS = 0.5                   # a stopped worker's time to kill its sandbox and clean up
 STOPPING = (signal.SIGINT, signal.SIGTERM)
 PARENT_SECONDS = 0.5                  # between a pool worker's looks at whether its parent lives (``end_with_parent``)
@@ -111,69 +108,6 @@ def stopping_on_signals() -> Iterator[None]:
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
-
-
-# ------------------------------------------------------------------ scratch folders
-
-
-@contextlib.contextmanager
-def scratch_folder() -> Iterator[Path]:
-    """``<tmp>/hog-sandbox-of-<pid>``, where tempfile makes its folders while this is open; removed after."""
-    base = Path(tempfile.gettempdir())
-    remove_abandoned(base)
-    folder = base / f"{SCRATCH_PREFIX}{os.getpid()}"
-    if folder.is_dir() and not folder.is_symlink() and folder.lstat().st_uid == os.geteuid():
-        _remove(folder)  # left by an earlier process that had this pid
-    folder.mkdir(mode=0o700)
-    folder.chmod(0o711)  # a sandbox running as another user may pass through, not list it
-    previous = tempfile.tempdir
-    tempfile.tempdir = str(folder)
-    try:
-        yield folder
-    finally:
-        tempfile.tempdir = previous
-        _remove(folder)
-
-
-def remove_abandoned(base: Path) -> list[Path]:
-    """Remove this user's scratch folders in ``base`` whose owning process is gone; the ones removed."""
-    removed = []
-    for entry in base.glob(SCRATCH_PREFIX + "*"):
-        pid = entry.name[len(SCRATCH_PREFIX):]
-        try:
-            info = entry.lstat()
-        except OSError:
-            continue
-        if not pid.isdigit() or not stat.S_ISDIR(info.st_mode) or info.st_uid != os.geteuid() \
-                or _alive(int(pid)):
-            continue
-        _remove(entry)
-        removed.append(entry)
-    return removed
-
-
-def _remove(folder: Path) -> None:
-    """Delete a folder tree, even where a submission took the permissions away inside it."""
-    def retry(function, path, _error):
-        with contextlib.suppress(OSError):
-            os.chmod(os.path.dirname(path), 0o700)
-            if not os.path.islink(path):
-                os.chmod(path, 0o700)
-            function(path)
-    if sys.version_info >= (3, 12):
-        shutil.rmtree(folder, onexc=retry)
-    else:
-        shutil.rmtree(folder, onerror=retry)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 # ------------------------------------------------------------------ workers

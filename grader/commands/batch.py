@@ -54,8 +54,9 @@ def grade_batch(*, folder: str, variant: str | None, jobs: int, out_dir: str, ou
         out.write(f"skipped {skipped.name}: {skipped.why}\n")
     listed = f", {len(summary.not_submissions)} not submissions (in {grader.classroom.batch.SKIPPED})" \
         if summary.not_submissions else ""
+    retried = f" ({summary.retried} faults of the machine tried again)" if summary.retried else ""
     out.write(f"graded {summary.graded}, skipped {summary.skipped} already graded, "
-              f"{summary.failed} grader faults{listed}; isolation required: {level}; hidden cases drawn "
+              f"{summary.failed} grader faults{retried}{listed}; isolation required: {level}; hidden cases drawn "
               f"from seed {summary.seed}; gradebook: {Path(out_dir) / 'gradebook.csv'}\n")
     if summary.out_error:
         out.flush()

@@ -272,15 +272,24 @@ def _below_minimum(reached: str, minimum: str | None) -> None:
                           f"nothing was scored (grade with a lower --isolation only if you accept that)")
 
 
-def grade_safely(submission: Path, variant: Variant, **options) -> tuple[GradeResult, bool]:
-    """A GradeResult, and whether the kit itself failed (then a visible 'grader failed' result)."""
+def grade_safely(submission: Path, variant: Variant, *, raising: tuple[type[Exception], ...] = (),
+                 **options) -> tuple[GradeResult, bool]:
+    """A GradeResult, and whether the kit itself failed (then a visible 'grader failed' result). Errors of
+    the kinds in ``raising`` are raised instead, for a caller that tries again (faults of the machine)."""
     try:
         return grade(submission, variant, **options), False
     except UsageError:
         raise  # the operator's mistake (e.g. an unknown isolation level): exit 2, not a kit fault
+    except raising:
+        raise
     except Exception as error:  # a fault of the kit: reported, never a silent score
-        return GradeResult(variant, str(submission), [], "unknown", 0.0,
-                           grader_error=f"{type(error).__name__}: {error}", seed=options.get("seed")), True
+        return faulted(submission, variant, error, options.get("seed")), True
+
+
+def faulted(submission: Path, variant: Variant, error: Exception, seed: int | None) -> GradeResult:
+    """The 'grader failed' result of a submission the kit failed on with ``error``."""
+    return GradeResult(variant, str(submission), [], "unknown", 0.0, grader_error=f"{type(error).__name__}: {error}",
+                       seed=seed)
 
 
 def _sessions(cases) -> list[list[str]]:

@@ -24,6 +24,7 @@ One module per layer, each readable alone:
 ``processes``      every process of a sandbox, found and killed
 ``early``          a sandbox started while the grader still reads the spec
 ``scratch``        the scratch folder and the checked arguments (later cases' too)
+``scratch_space``  a run's scratch folder: held by a lock, made again when removed, where a uid can pass
 ``run``            the run loop: one submission's cases, in as few processes as it allows
 ``local``          ``run_cases`` here: the level, the scratch folder, a uid, a sandbox started early
 ``engine``         the container engine (Docker or Podman) and the kit's image name

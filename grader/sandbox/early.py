@@ -14,13 +14,13 @@ taken is killed, and its folder removed, on leaving the ``with`` block.
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 from typing import Mapping
 
-from grader.sandbox import level, scratch
+from grader.sandbox import level, scratch, scratch_space
 from grader.sandbox.child import Child, spawn
 from grader.sandbox.level import Level
+from grader.sandbox.model import SandboxUnavailable
 
 
 class EarlyFailed(Exception):
@@ -37,10 +37,10 @@ class Early:
             return
         try:
             hog, others = scratch.submission_files(self.submission)
-            self.folder = Path(tempfile.mkdtemp(prefix="hog-sandbox-"))
+            self.folder = scratch_space.sandbox_folder()
             scratch.prepare(self.folder, hog, others, self.support_files)
             self.child = spawn(self.folder, self.choice)
-        except (scratch.Unusable, OSError):
+        except (scratch.Unusable, OSError, SandboxUnavailable):
             self.discard()   # run_cases meets the problem again and says it
 
     def take(self, submission: Path, support_files: Mapping[str, str], least: Level) -> Early | None:

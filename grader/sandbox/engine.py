@@ -87,6 +87,11 @@ def _answers(path: str) -> str | None:
 _held: set[tuple[str, str]] = set()     # (engine, image) found already by this process
 
 
+def forget() -> None:
+    """Ask the engines again at the next ``find`` (``level.forget``)."""
+    _answers.cache_clear()
+
+
 def has_image(engine: Engine, name: str) -> bool:
     """Whether the engine holds the image ``name`` with the digest of this kit (once found, not asked again)."""
     if (engine.path, name) in _held:

@@ -169,6 +169,15 @@ def choose(minimum: "str | Level | None" = None) -> Choice:
     return chosen
 
 
+def forget() -> None:
+    """Forget what was probed of the levels here (bubblewrap's start, the chroot tree's entry, the container
+    engine's answer), so that the next ``choose`` probes again: after a fault of the machine, a level that
+    vanished (or came back) is seen as it is now."""
+    namespaces.forget()
+    tree.forget()
+    engines.forget()
+
+
 def _elsewhere() -> str:
     """What to do when the minimum cannot be reached: the container level where an engine answers."""
     found = engines.find()

@@ -9,7 +9,7 @@ import tempfile
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
-from grader.sandbox import level, scratch as scratch_folder, tree, user
+from grader.sandbox import level, scratch as scratch_folder, scratch_space, tree, user
 from grader.sandbox.early import Early, EarlyFailed
 from grader.sandbox.level import Level
 from grader.sandbox.model import CaseRun, Limits, SandboxReport, SandboxUnavailable
@@ -75,20 +75,33 @@ def run_cases(submission: Path, cases: Sequence[Sequence[str]], *,
     if slot is None and not choice.landlock:
         raise SandboxUnavailable(f"the files level without Landlock needs a uid of the sandbox's own, and all "
                                  f"{user.SLOTS} are taken ({user.SLOT_FOLDER}); grade fewer at a time")
-    folder = Path(tempfile.mkdtemp(prefix="hog-sandbox-", dir=choice.tree and Path(choice.tree) / tree.SANDBOXES))
+    folder = None
     try:
+        # Where the sandbox's uid can pass, in the run's scratch folder (made again if it was removed); in a
+        # chroot tree, under its sandboxes/ (the uid is switched once inside, so the way there is the tree's).
+        folder = Path(tempfile.mkdtemp(prefix=scratch_space.SANDBOX_PREFIX, dir=Path(choice.tree) / tree.SANDBOXES)) \
+            if choice.tree else scratch_space.sandbox_folder(other_uid=slot is not None)
         try:
             # A folder for another uid stays closed (mkdtemp's 0700) until it is handed over.
             scratch_folder.prepare(folder, hog, others, support_files, opened=slot is None)
+            if slot is not None:
+                user.hand_over(folder, slot.uid)
+            batch = Batch(folder, choice, slot and slot.uid, checked, setup_steps, name_list, limits, groups,
+                          on_result, later=later)
+            report = batch.run()
         except scratch_folder.Unusable as problem:
             every, _ = scratch_folder.with_later(checked, groups, later, setup_steps, name_list, limits)
             return scratch_folder.not_run(every, str(problem))
-        if slot is not None:
-            user.hand_over(folder, slot.uid)
-        batch = Batch(folder, choice, slot and slot.uid, checked, setup_steps, name_list, limits, groups, on_result,
-                      later=later)
-        return batch.run()
+        except FileNotFoundError:
+            if (folder / "hog.py").exists():
+                raise
+            report = None
+        if not (folder / "hog.py").exists():   # its import may have failed for it: not the submission's doing
+            raise SandboxUnavailable(f"the sandbox's folder {folder} was removed while the submission was graded: "
+                                     "something removes the grader's temporary folders (a cleaner of /tmp?)")
+        return report
     finally:
-        scratch_folder.remove(folder)
+        if folder is not None:
+            scratch_folder.remove(folder)
         if slot is not None:
             slot.release()

@@ -19,11 +19,11 @@ import site
 import subprocess
 import sys
 import sysconfig
-import tempfile
 import threading
 from pathlib import Path
 
 from grader.project import signed_cache
+from grader.sandbox import scratch_space
 
 # Where the scratch directory appears inside bubblewrap.
 INSIDE = "/submission"
@@ -161,8 +161,15 @@ def unavailable() -> str | None:
         return _probed[key]
 
 
+def forget() -> None:
+    """Probe again at the next ``unavailable`` (``level.forget``)."""
+    with _lock:
+        _probed.clear()
+    _around_scratch.cache_clear()
+
+
 def _probe(bwrap: str, python: str) -> str | None:
-    folder = tempfile.mkdtemp(prefix="hog-sandbox-probe-")
+    folder = str(scratch_space.sandbox_folder(prefix="hog-sandbox-probe-"))
     try:
         argv = bwrap_arguments(bwrap, folder, python) + [python, "-S", "-s", "-B", "-P", "-c", "import ctypes"]
         result = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True,

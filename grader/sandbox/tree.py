@@ -201,6 +201,12 @@ def _file(source: str, target: Path) -> None:
     target.chmod(0o755 if os.stat(source).st_mode & stat.S_IXUSR else 0o644)
 
 
+def forget() -> None:
+    """Enter the tree again at the next ``unavailable`` (``level.forget``)."""
+    with _lock:
+        _checked.clear()
+
+
 def _probe(python: str, tree: Path) -> str | None:
     """None if the interpreter, entered into ``tree`` and out of root's uid, imports from the standard
     library there; else why not (the kit's tree is unusable here)."""

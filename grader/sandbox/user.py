@@ -52,6 +52,19 @@ def unavailable(python: str) -> str | None:
     return None
 
 
+def closed_to_others(folder: Path) -> str | None:
+    """The first folder on the way to ``folder`` (itself included) that other users cannot pass, else None."""
+    current = "/"
+    for part in Path(os.path.abspath(folder)).parts:
+        current = os.path.join(current, part)
+        try:
+            if not os.stat(current).st_mode & stat.S_IXOTH:
+                return current
+        except OSError:
+            return current
+    return None
+
+
 def _unreachable(path: str) -> str | None:
     """The first folder on the way to ``path`` that other users cannot enter, or the path if unreadable."""
     current = "/"

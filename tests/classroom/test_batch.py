@@ -18,7 +18,9 @@ from pathlib import Path
 import pytest
 
 from grader import cli, project
-from grader.classroom import batch, pool
+from grader.classroom import batch, cluster, pool
+from grader.grading import grade as grade_module
+from grader.sandbox import SandboxUnavailable
 from grader.project import files
 from grader.spec import load_variant
 from tests.processes import living
@@ -324,19 +326,76 @@ def test_an_out_that_cannot_be_made_is_one_line_and_exit_1_and_a_file_is_a_usage
     assert done.returncode == 2 and "is not a folder" in done.stderr
 
 
-def test_scratch_folders_of_runs_that_are_gone_are_removed_and_others_kept(tmp_path):
-    child = subprocess.Popen(["true"])   # its pid, once it has exited, is the pid of a run that is gone
-    child.wait()
-    left = tmp_path / f"{pool.SCRATCH_PREFIX}{child.pid}"
-    (left / "hog-sandbox-x1").mkdir(parents=True)
-    (left / "hog-sandbox-x1" / "hog.py").write_text("a student's code\n")
-    (left / "hog-sandbox-x1").chmod(0o500)
-    alive = tmp_path / f"{pool.SCRATCH_PREFIX}{os.getpid()}"
-    alive.mkdir()
-    other = tmp_path / f"{pool.SCRATCH_PREFIX}notapid"
-    other.mkdir()
-    assert pool.remove_abandoned(tmp_path) == [left]
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([alive.name, other.name])
+def test_a_fault_of_the_machine_is_tried_again_after_a_pause_with_the_level_chosen_afresh(tmp_path, monkeypatch):
+    faults, forgotten, slept = ["the sandbox (files) did not start, twice"] * 2, [], []
+
+    def flaky(submission, variant, **options):
+        if faults:
+            raise SandboxUnavailable(faults.pop())
+        return grade_module.GradeResult(variant, str(submission), [], "process", 0.0, seed=1), False
+    monkeypatch.setattr(batch, "grade_safely", flaky)
+    monkeypatch.setattr(batch.level, "forget", lambda: forgotten.append(True))
+    monkeypatch.setattr(batch.time, "sleep", slept.append)
+    (tmp_path / "hog.py").write_text("x = 1\n")
+    data, fault = batch.grade_one(load_variant("sp19"), tmp_path / "hog.py", isolation="process", seed=1)
+    assert (fault, data["grader_failed"], data[batch.RETRIED]) == (False, False, 2)
+    assert (slept, len(forgotten)) == ([0.5, 1.0], 2)
+
+
+def test_a_fault_of_the_machine_that_stays_is_grader_failed_with_why_after_three_tries_again(tmp_path, monkeypatch):
+    def unavailable(*args, **options):
+        raise SandboxUnavailable("the scratch folder /tmp/x was removed 5 times while a sandbox's folder was made")
+    monkeypatch.setattr(batch, "grade_safely", unavailable)
+    monkeypatch.setattr(batch.level, "forget", lambda: None)
+    monkeypatch.setattr(batch.time, "sleep", lambda seconds: None)
+    (tmp_path / "hog.py").write_text("x = 1\n")
+    data, fault = batch.grade_one(load_variant("sp19"), tmp_path / "hog.py", isolation="process", seed=1)
+    assert (fault, data["grader_failed"], data[batch.RETRIED]) == (True, True, len(batch.RETRY_SECONDS))
+    assert data["output"].startswith("grader failed: SandboxUnavailable: the scratch folder /tmp/x was removed")
+
+
+def test_a_bug_of_the_kit_is_grader_failed_at_once_not_tried_again(tmp_path, monkeypatch):
+    def broken(*args, **options):
+        raise KeyError("a bug")
+    monkeypatch.setattr(grade_module, "grade", broken)
+    monkeypatch.setattr(batch.time, "sleep", lambda seconds: pytest.fail("a bug of the kit was tried again"))
+    (tmp_path / "hog.py").write_text("x = 1\n")
+    data, fault = batch.grade_one(load_variant("sp19"), tmp_path / "hog.py", isolation="process", seed=1)
+    assert (fault, data[batch.RETRIED]) == (True, 0) and data["output"] == "grader failed: KeyError: 'a bug'"
+
+
+def test_grade_batch_counts_the_tries_again_and_leaves_them_out_of_the_results(tmp_path, monkeypatch):
+    def once_unavailable(variant, submission, **options):
+        data, fault = scored(variant, submission, **options)
+        return {**data, batch.RETRIED: 1}, fault
+    subs = tmp_path / "in"
+    subs.mkdir()
+    for name in ("ada", "bo"):
+        (subs / f"{name}.py").write_text("x = 1\n")
+    summary = batch.grade_batch(subs, load_variant("sp19"), tmp_path / "out", jobs=1, grade=once_unavailable)
+    assert summary.retried == 2 and summary.graded == 2
+    assert batch.RETRIED not in result(tmp_path / "out", "ada")
+
+
+@pytest.mark.slow
+def test_a_runs_scratch_folder_removed_between_submissions_and_the_next_is_still_graded(tmp_path, monkeypatch):
+    """The reported case: a cleaner of /tmp (or rm -rf) removes a living run's scratch folder; every later
+    submission was "grader failed" until the run was started again."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    subs = tmp_path / "in"
+    subs.mkdir()
+    for name in ("ada", "bo", "cy"):
+        shutil.copy(project.SOLUTION / "sp19" / "hog.py", subs / f"{name}.py")
+
+    def removing_it_first(variant, submission, **options):
+        shutil.rmtree(tempfile.gettempdir(), ignore_errors=True)   # the run's scratch folder, by the worker that grades
+        return batch.grade_one(variant, submission, **options)
+    summary = batch.grade_batch(subs, load_variant("sp19"), tmp_path / "out", jobs=2, isolation="process",
+                                grade=removing_it_first)
+    assert [result(tmp_path / "out", name)["output"][:300] for name in ("ada", "bo", "cy") if result(tmp_path / "out", name)["score"] != 23.0] == []
+    assert (summary.graded, summary.failed) == (3, 0)   # a sandbox whose folder went under it was tried again
+    assert [result(tmp_path / "out", name)["output"][:300] for name in ("ada", "bo", "cy") if result(tmp_path / "out", name)["score"] != 23.0] == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in", "out"]
 
 
 @pytest.mark.slow

@@ -284,7 +284,7 @@ def test_sigint_stops_a_batch_on_a_local_cluster_with_its_workers_and_a_rerun_gr
                             "--out", str(out)], cwd=project.ROOT, text=True, capture_output=True, timeout=600,
                            env={**os.environ, "TMPDIR": str(scratch)})
     assert f"graded {12 - len(kept)}, skipped {len(kept)} already graded, 0 grader faults" in again.stdout
-    assert not list(scratch.glob("hog-sandbox-of-*"))
+    assert not list(scratch.glob(f"{pool.SCRATCH_PREFIX}*"))
 
 
 @pytest.mark.slow

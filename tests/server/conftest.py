@@ -20,6 +20,7 @@ from grader import project                                   # noqa: E402
 from grader.server import db, people                          # noqa: E402
 from grader.server.app import create_app                      # noqa: E402
 from grader.classroom.roster import Student                   # noqa: E402
+from grader.sandbox import scratch_space                      # noqa: E402
 from grader.spec import course as course_config               # noqa: E402
 
 SOLUTION = project.PACKAGE.parent / "solution" / "sp19" / "hog.py"
@@ -77,7 +78,8 @@ def postgres():
         if os.environ.get("HOG_REQUIRE_POSTGRES") == "1":
             pytest.fail(f"HOG_REQUIRE_POSTGRES=1 but no PostgreSQL in {PG_BIN} (apt-get install postgresql)")
         pytest.skip(f"no PostgreSQL binaries in {PG_BIN} (apt-get install postgresql, or set HOG_TEST_POSTGRES_URL)")
-    base = Path(tempfile.mkdtemp(prefix="hog-pg-"))
+    # The postgres user must pass every folder on the way, whatever the mode of /tmp (0700 on some machines).
+    base = scratch_space.passable_folder("hog-pg-") if os.geteuid() == 0 else Path(tempfile.mkdtemp(prefix="hog-pg-"))
     as_user = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
     if as_user:
         shutil.chown(base, "postgres")
