@@ -17,6 +17,7 @@ import pytest
 from sqlalchemy import select
 
 from grader import project
+from grader.classroom import batch
 from grader.classroom.batch import RETRIED, worker_failed
 from grader.sandbox import level
 from grader.sandbox.model import SandboxUnavailable
@@ -46,8 +47,9 @@ def unreachable(*_args, **_kwargs):
 
 @pytest.fixture
 def at_once(monkeypatch):
-    """A failed job is due again at once, rather than seconds later."""
+    """A failed job is due again at once, rather than seconds later, and grade_one tries again at once too."""
     monkeypatch.setattr(queue, "RETRY_AFTER", (0.0, 0.0, 0.0))
+    monkeypatch.setattr(batch, "RETRY_SECONDS", (0.0, 0.0, 0.0))
 
 
 def test_a_machine_fault_fails_the_job_with_the_problem_said_and_it_is_graded_once_the_cause_clears(
@@ -55,20 +57,21 @@ def test_a_machine_fault_fails_the_job_with_the_problem_said_and_it_is_graded_on
     app = make_app(course, any_database, migrated_sqlite)
     engine = app.config["hog.settings"].engine
     token = issue(app, "s1")["s1"]
+    choose = level.choose
     monkeypatch.setattr(level, "choose", unreachable)
     first = upload(app.test_client(), token, SOLUTION.read_bytes()).get_json()["id"]
     assert graders.drain(engine, jobs=1, isolation="files") == 1
-    assert rows(app) == [(first, FAILED, 1, 0, None)]
+    # grade_one tried it again three times itself (batch.RETRY_SECONDS) before it was "grader failed".
+    assert rows(app) == [(first, FAILED, 1, 3, None)]
     [problem] = problems(app)
     assert problem.startswith("a sandbox at isolation files does not start: SandboxUnavailable: ") and GONE in problem
     # Unwell, the grader claims nothing: a new upload waits, queued.
     second = upload(app.test_client(), token, SOLUTION.read_bytes()).get_json()["id"]
     assert graders.drain(engine, jobs=1, isolation="files") == 0
-    assert rows(app) == [(first, FAILED, 1, 0, None), (second, QUEUED, 0, 0, None)]
-    monkeypatch.undo()   # the cause clears
-    monkeypatch.setattr(queue, "RETRY_AFTER", (0.0, 0.0, 0.0))
+    assert rows(app) == [(first, FAILED, 1, 3, None), (second, QUEUED, 0, 0, None)]
+    monkeypatch.setattr(level, "choose", choose)   # the cause clears
     assert graders.drain(engine, jobs=1, isolation="files") == 2
-    assert rows(app) == [(first, GRADED, 2, 1, 23.0), (second, GRADED, 1, 0, 23.0)]
+    assert rows(app) == [(first, GRADED, 2, 4, 23.0), (second, GRADED, 1, 0, 23.0)]
     assert problems(app) == [None]
 
 
@@ -111,11 +114,11 @@ def test_the_grader_process_stops_claiming_while_its_machine_is_unwell_and_heals
         assert wait_for(lambda: rows(app)[0][1] == FAILED and any(problems(app))), rows(app)
         second = upload(app.test_client(), token, SOLUTION.read_bytes()).get_json()["id"]
         time.sleep(1.0)   # the grader probes again meanwhile (every 0.2 s), each probe failing
-        assert rows(app) == [(first, FAILED, 1, 0, None), (second, QUEUED, 0, 0, None)]
+        assert rows(app) == [(first, FAILED, 1, 3, None), (second, QUEUED, 0, 0, None)]   # 3 tries in grade_one
         assert GONE in problems(app)[0]
         marker.unlink()
         assert wait_for(lambda: [row[1] for row in rows(app)] == [GRADED, GRADED]), rows(app)
-        assert rows(app) == [(first, GRADED, 2, 1, 23.0), (second, GRADED, 1, 0, 23.0)]
+        assert rows(app) == [(first, GRADED, 2, 4, 23.0), (second, GRADED, 1, 0, 23.0)]
         assert wait_for(lambda: problems(app) == [None])
         assert grader.is_alive()
     finally:
