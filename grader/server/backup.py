@@ -8,11 +8,11 @@ A backup is a folder, readable by its owner alone::
     database.sqlite3     SQLite's online backup of the database (or database.dump: pg_dump's custom format)
     server/...           the server folder's own files: secret_key (signs the session cookies), people.csv
                          (every sign-in link), and whatever else the server keeps there (keys to come)
-    uploads/A/ID/FILE    every upload, copied after the database: each row of the copy has its file
+    uploads/A/ID/FILE    the upload of each submission of the database's copy, copied after it
 
-The database is copied first, then the uploads: an upload is written before its row is committed, so each
-row of the copy has its upload in the copy; an upload made after the database was copied is there with no
-row, which is harmless. A restore checks every file against the manifest before it writes anything, writes
+The database is copied first, then the uploads of its submissions: an upload is written before its row is
+committed, so each row of the copy has its upload in the copy; an upload made after the database was copied
+has no row there and is left out. A restore checks every file against the manifest before it writes anything, writes
 the keys, the uploads and the database in that order, brings the database to the newest migration (a
 backup of an older kit restores into a newer one), and on any failure removes what it wrote.
 """
@@ -160,8 +160,12 @@ def _write(server: Path, url: str, dest: Path) -> Summary:
     own = _own_files(server, url)
     for path in own:
         files[f"{SERVER}/{path.relative_to(server).as_posix()}"] = _copy(path, dest / SERVER / path.relative_to(server))
-    sent = _files(server / UPLOADS)
-    for path in sent:   # after the database: every row of the copy has its upload here
+    # After the database, the folder of each submission of the copy: an upload is written before its row is
+    # committed, so every row's is there. Those of later rows are left out: restored, they would hold the
+    # folder of the id the restored database gives its next submission (SQLite gives the highest one plus 1).
+    sent = [path for number, assignment, _, _ in copied.submissions
+            for path in _files(server / UPLOADS / assignment / str(number))]
+    for path in sent:
         name = f"{UPLOADS}/{path.relative_to(server / UPLOADS).as_posix()}"
         files[name] = _copy(path, dest / name)
     missing = tuple(number for number, assignment, filename, sha256 in copied.submissions

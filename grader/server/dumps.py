@@ -166,16 +166,19 @@ def _run(command: list[str], environment: dict[str, str], doing: str) -> None:
 def copy_postgresql(engine: Engine, url: str, into: Path) -> Copied:
     """The PostgreSQL database of ``url`` dumped into ``into`` by pg_dump, from a snapshot of a transaction
     that reads what the dump holds before pg_dump takes the snapshot over."""
-    with engine.connect().execution_options(isolation_level="REPEATABLE READ") as connection:
-        server_major = int(connection.execute(text("SHOW server_version_num")).scalar()) // 10000
-        dump = tool("pg_dump", server_major)
-        with connection.begin():
-            snapshot = connection.execute(text("SELECT pg_export_snapshot()")).scalar()
-            copied = _what(connection)
-            address, environment = _libpq(url)
-            _run([os.fspath(dump), "--format=custom", f"--snapshot={snapshot}", "--no-owner", "--no-privileges",
-                  f"--file={into}", f"--dbname={address}"], environment, f"copying {db.shown(url)}")
+    dump = tool("pg_dump", _server_major(engine))
+    address, environment = _libpq(url)
+    with engine.connect().execution_options(isolation_level="REPEATABLE READ") as connection, connection.begin():
+        snapshot = connection.execute(text("SELECT pg_export_snapshot()")).scalar()
+        copied = _what(connection)
+        _run([os.fspath(dump), "--format=custom", f"--snapshot={snapshot}", "--no-owner", "--no-privileges",
+              f"--file={into}", f"--dbname={address}"], environment, f"copying {db.shown(url)}")
     return copied
+
+
+def _server_major(engine: Engine) -> int:
+    with engine.connect() as connection:
+        return int(connection.execute(text("SHOW server_version_num")).scalar()) // 10000
 
 
 def is_empty_postgresql(engine: Engine) -> bool:
@@ -189,10 +192,8 @@ def is_empty_postgresql(engine: Engine) -> bool:
 def restore_postgresql(copy: Path, engine: Engine, url: str) -> str | None:
     """The dump put into the empty database of ``url`` in one transaction (pg_restore), then brought to the
     newest migration; the revision it had. On a failure after pg_restore, what it made is dropped."""
-    with engine.connect() as connection:
-        server_major = int(connection.execute(text("SHOW server_version_num")).scalar()) // 10000
     address, environment = _libpq(url)
-    _run([os.fspath(tool("pg_restore", server_major)), "--single-transaction", "--exit-on-error", "--no-owner",
+    _run([os.fspath(tool("pg_restore", _server_major(engine))), "--single-transaction", "--exit-on-error", "--no-owner",
           "--no-privileges", f"--dbname={address}", os.fspath(copy)], environment, f"restoring into {db.shown(url)}")
     try:
         with engine.connect() as connection:
