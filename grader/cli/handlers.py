@@ -79,6 +79,6 @@ HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
         action=args.action, host=args.host, port=args.port, database=args.database, jobs=args.jobs,
         scheduler=args.scheduler, workers=args.workers, roster=getattr(args, "roster", None),
         role=getattr(args, "role", None), assignment=getattr(args, "assignment", None),
-        folder=getattr(args, "folder", None), out=sys.stdout),
+        folder=getattr(args, "folder", None), user=getattr(args, "user", None), out=sys.stdout),
 }
 

@@ -33,5 +33,9 @@ def add(add_verb: Callable, ids: str) -> None:
     restore = actions.add_parser("restore", help="put a backup back into this course's empty server folder "
                                                  "(and empty database), brought to the newest schema")
     restore.add_argument("folder", metavar="SRC", help="a folder hog serve backup wrote")
-    for each in (serve, people, regrade, backup, restore):
+    unit = actions.add_parser("unit", help="print the systemd unit that runs this course's server as a service")
+    unit.add_argument("--user", default="hog", metavar="NAME", help="the service's own user (default: hog)")
+    unit.add_argument("--host", default="127.0.0.1", help="the address it listens on (default: 127.0.0.1)")
+    unit.add_argument("--port", type=int, default=8000, metavar="N", help="the port (default 8000)")
+    for each in (serve, people, regrade, backup, restore, unit):
         each.add_argument("--database", metavar="URL", help="sqlite:///PATH or postgresql://... (default: SQLite in server/)")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import re
 import signal
 import sys
 import threading
@@ -26,11 +27,13 @@ from grader.spec import course
 
 try:   # the server's libraries are an extra: pip install 'hog-kit[server]'
     import waitress
+    from sqlalchemy.engine import make_url
     from grader.server import backup as backups, db, graders, people as tokens, queue
     from grader.server.app import create_app
 except ImportError as missing:   # said when a serve verb runs, not when the command line is parsed
     waitress = None
     MISSING = missing.name
+UNIT = project.DATA / "server" / "hog-serve.service"   # the systemd unit, its braces filled in by hog serve unit
 THREADS = 16                # requests served at once
 WATCH_SECONDS = 1.0         # how often the grader process is checked
 
@@ -108,6 +111,26 @@ def restore(*, source: str, database: str | None, out: TextIO) -> int:
     return 0
 
 
+def unit(*, user: str, host: str, port: int, database: str | None, out: TextIO) -> int:
+    """``hog serve unit``: the systemd unit that runs this course's server as a service, printed."""
+    root, config = _course()
+    if re.search(r"[\s\"'\\%$;]", str(root)):
+        raise UsageError(f"the course folder's path {str(root)!r} holds a space or one of \"'\\%$;, which a "
+                         f"systemd unit would read otherwise: move the course to a plain path")
+    if not re.fullmatch(r"[a-z_][a-z0-9_-]{0,31}", user):
+        raise UsageError(f"--user {user!r} is not a name useradd takes (lower case letters, digits, _ and -)")
+    if database and make_url(database).password:
+        raise UsageError("--database holds a password, which the unit (readable by every user) would show: give "
+                         "the URL without it and put the password in the service user's ~/.pgpass")
+    own = Path(sys.executable).parent / "hog"
+    hog = str(own) if own.is_file() else f"{sys.executable} -m grader.cli"
+    text = UNIT.read_text(encoding="utf-8").format(
+        name=(config.name or root.name).replace("%", "%%"), user=user, course=root, hog=hog, host=host, port=port,
+        database=f" --database {database.replace('%', '%%')}" if database else "")
+    out.write(text)
+    return 0
+
+
 def _grader(root: Path, url: str, jobs: int, level: str, scheduler, workers):
     process = multiprocessing.get_context("spawn").Process(
         target=graders.run, name="hog-grader", daemon=False,
@@ -173,8 +196,8 @@ def serve(*, host: str, port: int, database: str | None, jobs: int, scheduler: s
 
 def run(*, action: str | None, host: str, port: int, database: str | None, jobs: int, scheduler: str | None,
         workers: int | None, roster: str | None, role: str | None, assignment: str | None, folder: str | None,
-        out: TextIO) -> int:
-    """``hog serve [people|regrade|backup|restore]``: the verb its action names."""
+        user: str | None, out: TextIO) -> int:
+    """``hog serve [people|regrade|backup|restore|unit]``: the verb its action names."""
     if action == "people":
         return people(roster=roster, role=role, database=database, out=out)
     if action == "regrade":
@@ -183,4 +206,6 @@ def run(*, action: str | None, host: str, port: int, database: str | None, jobs:
         return backup(dest=folder, database=database, out=out)
     if action == "restore":
         return restore(source=folder, database=database, out=out)
+    if action == "unit":
+        return unit(user=user, host=host, port=port, database=database, out=out)
     return serve(host=host, port=port, database=database, jobs=jobs, scheduler=scheduler, workers=workers, out=out)
