@@ -96,7 +96,7 @@ def backup(*, dest: str, database: str | None, out: TextIO) -> int:
     root, _ = _course()
     url = database or db.default_url(root / "server")
     summary = backups.backup(course=root, url=url, dest=Path(dest))
-    out.write(f"backed up {project.display(root / 'server')} into {dest}: {summary.said()}\n")
+    out.write(f"backed up {project.display(root / 'server')}/ into {dest}: {summary.said()}\n")
     return 0
 
 
@@ -106,7 +106,7 @@ def restore(*, source: str, database: str | None, out: TextIO) -> int:
     url = database or db.default_url(root / "server")
     summary, head = backups.restore(course=root, url=url, source=Path(source))
     brought = f"schema {summary.revision} brought to {head}" if summary.revision != head else f"schema {head}"
-    out.write(f"restored {source} into {project.display(root / 'server')} ({db.shown(url)}): {summary.said()}; "
+    out.write(f"restored {source} into {project.display(root / 'server')}/ ({db.shown(url)}): {summary.said()}; "
               f"{brought}; start it with hog serve\n")
     return 0
 

@@ -216,7 +216,8 @@ def check(source: Path) -> dict:
     if manifest.get("database") not in COPIES or COPIES[manifest["database"]] not in manifest["files"]:
         raise _damaged(source, f"its {MANIFEST} names no database copy")
     listed = {_name(source, name): sha256 for name, sha256 in manifest["files"].items()}
-    present = {PurePosixPath(path.relative_to(source).as_posix()) for path in _files(source)} - {PurePosixPath(MANIFEST)}
+    present = {PurePosixPath(path.relative_to(source).as_posix()) for path in _files(source)}
+    present.discard(PurePosixPath(MANIFEST))
     for extra in sorted(present - set(listed))[:1]:
         raise _damaged(source, f"it holds {extra}, which its manifest does not list (was the backup changed?)")
     for name, sha256 in sorted(listed.items()):

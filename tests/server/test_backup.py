@@ -15,6 +15,8 @@ import time
 from pathlib import Path
 
 import pytest
+from alembic import command
+from alembic.config import Config
 
 from grader import project
 from grader.commands import serve
@@ -102,13 +104,13 @@ def test_a_backup_made_while_uploads_arrive_restores_each_acknowledged_upload_an
                                                                                        migrated_sqlite):
     url = db.default_url(course / "server")
     app, tokens, folder, line, before = backed_up_while_uploading(course, url, tmp_path, migrated_sqlite)
-    assert line.startswith(f"backed up server into {folder}: sqlite database (schema 0002, ")
+    assert line.startswith(f"backed up server/ into {folder}: sqlite database (schema 0002, ")
     assert "server files: people.csv, secret_key" in line
     assert stat.S_IMODE(folder.stat().st_mode) == 0o700
     assert all(stat.S_IMODE(path.stat().st_mode) == (0o700 if path.is_dir() else 0o600) for path in folder.rglob("*"))
     target = other_course(tmp_path)
     line = said(serve.restore, source=str(folder), database=None)
-    assert line.startswith(f"restored {folder} into server (sqlite:///{target}/server/hog.sqlite3): sqlite database")
+    assert line.startswith(f"restored {folder} into server/ (sqlite:///{target}/server/hog.sqlite3): sqlite database")
     assert (target / "server" / "secret_key").read_bytes() == (course / "server" / "secret_key").read_bytes()
     assert (target / "server" / "people.csv").read_bytes() == (course / "server" / "people.csv").read_bytes()
     restored = make_app(target, db.default_url(target / "server"))
@@ -210,8 +212,6 @@ def test_a_restore_that_fails_removes_what_it_wrote(course, tmp_path, backed_up,
 
 
 def test_a_backup_of_an_older_schema_is_brought_to_the_newest_when_restored(course, tmp_path):
-    from alembic import command
-    from alembic.config import Config
     engine = db.connect(db.default_url(course / "server"))
     config = Config()
     config.set_main_option("script_location", str(db.MIGRATIONS))
