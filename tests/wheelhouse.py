@@ -23,11 +23,11 @@ from grader.errors import UsageError
 from grader.publishing import wheel
 
 
-def requirements(distribution: str = project.DISTRIBUTION) -> list[str]:
+def requirements(distribution: str = project.DISTRIBUTION, extras: tuple[str, ...] = ()) -> list[str]:
     """What ``distribution`` needs to run, all the way down (canonical names): each one's Requires-Dist,
-    markers evaluated for this interpreter, with no extra but those a requirement asks for."""
+    markers evaluated for this interpreter, with no extra but ``extras`` and those a requirement asks for."""
     needed: dict[str, set[str]] = {}
-    todo = [(distribution, set())]
+    todo = [(distribution, set(extras))]
     while todo:
         name, extras = todo.pop(0)
         for line in metadata.requires(name) or ():

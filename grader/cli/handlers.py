@@ -78,6 +78,7 @@ HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "serve": lambda args: _verbs("serve").run(
         action=args.action, host=args.host, port=args.port, database=args.database, jobs=args.jobs,
         scheduler=args.scheduler, workers=args.workers, roster=getattr(args, "roster", None),
-        role=getattr(args, "role", None), assignment=getattr(args, "assignment", None), out=sys.stdout),
+        role=getattr(args, "role", None), assignment=getattr(args, "assignment", None),
+        folder=getattr(args, "folder", None), user=getattr(args, "user", None), out=sys.stdout),
 }
 

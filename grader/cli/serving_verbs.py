@@ -27,5 +27,15 @@ def add(add_verb: Callable, ids: str) -> None:
     people.add_argument("--role", choices=("student", "staff"), default="student", help="(default: student)")
     regrade = actions.add_parser("regrade", help="grade every submission of an assignment again")
     regrade.add_argument("assignment", metavar="ASSIGNMENT", help="an [assignments.NAME] of the course config")
-    for each in (serve, people, regrade):
+    backup = actions.add_parser("backup", help="copy the database, the uploads and the server's keys into a new "
+                                                "folder, while the server runs")
+    backup.add_argument("folder", metavar="DEST", help="a new (or empty) folder; written readable by you alone")
+    restore = actions.add_parser("restore", help="put a backup back into this course's empty server folder "
+                                                 "(and empty database), brought to the newest schema")
+    restore.add_argument("folder", metavar="SRC", help="a folder hog serve backup wrote")
+    unit = actions.add_parser("unit", help="print the systemd unit that runs this course's server as a service")
+    unit.add_argument("--user", default="hog", metavar="NAME", help="the service's own user (default: hog)")
+    unit.add_argument("--host", default="127.0.0.1", help="the address it listens on (default: 127.0.0.1)")
+    unit.add_argument("--port", type=int, default=8000, metavar="N", help="the port (default 8000)")
+    for each in (serve, people, regrade, backup, restore, unit):
         each.add_argument("--database", metavar="URL", help="sqlite:///PATH or postgresql://... (default: SQLite in server/)")

@@ -1,4 +1,5 @@
-"""The course server's verbs: ``hog serve``, ``hog serve people ROSTER.csv``, ``hog serve regrade NAME``.
+"""The course server's verbs: ``hog serve``, ``hog serve people ROSTER.csv``, ``hog serve regrade NAME``,
+``hog serve backup DEST``, ``hog serve restore SRC`` and ``hog serve unit`` (its systemd service).
 
 ``hog serve`` brings the database to the newest schema, puts back in the queue the jobs of graders that
 died (and those a fault of the kit failed), starts the grader process (restarted if it dies) and serves
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import re
 import signal
 import sys
 import threading
@@ -25,11 +27,13 @@ from grader.spec import course
 
 try:   # the server's libraries are an extra: pip install 'hog-kit[server]'
     import waitress
-    from grader.server import db, graders, people as tokens, queue
+    from sqlalchemy.engine import make_url
+    from grader.server import backup as backups, db, graders, people as tokens, queue
     from grader.server.app import create_app
 except ImportError as missing:   # said when a serve verb runs, not when the command line is parsed
     waitress = None
     MISSING = missing.name
+UNIT = project.DATA / "server" / "hog-serve.service"   # the systemd unit, its braces filled in by hog serve unit
 THREADS = 16                # requests served at once
 WATCH_SECONDS = 1.0         # how often the grader process is checked
 
@@ -83,6 +87,47 @@ def regrade(*, assignment: str, database: str | None, out: TextIO) -> int:
     _, engine = _database(root, database)
     count = queue.regrade(engine, assignment)
     out.write(f"{count} submissions of {assignment} queued to be graded again (a running hog serve grades them)\n")
+    return 0
+
+
+def backup(*, dest: str, database: str | None, out: TextIO) -> int:
+    """``hog serve backup DEST``: the database (a consistent copy, the server running or not), the uploads and
+    the server's keys, in a new folder only its owner can read."""
+    root, _ = _course()
+    url = database or db.default_url(root / "server")
+    summary = backups.backup(course=root, url=url, dest=Path(dest))
+    out.write(f"backed up {project.display(root / 'server')}/ into {dest}: {summary.said()}\n")
+    return 0
+
+
+def restore(*, source: str, database: str | None, out: TextIO) -> int:
+    """``hog serve restore SRC``: a backup put back into this course's empty server folder (and database)."""
+    root, _ = _course()
+    url = database or db.default_url(root / "server")
+    summary, head = backups.restore(course=root, url=url, source=Path(source))
+    brought = f"schema {summary.revision} brought to {head}" if summary.revision != head else f"schema {head}"
+    out.write(f"restored {source} into {project.display(root / 'server')}/ ({db.shown(url)}): {summary.said()}; "
+              f"{brought}; start it with hog serve\n")
+    return 0
+
+
+def unit(*, user: str, host: str, port: int, database: str | None, out: TextIO) -> int:
+    """``hog serve unit``: the systemd unit that runs this course's server as a service, printed."""
+    root, config = _course()
+    if re.search(r"[\s\"'\\%$;]", str(root)):
+        raise UsageError(f"the course folder's path {str(root)!r} holds a space or one of \"'\\%$;, which a "
+                         f"systemd unit would read otherwise: move the course to a plain path")
+    if not re.fullmatch(r"[a-z_][a-z0-9_-]{0,31}", user):
+        raise UsageError(f"--user {user!r} is not a name useradd takes (lower case letters, digits, _ and -)")
+    if database and make_url(database).password:
+        raise UsageError("--database holds a password, which the unit (readable by every user) would show: give "
+                         "the URL without it and put the password in the service user's ~/.pgpass")
+    own = Path(sys.executable).parent / "hog"
+    hog = str(own) if own.is_file() else f"{sys.executable} -m grader.cli"
+    text = UNIT.read_text(encoding="utf-8").format(
+        name=(config.name or root.name).replace("%", "%%"), user=user, course=root, hog=hog, host=host, port=port,
+        database=f" --database {database.replace('%', '%%')}" if database else "")
+    out.write(text)
     return 0
 
 
@@ -150,10 +195,17 @@ def serve(*, host: str, port: int, database: str | None, jobs: int, scheduler: s
 
 
 def run(*, action: str | None, host: str, port: int, database: str | None, jobs: int, scheduler: str | None,
-        workers: int | None, roster: str | None, role: str | None, assignment: str | None, out: TextIO) -> int:
-    """``hog serve [people|regrade]``: the verb its action names."""
+        workers: int | None, roster: str | None, role: str | None, assignment: str | None, folder: str | None,
+        user: str | None, out: TextIO) -> int:
+    """``hog serve [people|regrade|backup|restore|unit]``: the verb its action names."""
     if action == "people":
         return people(roster=roster, role=role, database=database, out=out)
     if action == "regrade":
         return regrade(assignment=assignment, database=database, out=out)
+    if action == "backup":
+        return backup(dest=folder, database=database, out=out)
+    if action == "restore":
+        return restore(source=folder, database=database, out=out)
+    if action == "unit":
+        return unit(user=user, host=host, port=port, database=database, out=out)
     return serve(host=host, port=port, database=database, jobs=jobs, scheduler=scheduler, workers=workers, out=out)
