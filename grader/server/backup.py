@@ -33,7 +33,7 @@ from sqlalchemy import Engine
 from grader import project
 from grader.errors import UsageError
 from grader.project.files import write_atomically
-from grader.server import db, dumps
+from grader.server import db, dumps, liveness
 
 MANIFEST = "manifest.json"
 WHAT = "hog serve backup"
@@ -113,15 +113,16 @@ def _files(folder: Path) -> list[Path]:
 
 
 def _own_files(server: Path, url: str) -> list[Path]:
-    """The server folder's own state: every file but the uploads, the live SQLite database's files and a
-    write's temporary (``.NAME.HEX.tmp``)."""
+    """The server folder's own state: every file but the uploads, the live SQLite database's files, the
+    running graders' locks (``liveness``: they say who runs on this machine now) and a write's temporary
+    (``.NAME.HEX.tmp``)."""
     live = {server / f"{db.FILE}{ending}" for ending in LIVE_ENDINGS}
     if dumps.kind(url) == "sqlite":
         database = dumps.sqlite_path(url).absolute()
         live |= {database.with_name(database.name + ending) for ending in LIVE_ENDINGS}
     return [path for path in _files(server)
             if path.absolute() not in {each.absolute() for each in live}
-            and path.relative_to(server).parts[0] != UPLOADS
+            and path.relative_to(server).parts[0] not in (UPLOADS, liveness.FOLDER)
             and not (path.name.startswith(".") and path.name.endswith((".tmp", ".restoring")))]
 
 

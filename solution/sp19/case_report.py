@@ -1,4 +1,5 @@
-"""How a failing case reads, the way the course's ok client shows it.
+"""How a failing case reads, the way the course's ok client shows it, and how a graded submission's whole
+report reads where the course server graded it (submit.py prints it as ``hog grade`` would).
 
 Shipped in every student folder (used by conftest.py) and used by the grader's
 reports, so students see the same thing locally and from the autograder.
@@ -6,6 +7,7 @@ Standard library only.
 """
 
 RULE = "-" * 69
+UNLOCKED = ".u"           # a results.json entry that says whether a question's locked cases were unlocked
 SHOWN_LINES, SHOWN_CHARACTERS = 12, 800
 NOTHING = "Nothing: the line returned None and printed nothing"
 # The command that reruns one question in a student's folder (the grader's reports show it too).
@@ -22,7 +24,8 @@ def shorten(text):
             break
         kept.append(line)
         size += len(line)
-    left = len("\n".join(lines)) - len("\n".join(kept).removesuffix(" ..."))
+    shown = "\n".join(kept)
+    left = len("\n".join(lines)) - len(shown[:-len(" ...")] if shown.endswith(" ...") else shown)   # Python 3.8
     if left > 0:
         kept.append(f"(... {left} more characters)")
     return "\n".join(kept)
@@ -43,3 +46,52 @@ def failure(heading, where, session_lines, want, got, rerun):
         f"Run only this question:  {rerun}",
         RULE,
     ])
+
+
+def graded_report(result, hog):
+    """The text ``hog grade`` prints, up to its ``Score:`` line (what follows, the isolation, the time and
+    the seed, is the course staff's), from the ``hog grade --format json`` object the server keeps."""
+    isolation, summary = result.get("isolation", ""), result.get("output", "")
+    marker = f"). Isolation: {isolation}."
+    title = summary[len("Hog ("):summary.find(marker)] if summary.startswith("Hog (") and marker in summary else ""
+    lines = [RULE, f"Hog ({title}): {hog}" if title else f"Hog: {hog}"]
+    if result.get("grader_failed"):
+        lines += [RULE, summary, "Score: 0 (this is a fault of the kit, not of the submission; please report it)"]
+        return "\n".join(lines) + "\n"
+    imported = "\nhog.py could not be imported: "
+    import_error = summary.split(imported, 1)[1] if imported in summary else None
+    if import_error is not None:
+        lines += ["", "hog.py could not be imported, so no question could be graded:", import_error]
+    lines.append(RULE)
+    tests = result.get("tests", [])
+    questions = [test for test in tests if not str(test.get("number", "")).endswith(UNLOCKED)]
+    functions = [test["name"][test["name"].rfind(" (") + 2:-1] for test in questions]
+    width = max(map(len, functions), default=0)
+    explanations = []
+    for test, function in zip(questions, functions):
+        head, _, explanation = test.get("output", "").partition("\n\n")
+        counts, _, message = head.partition("\n")
+        passed = test.get("status") == "passed"
+        state = "passed" if passed else ("partly" if test["score"] else "failed")
+        lines.append(f"Question {test['number']:>3}  {function:<{width}}  {state:<6}  "
+                     f"{test['score']:g}/{test['max_score']:g}  ({counts.split(' ')[0]} cases)")
+        if message:
+            lines.append(f"              {message}")
+        if not passed and explanation and import_error is None:
+            explanations.append(explanation)
+    for test in tests:
+        if str(test.get("number", "")).endswith(UNLOCKED):
+            lines.append(_unlock_line(test))
+    for explanation in explanations:
+        lines += [RULE, explanation]
+    lines += [RULE, f"Score: {result['score']:g}/{result['max_score']:g}"]
+    return "\n".join(lines) + "\n"
+
+
+def _unlock_line(test):
+    label, output = str(test["number"])[:-len(UNLOCKED)], test.get("output", "")
+    number = output.split("unlock.py -q ", 1)[1].split(" ", 1)[0] if "unlock.py -q " in output else label
+    state = "unlocked" if test.get("status") == "passed" else \
+        f"locked: {output.split(' ', 1)[0]} answered (python3 unlock.py -q {number})"
+    points = f"  {test['score']:g}/{test['max_score']:g}" if test.get("max_score") else ""
+    return f"Unlock   {label:>3}  {state}{points}"

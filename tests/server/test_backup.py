@@ -21,7 +21,7 @@ from alembic.config import Config
 from grader import project
 from grader.commands import serve
 from grader.errors import UsageError
-from grader.server import backup, db, dumps, graders, people, uploads
+from grader.server import backup, db, dumps, graders, liveness, people, uploads
 from tests.server.conftest import (CONFIG, SOLUTION, bearer, fresh_postgres_database, issue, make_app, signed_in,
                                    upload)
 
@@ -103,9 +103,13 @@ def restored_holds(app, restored, tokens: dict[str, str], before: list[int]) -> 
 def test_a_backup_made_while_uploads_arrive_restores_each_acknowledged_upload_and_link(course, tmp_path,
                                                                                        migrated_sqlite):
     url = db.default_url(course / "server")
-    app, tokens, folder, line, before = backed_up_while_uploading(course, url, tmp_path, migrated_sqlite)
+    liveness.hold(course, "elsewhere:1:ns")   # a grader running now: its lock says so here, never in a backup
+    try:
+        app, tokens, folder, line, before = backed_up_while_uploading(course, url, tmp_path, migrated_sqlite)
+    finally:
+        liveness.release(course, "elsewhere:1:ns")
     assert line.startswith(f"backed up server/ into {folder}: sqlite database (schema 0002, ")
-    assert "server files: people.csv, secret_key" in line
+    assert "server files: metrics_token, people.csv, secret_key" in line
     assert stat.S_IMODE(folder.stat().st_mode) == 0o700
     assert all(stat.S_IMODE(path.stat().st_mode) == (0o700 if path.is_dir() else 0o600) for path in folder.rglob("*"))
     target = other_course(tmp_path)

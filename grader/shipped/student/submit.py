@@ -28,11 +28,14 @@ import uuid
 import zipfile
 from pathlib import Path
 
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from case_report import graded_report  # noqa: E402  (ships beside this file in every student folder)
+
 # hog assign --server URL --assignment NAME writes these two lines.
 SERVER = ""
 ASSIGNMENT = ""
 
-HERE = Path(__file__).resolve().parent
 SUBMITTED = "hog.py"
 ANSWERS = ".hog_unlock.json"   # unlock.py's answers: graded with hog.py, so they go with it (in a zip)
 TOKEN_FILE = ".hog-token"
@@ -47,8 +50,6 @@ CUT_OFF_PAUSE = 2         # seconds before a request whose connection was reset 
 POLL = (1, 1, 1, 2, 2, 2, 3, 5)   # seconds between looks at the submission; the last repeats
 DONE = ("graded", "grader failed")   # the server's last states of a submission
 STILL_WAITING = 3         # exit code: accepted, not graded yet
-RULE = "-" * 69
-UNLOCKED = ".u"           # a results.json entry that says whether a question's locked cases were unlocked
 STATUS = "python3 submit.py --status"
 
 
@@ -139,23 +140,13 @@ class Server:
             except urllib.error.HTTPError as error:
                 with error:
                     said = _decoded(error.read(), error.headers)
-                if error.code == 503 and tries < RETRIES:   # the server cannot take it now (nothing was kept)
-                    tries += 1
-                    pause = _pause(error.headers.get("Retry-After"))
-                    print(f"The course server cannot take {what} now ({_message(said, error.reason)}); trying "
-                          f"again in {pause:g} s ({tries} of {RETRIES}, Ctrl-C stops).", file=sys.stderr)
-                    time.sleep(pause)
-                    continue
-                raise Refused(self.refusal(error.code, _message(said, error.reason), what,
-                                           error.headers.get("Retry-After"))) from None
+                if error.code != 503 or tries >= RETRIES:   # 503: it cannot take it now (nothing was kept)
+                    raise Refused(self.refusal(error.code, _message(said, error.reason), what,
+                                               error.headers.get("Retry-After"))) from None
+                why = f"cannot take {what} now ({_message(said, error.reason)})"
+                pause = _pause(error.headers.get("Retry-After"))
             except (urllib.error.URLError, OSError, ValueError) as error:
                 reason = getattr(error, "reason", None) or error
-                if isinstance(reason, ConnectionResetError) and tries < RETRIES:   # cut off (a restart)
-                    tries += 1
-                    print(f"The course server cut the connection off ({reason}); trying again in "
-                          f"{CUT_OFF_PAUSE} s ({tries} of {RETRIES}, Ctrl-C stops).", file=sys.stderr)
-                    time.sleep(CUT_OFF_PAUSE)
-                    continue
                 if patient and isinstance(reason, ConnectionRefusedError):   # the server (re)starting
                     if deadline is None:
                         deadline = time.monotonic() + STARTING
@@ -164,8 +155,14 @@ class Server:
                     if time.monotonic() < deadline:
                         time.sleep(1)
                         continue
-                raise Refused(f"cannot reach the course server at {self.url} ({reason}): check your connection "
-                              f"and try again; if it persists, tell your course staff") from None
+                if not isinstance(reason, ConnectionResetError) or tries >= RETRIES:   # reset: cut off (a restart)
+                    raise Refused(f"cannot reach the course server at {self.url} ({reason}): check your "
+                                  f"connection and try again; if it persists, tell your course staff") from None
+                why, pause = f"cut the connection off ({reason})", CUT_OFF_PAUSE
+            tries += 1
+            print(f"The course server {why}; trying again in {pause:g} s ({tries} of {RETRIES}, Ctrl-C stops).",
+                  file=sys.stderr)
+            time.sleep(pause)
 
     def refusal(self, code, said, what, retry_after):
         """What a refusal means for the student, with the server's own message."""
@@ -249,55 +246,6 @@ def multipart(field, filename, data):
 # ------------------------------------------------------------------ the report
 
 
-def report(result, hog=SUBMITTED):
-    """The text ``hog grade`` prints, up to its ``Score:`` line (what follows, the isolation, the time and
-    the seed, is the course staff's), from the ``hog grade --format json`` object the server keeps."""
-    isolation, summary = result.get("isolation", ""), result.get("output", "")
-    marker = f"). Isolation: {isolation}."
-    title = summary[len("Hog ("):summary.find(marker)] if summary.startswith("Hog (") and marker in summary else ""
-    lines = [RULE, f"Hog ({title}): {hog}" if title else f"Hog: {hog}"]
-    if result.get("grader_failed"):
-        lines += [RULE, summary, "Score: 0 (this is a fault of the kit, not of the submission; please report it)"]
-        return "\n".join(lines) + "\n"
-    imported = "\nhog.py could not be imported: "
-    import_error = summary.split(imported, 1)[1] if imported in summary else None
-    if import_error is not None:
-        lines += ["", "hog.py could not be imported, so no question could be graded:", import_error]
-    lines.append(RULE)
-    tests = result.get("tests", [])
-    questions = [test for test in tests if not str(test.get("number", "")).endswith(UNLOCKED)]
-    functions = [test["name"][test["name"].rfind(" (") + 2:-1] for test in questions]
-    width = max(map(len, functions), default=0)
-    explanations = []
-    for test, function in zip(questions, functions):
-        head, _, explanation = test.get("output", "").partition("\n\n")
-        counts, _, message = head.partition("\n")
-        passed = test.get("status") == "passed"
-        state = "passed" if passed else ("partly" if test["score"] else "failed")
-        lines.append(f"Question {test['number']:>3}  {function:<{width}}  {state:<6}  "
-                     f"{test['score']:g}/{test['max_score']:g}  ({counts.split(' ')[0]} cases)")
-        if message:
-            lines.append(f"              {message}")
-        if not passed and explanation and import_error is None:
-            explanations.append(explanation)
-    for test in tests:
-        if str(test.get("number", "")).endswith(UNLOCKED):
-            lines.append(_unlock_line(test))
-    for explanation in explanations:
-        lines += [RULE, explanation]
-    lines += [RULE, f"Score: {result['score']:g}/{result['max_score']:g}"]
-    return "\n".join(lines) + "\n"
-
-
-def _unlock_line(test):
-    label, output = str(test["number"])[:-len(UNLOCKED)], test.get("output", "")
-    number = output.split("unlock.py -q ", 1)[1].split(" ", 1)[0] if "unlock.py -q " in output else label
-    state = "unlocked" if test.get("status") == "passed" else \
-        f"locked: {output.split(' ', 1)[0]} answered (python3 unlock.py -q {number})"
-    points = f"  {test['score']:g}/{test['max_score']:g}" if test.get("max_score") else ""
-    return f"Unlock   {label:>3}  {state}{points}"
-
-
 def describe(submission):
     """The line above a report: which submission, when, where it is."""
     late = submission.get("late_days") or 0
@@ -309,7 +257,7 @@ def describe(submission):
 def shown(submission):
     """The report of a graded submission, under its line."""
     result = submission.get("result")
-    return describe(submission) + "\n" + (report(result) if isinstance(result, dict) else "")
+    return describe(submission) + "\n" + (graded_report(result, SUBMITTED) if isinstance(result, dict) else "")
 
 
 # ------------------------------------------------------------------ waiting
