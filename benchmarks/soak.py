@@ -284,13 +284,17 @@ def main() -> int:
     print(f"{args.submissions} submissions from {args.students} students, on {args.database}; {os.cpu_count()} "
           f"cores; load average at the start {os.getloadavg()[0]:.2f}", flush=True)
     signal.signal(signal.SIGTERM, _stopped)   # cleaned up as after Ctrl-C: the mount, PostgreSQL, the server
-    with contextlib.ExitStack() as stack:
-        folder = Path(tempfile.mkdtemp(prefix="hog-bench-soak-"))
-        folder.chmod(0o711)   # the postgres user and a sandbox's own uid pass through to their folders
-        stack.callback(subprocess.run, ["rm", "-rf", "--one-file-system", str(folder)])
-        os.environ["HOG_CACHE"] = str(folder / "cache")   # the server's, grade-batch's and the warm-up's
-        warm_caches()
-        summary = soak(args, folder, stack)
+    try:
+        with contextlib.ExitStack() as stack:
+            folder = Path(tempfile.mkdtemp(prefix="hog-bench-soak-"))
+            folder.chmod(0o711)   # the postgres user and a sandbox's own uid pass through to their folders
+            stack.callback(subprocess.run, ["rm", "-rf", "--one-file-system", str(folder)])
+            os.environ["HOG_CACHE"] = str(folder / "cache")   # the server's, grade-batch's and the warm-up's
+            warm_caches()
+            summary = soak(args, folder, stack)
+    except KeyboardInterrupt as stop:
+        print(f"\nstopped ({stop or 'Ctrl-C'}): the server, PostgreSQL, the tmpfs and the run's folder are gone")
+        return 130
     print(f"\nload average at the end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     if args.json:
         Path(args.json).write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
