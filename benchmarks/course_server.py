@@ -51,21 +51,25 @@ class Course:
     variant_of: dict[str, str]    # student id → the variant they submit in
 
 
-def make_course(scratch: Path, students: int) -> Course:
-    hog("init", "course", "--name", "Deadline burst", cwd=scratch)
+def make_course(scratch: Path, students: int, *, database: str | None = None, per_hour: int = 20,
+                name: str = "Deadline burst") -> Course:
+    """A course in ``scratch``/course with ``students`` students and a member of staff, each assignment taking
+    ``per_hour`` submissions an hour from each; its people in ``database`` (default: SQLite in the course)."""
+    hog("init", "course", "--name", name, cwd=scratch)
     folder, port = scratch / "course", free_port()
     due = (datetime.now(timezone.utc) + timedelta(days=1)).replace(microsecond=0).isoformat()
     tables = [f'\n[server]\nurl = "http://127.0.0.1:{port}"\n']
     for variant in VARIANTS:
         tables.append(f'\n[assignments.hog-{variant}]\nvariant = "{variant}"\ndue = "{due}"\n'
-                      f"submissions_per_hour = 20\n")
+                      f"submissions_per_hour = {per_hour}\n")
     with (folder / "hog-course.toml").open("a", encoding="utf-8") as config:
         config.write("".join(tables))
     ids = [f"s{number:04d}" for number in range(students)]
     for name, rows in (("roster.csv", ids), ("staff.csv", ["ta0001"])):
         (folder / name).write_text("student_id,email\n" + "".join(f"{sid},{sid}@example.edu\n" for sid in rows))
-    hog("serve", "people", "roster.csv", cwd=folder)
-    hog("serve", "people", "staff.csv", "--role", "staff", cwd=folder)
+    where = ("--database", database) if database else ()
+    hog("serve", "people", "roster.csv", *where, cwd=folder)
+    hog("serve", "people", "staff.csv", "--role", "staff", *where, cwd=folder)
     with (folder / "server" / "people.csv").open(newline="", encoding="utf-8") as handle:
         links = {row["student_id"]: row["link"].rsplit("/signin/", 1)[1] for row in csv.DictReader(handle)}
     staff = links.pop("ta0001")
@@ -76,10 +80,11 @@ def make_course(scratch: Path, students: int) -> Course:
 
 
 class Server:
-    """``hog serve`` as a subprocess, and the peak resident memory of its processes, sampled."""
+    """``hog serve`` as a subprocess, and the peak resident memory of its processes, sampled. ``environment``:
+    variables set for it besides this process's (a TMPDIR of its own)."""
 
-    def __init__(self, course: Course, *grading: str):
-        environment = {**os.environ, "PYTHONPATH": str(ROOT)}
+    def __init__(self, course: Course, *grading: str, environment: dict[str, str] | None = None):
+        environment = {**os.environ, "PYTHONPATH": str(ROOT), **(environment or {})}
         self.process = subprocess.Popen([sys.executable, "-m", "grader.cli", "serve", "--port", str(course.port),
                                          *grading], cwd=course.folder, env=environment, stdout=subprocess.PIPE,
                                         stderr=subprocess.STDOUT, text=True, start_new_session=True)
@@ -133,10 +138,10 @@ class Server:
 # ------------------------------------------------------------------ HTTP, as students and staff speak it
 
 
-def request(method: str, port: int, path: str, body: bytes | None = None,
-            headers: dict[str, str] | None = None) -> tuple[int, bytes, http.client.HTTPMessage, float]:
+def request(method: str, port: int, path: str, body: bytes | None = None, headers: dict[str, str] | None = None,
+            timeout: float = 120) -> tuple[int, bytes, http.client.HTTPMessage, float]:
     """One request on a new connection: status, body, headers, seconds to the whole answer."""
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     started = time.perf_counter()
     try:
         connection.request(method, path, body=body, headers=headers or {})
@@ -147,12 +152,18 @@ def request(method: str, port: int, path: str, body: bytes | None = None,
         connection.close()
 
 
-def upload(port: int, token: str, assignment: str, source: bytes) -> tuple[int, float, int | None]:
+def sent(port: int, token: str, assignment: str, source: bytes,
+         timeout: float = 120) -> tuple[int, bytes, http.client.HTTPMessage, float]:
+    """``hog.py`` uploaded through the JSON API as submit.py sends it: the server's whole answer (``request``)."""
     boundary = uuid.uuid4().hex
     body = (f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="hog.py"\r\n'
             f"Content-Type: text/x-python\r\n\r\n").encode() + source + f"\r\n--{boundary}--\r\n".encode()
-    status, data, _, seconds = request("POST", port, f"/api/assignments/{assignment}/submissions", body, {
-        "Authorization": f"Bearer {token}", "Content-Type": f"multipart/form-data; boundary={boundary}"})
+    return request("POST", port, f"/api/assignments/{assignment}/submissions", body, {
+        "Authorization": f"Bearer {token}", "Content-Type": f"multipart/form-data; boundary={boundary}"}, timeout)
+
+
+def upload(port: int, token: str, assignment: str, source: bytes) -> tuple[int, float, int | None]:
+    status, data, _, seconds = sent(port, token, assignment, source)
     ident = json.loads(data).get("id") if status == 202 else None
     return status, seconds, ident
 

@@ -5,7 +5,8 @@ it runs as usual and then writes ``docs/benchmarks/<name>.md``: everything it pr
 printed it, the date, the machine (system, processor, cores, load average, Python) and the kit's commit.
 So a figure on the site is one the code measured; to bring a page up to date, run its benchmark again.
 
-``python benchmarks/figures.py`` writes a "not yet measured" page for each benchmark that has none.
+``python benchmarks/figures.py`` writes a "not yet measured" page for each benchmark that has none. A page
+may keep text of its own written by hand below a line ``KEPT``: a run rewrites the part above it only.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import Callable
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = ROOT / "docs" / "benchmarks"
 FLAG = "--docs"
+KEPT = "<!-- kept: benchmarks/figures.py rewrites the part above this line and leaves the rest as it is -->"
 
 
 class _Tee(io.TextIOBase):
@@ -126,6 +128,9 @@ def write_page(script: Path, printed: str, *, command: str, started: datetime, s
     lines += ["", "What it printed:", "", "```text", printed.rstrip("\n").replace("```", "'''"), "```", ""]
     PAGES.mkdir(parents=True, exist_ok=True)
     page = PAGES / f"{script.stem}.md"
+    earlier = page.read_text(encoding="utf-8") if page.exists() else ""
+    if KEPT in earlier:
+        lines += [KEPT + earlier.split(KEPT, 1)[1]]
     page.write_text("\n".join(lines), encoding="utf-8")
     return page
 
