@@ -24,7 +24,7 @@ from grader.sandbox.processes import alive
 from processes import descendants   # beside this script: a process tree, read from /proc
 
 ROOT = Path(__file__).resolve().parent.parent
-SCRATCH_GLOB = "hog-sandbox-*"   # what the kit makes in its TMPDIR: the grader's scratch folders, the level's probes
+SCRATCH_GLOB = "hog-*"   # all the kit makes in the server's own TMPDIR: its scratch folders, probes, uid locks
 # Debian's PostgreSQL (apt-get install postgresql): the newest installed, or HOG_TEST_POSTGRES_BIN (as the tests).
 PG_BIN = Path(os.environ.get("HOG_TEST_POSTGRES_BIN") or max(
     Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: int(p.parent.name) if p.parent.name.isdigit() else 0,

@@ -10,7 +10,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError
+from sqlalchemy.exc import ArgumentError, DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from grader.errors import UsageError
@@ -64,6 +64,14 @@ def connect(url: str) -> Engine:
                              connect_args={"options": options})
     raise UsageError(f"--database {parsed.get_backend_name()}: the server keeps its data in SQLite or PostgreSQL "
                      f"(give sqlite:///PATH or postgresql://...)")
+
+
+def gone(error: BaseException) -> bool:
+    """Whether a database error is the database not answering (PostgreSQL restarting, a connection it dropped,
+    SQLite's file out of reach or its disk full: the driver's OperationalError and InterfaceError, or a
+    connection found dead), rather than a fault of the kit."""
+    return isinstance(error, (OperationalError, InterfaceError)) or (
+        isinstance(error, DBAPIError) and error.connection_invalidated)
 
 
 def is_sqlite(engine: Engine) -> bool:

@@ -11,7 +11,9 @@ its file and its row are both kept, and neither is kept otherwise. ``submit.py``
 from __future__ import annotations
 
 from flask import Flask, jsonify, render_template, request
-from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+from sqlalchemy.exc import DBAPIError
+
+from grader.server import db
 
 DATABASE_RETRY = 5       # seconds: a database restarting is back in a few
 DISK_RETRY = 60          # seconds: a full disk waits for someone to free it
@@ -25,11 +27,6 @@ class Unavailable(Exception):
         self.message, self.retry_after = message, retry_after
 
 
-def database_gone(error: DBAPIError) -> bool:
-    """Whether a database error is the database not answering (else it is a fault of the kit: a 500)."""
-    return isinstance(error, (OperationalError, InterfaceError)) or error.connection_invalidated
-
-
 def _answer(found: Unavailable):
     if request.path.startswith("/api/"):
         answer = jsonify(error=found.message)
@@ -39,7 +36,7 @@ def _answer(found: Unavailable):
 
 
 def _database(error: DBAPIError):
-    if not database_gone(error):
+    if not db.gone(error):   # else a fault of the kit: a 500
         raise error
     return _answer(Unavailable(f"the course server's database does not answer (it may be restarting): nothing "
                                f"was stored; try again in {DATABASE_RETRY} s", DATABASE_RETRY))

@@ -19,11 +19,13 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import sys
 import time
 from pathlib import Path
 from typing import Callable
 
 from sqlalchemy import Engine
+from sqlalchemy.exc import DBAPIError
 
 from grader import project
 from grader.classroom import pool
@@ -40,6 +42,8 @@ BEAT_SECONDS = 2.0      # between heartbeats
 NICENESS = 10           # the grader process's (and its workers' and sandboxes') scheduling priority, lowered
 REQUEUE_SECONDS = 5.0   # between looks for the jobs of graders that died
 PREPARE_SECONDS = 1.0   # between looks at a variant's spec before its jobs (``_prepare``)
+DATABASE_PATIENCE = 600.0   # seconds the grader waits for a database that does not answer before it gives up
+DATABASE_PAUSES = (0.5, 1.0, 2.0, 5.0)   # seconds between its tries meanwhile; the last repeats
 # What a cluster's worker grades with: loaded once in the fork server a local cluster's workers start from.
 WORKER_MODULES = (__name__, "grader.reference.engine")
 
@@ -92,6 +96,25 @@ def _assignment_variants() -> set[str]:
     return named | (set(course_config.used_variants()) if manifests else set())
 
 
+def _patiently(call: Callable, *args):
+    """``call(*args)``, tried again while the database does not answer (PostgreSQL restarting, a dropped
+    connection), for DATABASE_PATIENCE seconds: a grader outlives a database's restart, and a result already
+    graded is kept rather than lost with a crash. Past that, the error is raised (the grader process ends, and
+    ``hog serve`` starts another, whose start puts this one's jobs back in the queue)."""
+    deadline, pauses = time.monotonic() + DATABASE_PATIENCE, iter(DATABASE_PAUSES)
+    pause = DATABASE_PAUSES[0]
+    while True:
+        try:
+            return call(*args)
+        except DBAPIError as error:
+            if not db.gone(error) or time.monotonic() > deadline:
+                raise
+            pause = next(pauses, pause)
+            print(f"the grader: the database does not answer ({healing.line(error)}); trying again in {pause:g} s",
+                  file=sys.stderr, flush=True)
+            time.sleep(pause)
+
+
 def _grade(job: Job, *, isolation: str) -> tuple[dict, bool]:
     _number, _attempt, variant_id, path, seed = job
     return grade_one(_variant(variant_id), Path(path), isolation=isolation, seed=seed)
@@ -111,6 +134,8 @@ class _Grading:
         self.noted: str | None = None        # what stops a failed job's variant from being prepared
         self.suspect = False                 # a job failed since the last probe
         self.backoff = healing.Backoff()
+        self.working: set[int] = set()      # the jobs claimed and not yet done
+        self.unsure = False                  # a claim failed with the database gone: it may have been kept
         liveness.hold(project.here().root, name)
 
     def beat(self) -> None:
@@ -122,14 +147,14 @@ class _Grading:
         failed = False
         if now - self.requeued > REQUEUE_SECONDS:
             if self.requeuing:
-                queue.requeue_dead(self.engine)
+                _patiently(queue.requeue_dead, self.engine)
             self.requeued = now
-            failed = bool(queue.failed_to_retry(self.engine))
+            failed = bool(_patiently(queue.failed_to_retry, self.engine))
         if self.suspect or ((failed or self.problem is not None) and self.backoff.ready()):
             self.heal()
 
     def _beat(self) -> None:
-        queue.beat(self.engine, self.name, self.problem or self.noted)
+        _patiently(queue.beat, self.engine, self.name, self.problem or self.noted)
         self.beaten = time.monotonic()
 
     def heal(self) -> None:
@@ -140,10 +165,10 @@ class _Grading:
             self.backoff.failed()
         else:
             self.backoff.passed()
-            failed = queue.failed_to_retry(self.engine)
+            failed = _patiently(queue.failed_to_retry, self.engine)
             ready, self.noted = _prepare(set(failed), self.prepared)
             if ready:
-                queue.requeue_failed(self.engine, ready)
+                _patiently(queue.requeue_failed, self.engine, ready)
         self._beat()
 
     def claim(self, count: int) -> list[Job]:
@@ -152,7 +177,20 @@ class _Grading:
             return []
         if time.monotonic() - self.asked < IDLE_SECONDS:   # asked a moment ago and there was nothing
             return []
-        found = _jobs(queue.claim_jobs(self.engine, self.name, count))
+        if self.unsure:   # a claim kept while its answer was lost: its jobs go back to the queue
+            _patiently(queue.release_unknown, self.engine, self.name, self.working)
+            self.unsure = False
+        try:
+            found = _jobs(queue.claim_jobs(self.engine, self.name, count))
+        except DBAPIError as error:   # not tried again as it is: the claim may have been kept
+            if not db.gone(error):
+                raise
+            self.unsure = True
+            print(f"the grader: the database does not answer ({healing.line(error)}); claiming again in "
+                  f"{DATABASE_PAUSES[0]:g} s", file=sys.stderr, flush=True)
+            time.sleep(DATABASE_PAUSES[0])
+            return []
+        self.working.update(job[0] for job in found)
         now = time.monotonic()
         if not found:
             self.asked = now
@@ -165,7 +203,8 @@ class _Grading:
     def done(self, job: Job, value: tuple[dict, bool]) -> None:
         data, fault = value
         private, retried = data.pop(INSTRUCTOR, None), data.pop(RETRIED, 0)
-        queue.finish(self.engine, (job[0], job[1]), data, private, fault, retried)
+        _patiently(queue.finish, self.engine, (job[0], job[1]), data, private, fault, retried)
+        self.working.discard(job[0])
         self.suspect = self.suspect or fault
         self.beat()
 

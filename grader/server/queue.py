@@ -85,6 +85,15 @@ def finish(engine: Engine, job: tuple[int, int], data: dict, private: dict | Non
         return done.rowcount == 1
 
 
+def release_unknown(engine: Engine, grader: str, working: set[int]) -> int:
+    """This grader's claims that it does not know of, back to the queue: a claim whose commit was kept while its
+    answer was lost (the database went away in the middle). ``working``: the jobs it does know of. How many."""
+    with engine.begin() as connection:
+        return connection.execute(update(Submission).where(
+            Submission.grader == grader, Submission.status == GRADING, Submission.id.not_in(working))
+            .values(status=QUEUED, grader=None)).rowcount
+
+
 def beat(engine: Engine, grader: str, problem: str | None = None) -> None:
     """Say that ``grader`` is alive (its row's heartbeat), and what it last found wrong with its machine
     (``problem``; None: nothing)."""

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import select
+from sqlalchemy.exc import OperationalError
 
 from grader import project
 from grader.classroom import batch
@@ -209,3 +210,33 @@ def test_a_live_grader_is_alive_for_a_hog_serve_in_another_pid_namespace(app, co
         other.kill()
         other.wait(10)
     assert rows(app)[0][1] == QUEUED
+
+
+def test_the_grader_outlives_a_database_that_stops_answering_and_loses_no_claim_or_result(
+        course, app, monkeypatch, capsys):
+    # A database restarting: a claim that was kept while its answer was lost, then a result that cannot be
+    # written at first. The grader neither ends nor leaves a job claimed for ever; each is graded once.
+    monkeypatch.setattr(graders, "DATABASE_PAUSES", (0.0,))
+    engine = app.config["hog.settings"].engine
+    token = issue(app, "s1")["s1"]
+    first, second = (upload(app.test_client(), token, SOLUTION.read_bytes()).get_json()["id"] for _ in range(2))
+    claim, finish, broken = queue.claim_jobs, queue.finish, {"claim": 1, "finish": 1}
+
+    def claim_kept_answer_lost(*args):
+        found = claim(*args)
+        if broken["claim"] and found:
+            broken["claim"] -= 1
+            raise OperationalError("UPDATE submissions", {}, Exception("server closed the connection"))
+        return found
+
+    def finish_once_refused(*args):
+        if broken["finish"]:
+            broken["finish"] -= 1
+            raise OperationalError("UPDATE submissions", {}, Exception("the database system is starting up"))
+        return finish(*args)
+    monkeypatch.setattr(queue, "claim_jobs", claim_kept_answer_lost)
+    monkeypatch.setattr(queue, "finish", finish_once_refused)
+    graders.drain(engine, jobs=1, isolation="files")
+    assert broken == {"claim": 0, "finish": 0}
+    assert [row[:2] + row[4:] for row in rows(app)] == [(first, GRADED, 23.0), (second, GRADED, 23.0)]
+    assert "the database does not answer" in capsys.readouterr().err
