@@ -37,6 +37,16 @@ def write_atomically(path: Path, data: str | bytes, *, mode: int = 0o666) -> Non
         raise
 
 
+def kept_secret(path: Path, make) -> str:
+    """The secret kept in ``path`` (readable by its owner alone), made with ``make()`` and written whole the
+    first time: a server's keys and tokens, the same across restarts."""
+    path = Path(path)
+    if not path.is_file():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomically(path, make(), mode=0o600)
+    return path.read_text(encoding="utf-8").strip()
+
+
 def zip_bytes(entries: dict[str, tuple[bytes, int]], *, compress: bool = True) -> bytes:
     """A zip of ``entries`` (name → (bytes, permission bits)), deflated (stored as they are if not
     ``compress``: faster, larger), in the order given, with a fixed time: byte for byte the same for the

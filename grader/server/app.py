@@ -15,7 +15,7 @@ from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
 from grader import project
-from grader.project.files import write_atomically
+from grader.project.files import kept_secret
 from grader.server import access, db, faults, headers, metrics, uploads
 from grader.server.api import api
 from grader.server.health import health
@@ -28,11 +28,7 @@ FORM_SLACK = 64 * 1024             # a multipart body's fields and boundaries, b
 
 
 def secret_key(folder: Path) -> str:
-    path = folder / SECRET
-    if not path.is_file():
-        folder.mkdir(parents=True, exist_ok=True)
-        write_atomically(path, secrets.token_hex(32), mode=0o600)
-    return path.read_text(encoding="utf-8").strip()
+    return kept_secret(folder / SECRET, lambda: secrets.token_hex(32))
 
 
 def create_app(*, course: Path, server: Server, database: str) -> Flask:

@@ -22,7 +22,7 @@ from sqlalchemy import Engine, and_, case, func, select
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
-from grader.project.files import write_atomically
+from grader.project.files import kept_secret
 from grader.server import db, health, people
 from grader.server.models import GRADED, Submission
 
@@ -36,11 +36,7 @@ FORWARDED = ("Forwarded", "X-Forwarded-For", "X-Real-IP")   # a proxy's marks: t
 
 def token(folder: Path) -> str:
     """The metrics token (made, readable by its owner alone, when there is none)."""
-    path = folder / TOKEN
-    if not path.is_file():
-        folder.mkdir(parents=True, exist_ok=True)
-        write_atomically(path, secrets.token_urlsafe(32), mode=0o600)
-    return path.read_text(encoding="utf-8").strip()
+    return kept_secret(folder / TOKEN, lambda: secrets.token_urlsafe(32))
 
 
 def _seconds(engine: Engine):
