@@ -120,7 +120,9 @@ def test_the_wheel_and_sdist_carry_the_built_in_variants_and_what_the_verbs_read
     for name in ("grader/shipped/dice.py", "grader/shipped/student/hog_gui.py", "grader/shipped/autograder/setup.sh",
                  "grader/templates/autograder/run_autograder.j2", "grader/templates/handout/handout.html.j2",
                  "grader/templates/server/submission.html", "grader/server/migrations/env.py",
-                 "grader/server/migrations/versions/0001_first.py"):
+                 "grader/server/migrations/versions/0001_first.py",
+                 "grader/server/migrations/versions/0002_health.py", "grader/server/static/live.js",
+                 "grader/data/server/hog-serve.service", "grader/data/server/compose.yaml"):
         assert name in names
     assert not [name for name in names if name.startswith(("tests/", "solution/", "skeleton/", "specs/"))]
     with tarfile.open(next(dist.glob("hog_kit-*.tar.gz")) if list(dist.glob("hog_kit-*.tar.gz"))
@@ -198,6 +200,16 @@ def test_from_an_empty_folder_the_installed_kit_runs_a_course(dist, venv, tmp_pa
     assert f"Out of {again['score']['max_score']:g}" in (course / "regraded" / "report.html").read_text()
     gradebook = (course / "regraded" / "gradebook.csv").read_text().splitlines()
     assert "kit_version" in gradebook[0] and project.version() in gradebook[1]
+
+    # The course server's operator verbs: a backup of the server the quickstart ran, restored into a new course
+    # folder (its sign-in links and submissions with it), and the systemd unit for the course.
+    run("hog serve backup ../cs88-backup", course, env)
+    run("hog init restored --variant fa18 && cp cs88/hog-course.toml restored/", empty, env)
+    assert "restored ../cs88-backup into server/" in run("hog serve restore ../cs88-backup", empty / "restored",
+                                                         env).stdout
+    people = "server/people.csv"
+    assert (empty / "restored" / people).read_bytes() == (course / people).read_bytes()
+    assert f"WorkingDirectory={course}" in run("hog serve unit", course, env).stdout
 
     # The release: its skeleton scores 0, the fa18 reference (hog build, in the course) full marks.
     assert score(run("hog grade release/fa18/student --format json", course, env))[0] == 0

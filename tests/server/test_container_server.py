@@ -53,6 +53,12 @@ def image(tmp_path_factory):
     subprocess.run(["docker", "image", "rm", "--force", IMAGE], capture_output=True, timeout=120)
 
 
+def logs(name: str) -> str:
+    """What the container printed (hog serve writes to both streams)."""
+    done = subprocess.run(["docker", "logs", name], capture_output=True, text=True, timeout=60)
+    return (done.stdout + done.stderr)[-3000:]
+
+
 def reached(base: str) -> bool:
     try:
         with urllib.request.urlopen(f"{base}/signin/nothing", timeout=5):
@@ -74,11 +80,12 @@ def test_the_server_in_its_container_grades_a_submission_and_stops_on_sigterm(im
         base = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + WAIT_SECONDS
         while not reached(base):
-            assert time.monotonic() < deadline, docker("logs", name)
+            running = json.loads(docker("inspect", name))[0]["State"]["Running"]
+            assert running and time.monotonic() < deadline, logs(name)   # an ended server says why
             time.sleep(0.5)
         sent = post(base, token, SOLUTION.read_bytes())
         while (shown := get(base, token, f"/api/submissions/{sent['id']}"))["status"] != "graded":
-            assert time.monotonic() < deadline and shown["status"] != "grader failed", (shown, docker("logs", name))
+            assert time.monotonic() < deadline and shown["status"] != "grader failed", (shown, logs(name))
             time.sleep(1)
         assert shown["result"]["score"] == 23.0
         docker("stop", "--time", "30", name, timeout=60)
