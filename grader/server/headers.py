@@ -1,7 +1,8 @@
 """The security headers every response carries (pages, the API, errors, static files), set by
 Flask-Talisman: a Content-Security-Policy that loads scripts, styles and images from the server alone
 (no inline script or style: the pages' script and style are static files), ``frame-ancestors`` the
-server itself and the course's ``[server] frame_ancestors`` (an LMS that shows the server in a frame),
+server itself, the course's ``[server] frame_ancestors`` and the registered LTI platforms' LMSs (``framers``,
+read while the server runs: a platform added is framed without a restart),
 ``X-Content-Type-Options: nosniff``, ``Referrer-Policy: same-origin`` and, where no other origin may
 frame the pages, ``X-Frame-Options: SAMEORIGIN`` (which would contradict ``frame-ancestors`` otherwise).
 
@@ -16,6 +17,8 @@ with a policy that allows inline style and nothing else inline.
 from __future__ import annotations
 
 import functools
+import re
+from typing import Callable
 
 from flask import Flask, Response
 from flask_talisman import Talisman
@@ -35,8 +38,20 @@ def policy(server: Server, *, inline_style: bool = False) -> dict[str, str]:
             "frame-ancestors": " ".join(("'self'", *server.frame_ancestors))}
 
 
-def protect(app: Flask, server: Server) -> None:
-    """Set the headers on every response of ``app`` (its routes registered already)."""
+def protect(app: Flask, server: Server, framers: Callable[[], tuple[str, ...]] = tuple) -> None:
+    """Set the headers on every response of ``app`` (its routes registered already); ``framers()``: the
+    origins besides the config's that may frame its pages now."""
+
+    @app.after_request   # registered before Talisman's: runs after it, on the headers it set
+    def _framed_by_platforms(response: Response) -> Response:
+        extra = tuple(each for each in framers() if each not in server.frame_ancestors)
+        sent = response.headers.get("Content-Security-Policy")
+        if extra and sent:
+            ancestors = "frame-ancestors " + " ".join(("'self'", *server.frame_ancestors, *extra))
+            response.headers["Content-Security-Policy"] = re.sub(r"frame-ancestors [^;]*", ancestors, sent)
+            response.headers.pop("X-Frame-Options", None)
+        return response
+
     talisman = Talisman(app, content_security_policy=policy(server), force_https=False,
                         session_cookie_secure=server.secure, strict_transport_security=False,
                         frame_options=None if server.frame_ancestors else "SAMEORIGIN", referrer_policy=REFERRER)
