@@ -50,6 +50,7 @@ class Platform:
         self.tokens: set[str] = set()
         self.assertions_checked = 0
         self.redirect_uri = ""            # the tool's launch URL, as registered
+        self.framed = ""                  # what the LMS's course page (/course) shows in its frame
         self._server = make_server("127.0.0.1", 0, self._app, server_class=_Server, handler_class=_Quiet)
         self.url = f"http://127.0.0.1:{self._server.server_port}"
         self.lineitems["1"]["id"] = f"{self.url}/lineitems/1"
@@ -91,6 +92,13 @@ class Platform:
         query = {name: values[0] for name, values in parse_qs(environ.get("QUERY_STRING", "")).items()}
         if path == "/jwks":
             return _answer(respond, 200, {"keys": [self.key.as_dict(private=False)]})
+        if path == "/favicon.ico":
+            respond("204 No Content", [])
+            return [b""]
+        if path == "/course":   # the LMS's page of the course, the tool in a frame as Canvas and Moodle show it
+            respond("200 OK", [("Content-Type", "text/html; charset=utf-8")])
+            return [f'<!doctype html><h1>LMS course</h1><iframe title="Hog" src="{html.escape(self.framed)}" '
+                    f'width="1000" height="700"></iframe>'.encode()]
         if path == "/auth":
             return self._authorize(respond, query)
         if path == "/token" and method == "POST":
