@@ -129,8 +129,8 @@ class Framers:
         try:
             with Session(self._engine) as session:
                 found = tuple(sorted(set(session.scalars(select(Platform.lms_url)))))
-        except Exception:   # a database that does not answer: the origins last read (the request fails anyway)
-            return self._known
+        except Exception:   # a database that does not answer: the origins last read, not asked again at once
+            found = self._known
         with self._lock:
             self._known, self._read = found, time.monotonic()
         return found
