@@ -122,23 +122,28 @@ def _expired(platform):
     return {"iat": int(time.time()) - 900, "exp": int(time.time()) - 600}
 
 
+LTI = "https://purl.imsglobal.org/spec/lti/claim/"
 REFUSALS = {
     "expired": (401, "expired", _expired),
-    "issued in the future": (401, "future", lambda p: {"iat": int(time.time()) + 900, "exp": int(time.time()) + 1200}),
+    "issued in the future": (401, "future",
+                             lambda p: {"iat": int(time.time()) + 900, "exp": int(time.time()) + 1200}),
     "for another client": (401, "not this tool", lambda p: {"aud": "another-tool"}),
     "several audiences, azp another": (401, "azp", lambda p: {"aud": ["hog-tool", "another"], "azp": "another"}),
     "another issuer": (401, "claims do not hold", lambda p: {"iss": "https://evil.test"}),
-    "unregistered deployment": (400, "deployment", lambda p: {"https://purl.imsglobal.org/spec/lti/claim/deployment_id": "d-9"}),
-    "deep linking": (400, "deep linking", lambda p: {"https://purl.imsglobal.org/spec/lti/claim/message_type": "LtiDeepLinkingRequest"}),
-    "another message type": (400, "message type", lambda p: {"https://purl.imsglobal.org/spec/lti/claim/message_type": "LtiSubmissionReviewRequest"}),
-    "another version": (400, "version", lambda p: {"https://purl.imsglobal.org/spec/lti/claim/version": "1.1"}),
+    "unregistered deployment": (400, "deployment", lambda p: {LTI + "deployment_id": "d-9"}),
+    "deep linking": (400, "deep linking", lambda p: {LTI + "message_type": "LtiDeepLinkingRequest"}),
+    "another message type": (400, "message type", lambda p: {LTI + "message_type": "LtiSubmissionReviewRequest"}),
+    "another version": (400, "version", lambda p: {LTI + "version": "1.1"}),
     "another nonce": (401, "nonce", lambda p: {"nonce": "not-the-one-sent"}),
-    "no role this tool knows": (403, "role", lambda p: {"https://purl.imsglobal.org/spec/lti/claim/roles": ["http://purl.imsglobal.org/vocab/lis/v2/membership#Mentor"]}),
+    "no role this tool knows": (403, "role", lambda p: {
+        LTI + "roles": ["http://purl.imsglobal.org/vocab/lis/v2/membership#Mentor"]}),
+    "no user": (401, "sub", lambda p: {"sub": ""}),
 }
 
 
 @pytest.mark.parametrize("case", list(REFUSALS))
-def test_a_launch_that_fails_a_check_is_refused_saying_why_signing_nobody_in_storing_nothing(app, platform, caplog, case):
+def test_a_launch_that_fails_a_check_is_refused_saying_why_signing_nobody_in_storing_nothing(app, platform, caplog,
+                                                                                           case):
     status, said, changes = REFUSALS[case]
     client = app.test_client()
     with caplog.at_level(logging.WARNING, logger="hog.lti"):

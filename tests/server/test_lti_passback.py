@@ -103,7 +103,8 @@ def test_a_refused_token_or_a_platform_removed_is_kept_and_said(app, course, pla
 
 def test_a_launch_with_only_the_line_items_finds_or_makes_the_assignment_s_item(app, course, platform):
     endpoint = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
-    assert launched(app.test_client(), platform, **{endpoint: {"lineitems": f"{platform.url}/lineitems"}}).status_code == 303
+    answer = launched(app.test_client(), platform, **{endpoint: {"lineitems": f"{platform.url}/lineitems"}})
+    assert answer.status_code == 303
     graded(app, 20.0)
     assert passback.send_due(app.config["hog.settings"].engine, sender(app, course)) == (1, 0)
     [(lineitem, _)] = platform.scores

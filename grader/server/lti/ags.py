@@ -133,8 +133,8 @@ class Client:
         """The URL of the assignment's line item among the context's (``resourceId`` the assignment's name),
         made where there is none."""
         scopes = (LINEITEM_SCOPE, SCORE_SCOPE)
-        status, answer = self._authorized(platform, scopes, "GET", with_path(lineitems, "", {"resource_id": assignment}),
-                                          headers={"Accept": CONTAINER_TYPE})
+        listed = with_path(lineitems, "", {"resource_id": assignment})
+        status, answer = self._authorized(platform, scopes, "GET", listed, headers={"Accept": CONTAINER_TYPE})
         if status != 200:
             raise Failed(f"the platform answered the line items' list with {status}")
         items = _json(status, answer, "the line items' list")

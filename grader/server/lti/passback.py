@@ -201,7 +201,8 @@ def state_text(link: Link) -> str:
     if link.due:
         return "to send"
     if link.sent_at is not None:
-        return f"sent {link.sent_score:g} / {link.sent_maximum:g} at {db.utc(link.sent_at).isoformat(timespec='seconds')}"
+        when = db.utc(link.sent_at).isoformat(timespec="seconds")
+        return f"sent {link.sent_score:g} / {link.sent_maximum:g} at {when}"
     return "no score yet"
 
 

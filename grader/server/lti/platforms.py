@@ -107,8 +107,10 @@ def listed(session: Session) -> list[str]:
     """One line per platform: issuer, client id, deployments, and its addresses."""
     lines = []
     for p in session.scalars(select(Platform).options(selectinload(Platform.deployments)).order_by(Platform.issuer)):
-        lines.append(f"{p.issuer}  client id {p.client_id}  deployments {', '.join(sorted(d.deployment_id for d in p.deployments)) or 'none'}\n"
-                     f"    auth {p.auth_url}\n    token {p.token_url}\n    jwks {p.jwks_url}\n    framed by {p.lms_url}")
+        deployments = ", ".join(sorted(d.deployment_id for d in p.deployments)) or "none"
+        lines.append(f"{p.issuer}  client id {p.client_id}  deployments {deployments}\n"
+                     f"    auth {p.auth_url}\n    token {p.token_url}\n    jwks {p.jwks_url}\n"
+                     f"    framed by {p.lms_url}")
     return lines
 
 
