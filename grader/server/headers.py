@@ -7,7 +7,8 @@ read while the server runs: a platform added is framed without a restart),
 frame the pages, ``X-Frame-Options: SAMEORIGIN`` (which would contradict ``frame-ancestors`` otherwise).
 
 Talisman's own choices that do not fit are turned off: it would redirect http to https (the HTTPS proxy
-in front does that), mark the session cookie Secure on a plain-http course, and send HSTS only on a
+in front does that), mark the session cookie Secure on a plain-http course and SameSite=Lax on an https one
+(where a launch from an LMS's frame needs None), and send HSTS only on a
 request it sees arriving over https (behind a proxy that does not say so, never). HSTS is sent here on
 every response when the course's url is https (a browser heeds it only over https). The class and
 similarity reports are files made to be opened on their own too, with their style inline: they are sent
@@ -54,6 +55,7 @@ def protect(app: Flask, server: Server, framers: Callable[[], tuple[str, ...]] =
 
     talisman = Talisman(app, content_security_policy=policy(server), force_https=False,
                         session_cookie_secure=server.secure, strict_transport_security=False,
+                        session_cookie_samesite=app.config["SESSION_COOKIE_SAMESITE"],   # as the app chose it
                         frame_options=None if server.frame_ancestors else "SAMEORIGIN", referrer_policy=REFERRER)
 
     @app.after_request

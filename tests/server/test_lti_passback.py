@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import time
 from datetime import timedelta
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from sqlalchemy import select, update
 
+from grader import project
 from grader.server import db, queue
 from grader.server.lti import ags, keys, passback
 from grader.server.models import GRADING, Link, Person, Submission
-from tests.server.conftest import issue, signed_in
+from tests.server.conftest import issue, make_app, make_course, signed_in
+from tests.server.lti_platform import Platform, login_query
 from tests.server.test_lti import launched, platform, register   # noqa: F401  (the platform fixture)
 
 
@@ -144,3 +147,44 @@ def test_the_sender_thread_of_hog_serve_sends_what_is_due(app, course, platform,
     finally:
         running.stop()
     assert len(platform.scores) == 1
+
+
+def test_a_regrade_sends_nothing_until_its_last_result_and_then_only_a_changed_score(app, course, platform):
+    assert launched(app.test_client(), platform).status_code == 303
+    older, newer = graded(app, 10.0), graded(app, 20.0)
+    engine = app.config["hog.settings"].engine
+    assert passback.send_due(engine, sender(app, course)) == (1, 0)
+    assert queue.regrade(engine, "hog") == 2
+    for number, score in ((older, 10.0), (newer, 21.0)):
+        with engine.begin() as connection:
+            connection.execute(update(Submission).where(Submission.id == number).values(status=GRADING, attempt=2))
+        assert queue.finish(engine, (number, 2), {"score": score, "max_score": 23.0}, None, False)
+        if number == older:
+            assert link(app).wanted_score == 20.0   # the older one's 10 is never wanted
+    assert passback.send_due(engine, sender(app, course)) == (1, 0)
+    assert [each["scoreGiven"] for _, each in platform.scores] == [20.0, 21.0]
+
+
+def test_the_session_after_a_launch_over_https_works_in_the_lms_s_frame(tmp_path, migrated_sqlite):
+    course = make_course(tmp_path)
+    config = course / project.CONFIG_NAME
+    config.write_text(config.read_text().replace("http://hog.test", "https://hog.test"))
+    app = make_app(course, f"sqlite:///{course / 'server' / 'hog.sqlite3'}", migrated_sqlite)
+    found = Platform(lambda: keys.tool_jwks(course / "server"))
+    found.redirect_uri = "https://hog.test/lti/launch"
+    try:
+        register(app, found)
+        client = app.test_client()
+        login = client.get(f"/lti/login?{login_query(found, 'https://hog.test/assignments/hog')}",
+                           base_url="https://hog.test")
+        assert "Secure" in login.headers["Set-Cookie"] and "SameSite=None" in login.headers["Set-Cookie"]
+        sent = parse_qs(urlsplit(login.headers["Location"]).query)
+        answer = client.post("/lti/launch", base_url="https://hog.test", headers={"Referer": "https://lms.test/"},
+                             data={"id_token": found.id_token(sent["nonce"][0]), "state": sent["state"][0]})
+        assert answer.status_code == 303
+        session = next(cookie for cookie in answer.headers.getlist("Set-Cookie") if cookie.startswith("hog_session="))
+        assert "Secure" in session and "SameSite=None" in session and "HttpOnly" in session
+        assert client.get("/assignments/hog", base_url="https://hog.test").status_code == 200
+    finally:
+        found.stop()
+        project.use()

@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session
 
 from grader.server import db, gradebook, policy
 from grader.server.lti import ags, platforms
-from grader.server.models import Link
+from grader.server.models import GRADING, QUEUED, Link
 from grader.spec.serving import Server
 
 BACKOFF = (10.0, 30.0, 60.0, 300.0, 900.0, 3600.0)   # seconds before the next try, after each failure; the last repeats
@@ -41,12 +41,17 @@ def _same(first: float | None, second: float | None) -> bool:
 
 
 def refresh(session: Session, server: Server, person_id: int, assignment: str) -> int:
-    """The person's links to ``assignment`` given its counted score now; how many became due."""
+    """The person's links to ``assignment`` given its counted score now; how many became due. None while a
+    submission of theirs waits to be graded: a regrade's first results would send the scores of a gradebook half
+    regraded (the older submission's, where the last counts)."""
     links = list(session.scalars(select(Link).where(Link.person_id == person_id, Link.assignment == assignment)))
     rules = server.assignment(assignment)
     if not links or rules is None:
         return 0
-    chosen = gradebook.counted(rules, gradebook.history(session, person_id, assignment))
+    mine = gradebook.history(session, person_id, assignment)
+    if any(each.status in (QUEUED, GRADING) for each in mine):
+        return 0   # the counted score is not settled (a regrade half done): the last result recorded refreshes
+    chosen = gradebook.counted(rules, mine)
     if chosen is None:
         return 0
     score, maximum = policy.counted_score(rules, chosen.score, chosen.late_days), chosen.max_score
