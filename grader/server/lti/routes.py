@@ -88,16 +88,20 @@ def launch():
     token, state = request.form.get("id_token", ""), request.form.get("state", "")
     if not token or not state:
         return _refused(400, "it carries no id_token and state (an LMS form-posts both)")
-    database = access.database(writes=True)
-    row = database.get(LoginState, state)
+    # Read, and the token checked, before the request's write transaction: fetching the platform's keys may
+    # take seconds, and SQLite's writers wait for the one holding its lock.
+    with access.settings().sessions() as reading:
+        row = reading.get(LoginState, state)
+        registered = platforms.registered(reading, row.issuer, row.client_id) if row is not None else []
+        reading.expunge_all()
     if row is None or db.now() - db.utc(row.made_at) > STATE_LIFETIME:
         return _refused(401, "it ends a login this tool did not begin, or began too long ago, or that was used "
                              "already: launch again from the LMS")
     try:
-        said = verify(token, platforms=platforms.registered(database, row.issuer, row.client_id),
-                      keys=access.settings().platform_keys, nonce=row.nonce)
+        said = verify(token, platforms=registered, keys=access.settings().platform_keys, nonce=row.nonce)
     except Refused as refused:
         return _refused(refused.status, refused.why)
+    database = access.database(writes=True)
     if request.cookies.get(COOKIE + state) is None:
         log.warning("LTI launch without its state cookie (third-party cookies refused?) from %s", request.remote_addr)
         return render_template("lti_window.html", person=None, again=_relogin(row)), 401
