@@ -101,10 +101,10 @@ def launch():
         said = verify(token, platforms=registered, keys=access.settings().platform_keys, nonce=row.nonce)
     except Refused as refused:
         return _refused(refused.status, refused.why)
-    database = access.database(writes=True)
     if request.cookies.get(COOKIE + state) is None:
         log.warning("LTI launch without its state cookie (third-party cookies refused?) from %s", request.remote_addr)
         return render_template("lti_window.html", person=None, again=_relogin(row)), 401
+    database = access.database(writes=True)
     if database.execute(delete(LoginState).where(LoginState.state == state)).rowcount != 1:
         return _refused(401, "its login was used already")
     try:
