@@ -26,6 +26,7 @@ from grader.server import db, liveness
 from grader.server.lti import passback
 from grader.server.models import FAILED, GRADED, GRADING, QUEUED, Grader, Submission
 from grader.spec import course as course_config
+from grader.spec.config_error import ConfigError
 
 STALE = timedelta(seconds=20)    # a grader silent this long is taken for dead
 # How long after its failed claim a "grader failed" job is put back by a well grader: after its 1st, 2nd, 3rd
@@ -82,7 +83,10 @@ def finish(engine: Engine, job: tuple[int, int], data: dict, private: dict | Non
                   instructor=json.dumps(private) if private is not None else None,
                   score=None if fault else data.get("score"), max_score=data.get("max_score"),
                   retries=Submission.retries + retried)
-    config = course_config.current()
+    try:
+        config = course_config.current()
+    except ConfigError:   # broken while the server runs: the result is kept; hog serve's next start sends it
+        config = None
     with engine.begin() as connection:
         done = connection.execute(update(Submission).where(
             Submission.id == submission, Submission.attempt == attempt, Submission.status == GRADING).values(**values)

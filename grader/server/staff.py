@@ -114,7 +114,8 @@ def student(student_id: str):
     extensions = {e.assignment: e.days for e in database.scalars(select(Extension).where(
         Extension.person_id == found.id))}
     return render_template("staff_student.html", person=person, student=found, extensions=extensions,
-                           passback=[(link, passback.state_text(link)) for link in passback.links(database, found.id)],
+                           passback=[(link, passback.state_text(link))
+                                     for link in passback.links(database, found.id)],
                            assignments=access.settings().server.assignments,
                            history={a.name: gradebook.history(database, found.id, a.name)
                                     for a in access.settings().server.assignments})
