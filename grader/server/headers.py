@@ -3,6 +3,7 @@ Flask-Talisman: a Content-Security-Policy that loads scripts, styles and images 
 (no inline script or style: the pages' script and style are static files), ``frame-ancestors`` the
 server itself, the course's ``[server] frame_ancestors`` and the registered LTI platforms' LMSs (``framers``,
 read while the server runs: a platform added is framed without a restart),
+``form-action`` the server itself (and, on the page that answers an LMS's deep linking request, that LMS),
 ``X-Content-Type-Options: nosniff``, ``Referrer-Policy: same-origin`` and, where no other origin may
 frame the pages, ``X-Frame-Options: SAMEORIGIN`` (which would contradict ``frame-ancestors`` otherwise).
 
@@ -21,7 +22,7 @@ import functools
 import re
 from typing import Callable
 
-from flask import Flask, Response
+from flask import Flask, Response, g
 from flask_talisman import Talisman
 
 from grader.spec.serving import Server
@@ -44,13 +45,17 @@ def protect(app: Flask, server: Server, framers: Callable[[], tuple[str, ...]] =
     origins besides the config's that may frame its pages now."""
 
     @app.after_request   # registered before Talisman's: runs after it, on the headers it set
-    def _framed_by_platforms(response: Response) -> Response:
+    def _lms_origins(response: Response) -> Response:
         extra = tuple(each for each in framers() if each not in server.frame_ancestors)
         sent = response.headers.get("Content-Security-Policy")
         if extra and sent:
             ancestors = "frame-ancestors " + " ".join(("'self'", *server.frame_ancestors, *extra))
-            response.headers["Content-Security-Policy"] = re.sub(r"frame-ancestors [^;]*", ancestors, sent)
+            sent = re.sub(r"frame-ancestors [^;]*", ancestors, sent)
             response.headers.pop("X-Frame-Options", None)
+        if sent and g.get("form_action"):   # a page whose form goes to an LMS (an LTI deep linking response)
+            sent = re.sub(r"form-action [^;]*", f"form-action 'self' {g.form_action}", sent)
+        if sent:
+            response.headers["Content-Security-Policy"] = sent
         return response
 
     talisman = Talisman(app, content_security_policy=policy(server), force_https=False,

@@ -115,3 +115,32 @@ def test_a_student_launched_in_the_lms_s_frame_submits_there_and_the_grade_reach
     assert [(score["userId"], score["scoreGiven"], score["scoreMaximum"]) for _, score in platform.scores] == [
         ("canvas-user-1", 23.0, 23.0)]
     assert _link(course).due is False
+
+
+@pytest.mark.slow
+def test_an_instructor_adding_the_tool_in_the_lms_picks_an_assignment_and_the_lms_receives_the_link(served):
+    course, base, platform = served
+    platform.user.update(sub="canvas-teacher", email="t1@example.edu",
+                         roles=["http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"])
+    platform.launch_claims = {
+        "https://purl.imsglobal.org/spec/lti/claim/message_type": "LtiDeepLinkingRequest",
+        "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings": {
+            "deep_link_return_url": f"{platform.url}/deep_links", "accept_types": ["ltiResourceLink"]}}
+    platform.framed = f"{base}/lti/login?{login_query(platform, f'{base}/')}"
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM,
+                                              args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        try:
+            page = chromium.new_context().new_page()
+            errors = []
+            page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+            page.goto(f"{platform.url}/course")
+            tool = page.frame_locator("iframe[title=Hog]")
+            tool.get_by_role("button", name="Link past").click(timeout=20_000)
+            sync_api.expect(tool.get_by_role("heading", name="Linked")).to_be_visible(timeout=20_000)
+            assert errors == []
+        finally:
+            chromium.close()
+    [claims] = platform.deep_links
+    [item] = claims["https://purl.imsglobal.org/spec/lti-dl/claim/content_items"]
+    assert item["url"] == f"{base}/assignments/past" and item["custom"] == {"assignment": "past"}

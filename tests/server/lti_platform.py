@@ -2,7 +2,8 @@
 OIDC authorization endpoint (/auth) that checks the login's redirect and form-posts a signed id_token back to
 the tool's launch URL; a token endpoint (/token) that takes only a client assertion signed by a key of the
 tool's /lti/jwks; line items (/lineitems) that record the scores posted to them, and that can be made to
-answer 503 (``down``), as an LMS down for hours would."""
+answer 503 (``down``), as an LMS down for hours would; where a deep linking response returns (/deep_links),
+checked against the tool's keys."""
 
 from __future__ import annotations
 
@@ -51,6 +52,8 @@ class Platform:
         self.assertions_checked = 0
         self.redirect_uri = ""            # the tool's launch URL, as registered
         self.framed = ""                  # what the LMS's course page (/course) shows in its frame
+        self.launch_claims: dict = {}     # what the next launches' id_tokens carry besides (a deep linking request)
+        self.deep_links: list[dict] = []  # the claims of each deep linking response received, checked
         self._server = make_server("127.0.0.1", 0, self._app, server_class=_Server, handler_class=_Quiet)
         self.url = f"http://127.0.0.1:{self._server.server_port}"
         self.lineitems["1"]["id"] = f"{self.url}/lineitems/1"
@@ -103,6 +106,19 @@ class Platform:
             return self._authorize(respond, query)
         if path == "/token" and method == "POST":
             return self._token(respond, {name: values[0] for name, values in parse_qs(body.decode()).items()})
+        if path == "/deep_links" and method == "POST":   # where a deep linking response returns
+            form = {name: values[0] for name, values in parse_qs(body.decode()).items()}
+            try:
+                claims = jwt.decode(form.get("JWT", ""), KeySet.import_key_set(self._tool_keys()),
+                                    algorithms=["RS256"]).claims
+                jwt.JWTClaimsRegistry(iss={"essential": True, "value": self.client_id},
+                                      aud={"essential": True, "value": self.url}, exp={"essential": True},
+                                      nonce={"essential": True}).validate(claims)
+            except Exception as error:
+                return _answer(respond, 401, {"error": "invalid deep linking response", "why": str(error)})
+            self.deep_links.append(claims)
+            respond("200 OK", [("Content-Type", "text/html; charset=utf-8")])
+            return [b"<!doctype html><h1>Linked</h1>"]
         if path.startswith("/lineitems"):
             token = environ.get("HTTP_AUTHORIZATION", "").removeprefix("Bearer ")
             if self.down:
@@ -118,7 +134,7 @@ class Platform:
         wrong = {name: query.get(name) for name, value in expected.items() if query.get(name) != value}
         if wrong or not query.get("state") or not query.get("nonce") or query.get("login_hint") != self.user["sub"]:
             return _answer(respond, 400, {"error": "invalid_request", "wrong": wrong})
-        token = self.id_token(query["nonce"])
+        token = self.id_token(query["nonce"], **self.launch_claims)
         page = (f'<!doctype html><form method="post" action="{html.escape(self.redirect_uri)}">'
                 f'<input type="hidden" name="id_token" value="{html.escape(token)}">'
                 f'<input type="hidden" name="state" value="{html.escape(query["state"])}"></form>'
@@ -130,9 +146,8 @@ class Platform:
         if form.get("grant_type") != "client_credentials" or form.get("client_assertion_type") != \
                 "urn:ietf:params:oauth:client-assertion-type:jwt-bearer":
             return _answer(respond, 400, {"error": "unsupported_grant_type"})
-        published = self.tool_jwks() if callable(self.tool_jwks) else _fetch(self.tool_jwks)
         try:
-            claims = jwt.decode(form.get("client_assertion", ""), KeySet.import_key_set(published),
+            claims = jwt.decode(form.get("client_assertion", ""), KeySet.import_key_set(self._tool_keys()),
                                 algorithms=["RS256"]).claims
             jwt.JWTClaimsRegistry(iss={"essential": True, "value": self.client_id},
                                   sub={"essential": True, "value": self.client_id},
@@ -145,6 +160,9 @@ class Platform:
         self.tokens.add(token)
         return _answer(respond, 200, {"access_token": token, "token_type": "Bearer", "expires_in": 3600,
                                       "scope": form.get("scope", "")})
+
+    def _tool_keys(self) -> dict:
+        return self.tool_jwks() if callable(self.tool_jwks) else _fetch(self.tool_jwks)
 
     def _lineitems(self, respond, path: str, method: str, content_type: str, body: bytes):
         parts = path.strip("/").split("/")

@@ -4,11 +4,13 @@ launch, who is signed in and where they land; every refusal of a launch signs no
 from __future__ import annotations
 
 import logging
+import re
 import time
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from joserfc.jwk import RSAKey
+from joserfc import jwt
+from joserfc.jwk import KeySet, RSAKey
 from sqlalchemy import func, select
 
 from grader.server.lti import keys, platforms
@@ -123,6 +125,8 @@ def _expired(platform):
 
 
 LTI = "https://purl.imsglobal.org/spec/lti/claim/"
+DEEP_LINKING = {"https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings": {
+    "deep_link_return_url": "https://lms.test/deep_links/7", "accept_types": ["ltiResourceLink"], "data": "opaque-7"}}
 REFUSALS = {
     "expired": (401, "expired", _expired),
     "issued in the future": (401, "future",
@@ -131,7 +135,10 @@ REFUSALS = {
     "several audiences, azp another": (401, "azp", lambda p: {"aud": ["hog-tool", "another"], "azp": "another"}),
     "another issuer": (401, "claims do not hold", lambda p: {"iss": "https://evil.test"}),
     "unregistered deployment": (400, "deployment", lambda p: {LTI + "deployment_id": "d-9"}),
-    "deep linking": (400, "deep linking", lambda p: {LTI + "message_type": "LtiDeepLinkingRequest"}),
+    "deep linking by a learner": (403, "deep linking request", lambda p: {
+        LTI + "message_type": "LtiDeepLinkingRequest", **DEEP_LINKING}),
+    "deep linking without its settings": (400, "deep_link_return_url", lambda p: {
+        LTI + "message_type": "LtiDeepLinkingRequest", LTI + "roles": [INSTRUCTOR]}),
     "another message type": (400, "message type", lambda p: {LTI + "message_type": "LtiSubmissionReviewRequest"}),
     "another version": (400, "version", lambda p: {LTI + "version": "1.1"}),
     "another nonce": (401, "nonce", lambda p: {"nonce": "not-the-one-sent"}),
@@ -217,3 +224,29 @@ def test_a_login_state_left_unused_is_dropped_after_its_lifetime(app, platform):
     begun(client, platform)
     with app.config["hog.settings"].sessions() as session:
         assert session.get(LoginState, state) is None
+
+
+def test_an_instructor_adding_the_tool_picks_the_assignment_and_the_lms_gets_a_signed_link_to_it(app, course,
+                                                                                                 platform):
+    platform.user["roles"] = [INSTRUCTOR]
+    client = app.test_client()
+    answer = launched(client, platform, **{LTI + "message_type": "LtiDeepLinkingRequest", **DEEP_LINKING})
+    assert answer.status_code == 303 and answer.headers["Location"] == "/lti/pick"
+    page = client.get("/lti/pick").get_data(as_text=True)
+    assert "Link hog" in page and "Link past" in page
+    assert client.post("/lti/pick", data={"assignment": "hog"}).status_code == 400   # no CSRF token
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page)[1]
+    answer = client.post("/lti/pick", data={"assignment": "hog", "csrf_token": token})
+    text = answer.get_data(as_text=True)
+    assert answer.status_code == 200 and 'action="https://lms.test/deep_links/7"' in text
+    assert "form-action 'self' https://lms.test" in answer.headers["Content-Security-Policy"]
+    signed = re.search(r'name="JWT" value="([^"]+)"', text)[1]
+    claims = jwt.decode(signed, KeySet.import_key_set(keys.tool_jwks(course / "server")), algorithms=["RS256"]).claims
+    assert (claims["iss"], claims["aud"], claims[LTI + "message_type"], claims[LTI + "deployment_id"]) == (
+        "hog-tool", platform.url, "LtiDeepLinkingResponse", "deployment-1")
+    assert claims["https://purl.imsglobal.org/spec/lti-dl/claim/data"] == "opaque-7"
+    [item] = claims["https://purl.imsglobal.org/spec/lti-dl/claim/content_items"]
+    assert item == {"type": "ltiResourceLink", "title": "hog", "url": "http://hog.test/assignments/hog",
+                    "custom": {"assignment": "hog"},
+                    "lineItem": {"scoreMaximum": 23.0, "label": "hog", "resourceId": "hog"}}
+    assert client.post("/lti/pick", data={"assignment": "hog", "csrf_token": token}).status_code == 400   # once

@@ -63,6 +63,9 @@ def test_config_prints_the_tool_s_urls_and_canvas_s_developer_key(course, capsys
     assert canvas["oidc_initiation_url"] == "http://hog.test/lti/login"
     assert canvas["public_jwk_url"] == "http://hog.test/lti/jwks"
     assert "https://purl.imsglobal.org/spec/lti-ags/scope/score" in canvas["scopes"]
+    placements = canvas["extensions"][0]["settings"]["placements"]
+    assert {(each["placement"], each["message_type"]) for each in placements} == {
+        ("link_selection", "LtiDeepLinkingRequest"), ("assignment_selection", "LtiDeepLinkingRequest")}
 
 
 @pytest.mark.slow

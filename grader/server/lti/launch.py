@@ -1,7 +1,8 @@
 """A launch's id_token checked as LTI 1.3 and its Security Framework ask, and what it says: who (the platform's
 ``sub``, with email and name where given), in which role, for which assignment, and where the assignment's
 line item is. Every check that fails raises ``Refused`` with the HTTP status and a reason a person can read;
-the caller stores nothing then. The nonce's single use is the caller's (it is in the database)."""
+the caller stores nothing then. The nonce's single use is the caller's (it is in the database). A deep
+linking request (an instructor choosing what the LMS links to) is taken too (``deep_linking``)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from urllib.parse import urlsplit
 from joserfc import jws, jwt
 from joserfc.errors import ExpiredTokenError, InvalidKeyIdError, JoseError
 
+from grader.server.lti import deep_linking
 from grader.server.lti.keys import ALGORITHM, KeysUnavailable, PlatformKeys
 from grader.server.lti.platforms import Registered
 from grader.spec.serving import NAME
@@ -47,6 +49,7 @@ class Launch:
     resource_link_id: str | None
     lineitem: str | None    # AGS: where this assignment's scores go
     lineitems: str | None   # AGS: the context's line items (where lineitem is not given)
+    deep_link: deep_linking.Request | None = None   # a deep linking request: an instructor picks an assignment
 
 
 def unverified(token: str) -> tuple[dict, dict]:
@@ -139,11 +142,8 @@ def verify(token: str, *, platforms: list[Registered], keys: PlatformKeys, nonce
         raise Refused(400, f"the deployment {deployment!r} of {platform.issuer} is not registered "
                            f"(hog serve lti add-platform ... --deployment-id ID)")
     kind = claims.get(CLAIM + "message_type")
-    if kind == DEEP_LINKING_REQUEST:
-        raise Refused(400, "deep linking is not offered: give the link the target URI URL/assignments/NAME, or "
-                           "the custom parameter assignment=NAME")
-    if kind != RESOURCE_LINK_REQUEST:
-        raise Refused(400, f"the message type {kind!r} is not a resource link launch ({RESOURCE_LINK_REQUEST})")
+    if kind not in (RESOURCE_LINK_REQUEST, DEEP_LINKING_REQUEST):
+        raise Refused(400, f"the message type {kind!r} is neither {RESOURCE_LINK_REQUEST} nor {DEEP_LINKING_REQUEST}")
     if claims.get(CLAIM + "version") != VERSION:
         raise Refused(400, f"the LTI version {claims.get(CLAIM + 'version')!r} is not {VERSION}")
     if not isinstance(claims.get("sub"), str) or not claims["sub"].strip():
@@ -152,6 +152,10 @@ def verify(token: str, *, platforms: list[Registered], keys: PlatformKeys, nonce
     if staff is None:
         raise Refused(403, "your role in this course is neither learner nor instructor, teaching assistant, "
                            "content developer or administrator: this tool has nothing for it")
+    deep_link = deep_linking.request(claims) if kind == DEEP_LINKING_REQUEST else None
+    if kind == DEEP_LINKING_REQUEST and (deep_link is None or not staff):
+        raise Refused(400 if staff else 403, "a deep linking request is an instructor's, asking for a resource link "
+                                             "(ltiResourceLink among its accept_types, and a deep_link_return_url)")
     link = claims.get(CLAIM + "resource_link")
     ags = claims.get(AGS) if isinstance(claims.get(AGS), dict) else {}
     lis = claims.get(CLAIM + "lis") if isinstance(claims.get(CLAIM + "lis"), dict) else {}
@@ -159,4 +163,4 @@ def verify(token: str, *, platforms: list[Registered], keys: PlatformKeys, nonce
     return Launch(platform.issuer, platform.client_id, deployment, text(claims["sub"]), text(claims.get("email")),
                   text(claims.get("name")), text(lis.get("person_sourcedid")), staff, chosen_assignment(claims),
                   text(link.get("id")) or None if isinstance(link, dict) else None,
-                  text(ags.get("lineitem")) or None, text(ags.get("lineitems")) or None)
+                  text(ags.get("lineitem")) or None, text(ags.get("lineitems")) or None, deep_link)

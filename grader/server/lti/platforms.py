@@ -146,9 +146,9 @@ def config_text(url: str, title: str) -> str:
         "scopes": list(SCOPES),
         "extensions": [{"platform": "canvas.instructure.com", "privacy_level": "public", "domain": urlsplit(url).netloc,
                         "settings": {"placements": [
-                            {"placement": "link_selection", "message_type": "LtiResourceLinkRequest",
+                            {"placement": "link_selection", "message_type": "LtiDeepLinkingRequest",
                              "target_link_uri": url + "/"},
-                            {"placement": "assignment_selection", "message_type": "LtiResourceLinkRequest",
+                            {"placement": "assignment_selection", "message_type": "LtiDeepLinkingRequest",
                              "target_link_uri": url + "/"}]}}]}
     return (f"Login (OIDC initiation) URL:  {url}{LOGIN}\n"
             f"Redirect (launch) URL:        {url}{LAUNCH}\n"

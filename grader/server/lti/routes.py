@@ -12,12 +12,14 @@ import secrets
 from datetime import timedelta
 from urllib.parse import urlencode
 
-from flask import Blueprint, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, abort, g, jsonify, redirect, render_template, request, session, url_for
+from flask_wtf.csrf import CSRFError, validate_csrf
+from wtforms import ValidationError
 from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 
 from grader.server import access, db, people
-from grader.server.lti import keys, passback, platforms
+from grader.server.lti import deep_linking, keys, passback, platforms
 from grader.server.lti.launch import Launch, Refused, verify
 from grader.server.models import STAFF, STUDENT, Identity, Link, LoginState, Nonce, Person
 
@@ -26,6 +28,7 @@ log = logging.getLogger("hog.lti")
 STATE_LIFETIME = timedelta(minutes=10)   # a login's launch comes within this, or is refused
 NONCES_KEPT = timedelta(days=1)          # a used nonce is remembered this long (its token expired long before)
 COOKIE = "hog_lti_"                      # + the state: the browser that began the login
+PICK = "lti_pick"                        # the session's deep linking request, until an assignment is picked
 LOGIN_FIELDS = ("iss", "login_hint", "target_link_uri", "lti_message_hint", "client_id", "lti_deployment_id")
 
 
@@ -118,7 +121,10 @@ def launch():
         _record(database, person, said)
     database.commit()
     access.sign_in(person)
-    response = redirect(_landing(said, person), 303)
+    if said.deep_link is not None:   # an instructor picks the assignment the LMS links to
+        session[PICK] = {"return_url": said.deep_link.return_url, "data": said.deep_link.data,
+                         "issuer": said.issuer, "client_id": said.client_id, "deployment_id": said.deployment_id}
+    response = redirect(url_for("lti.pick") if said.deep_link is not None else _landing(said, person), 303)
     response.delete_cookie(COOKIE + state, path=platforms.LAUNCH)
     return response
 
@@ -177,3 +183,34 @@ def _record(database, person: Person, said: Launch) -> None:
         link.lineitem, link.lineitems = said.lineitem, said.lineitems
     database.flush()
     passback.refresh(database, access.settings().server, person.id, said.assignment)
+
+
+@lti.get("/pick")
+def pick():
+    """The assignments an instructor may link the LMS to (after a deep linking launch)."""
+    person = access.staff()
+    if PICK not in session:
+        abort(400, "no deep linking request to answer: add the tool from the LMS again")
+    return render_template("lti_pick.html", person=person, assignments=access.settings().server.assignments)
+
+
+@lti.post("/pick")
+def picked():
+    """The LMS answered with the assignment picked: a signed LtiDeepLinkingResponse form-posted to it."""
+    person = access.staff()
+    try:   # this blueprint takes no CSRF token by itself (the launch is the LMS's form): this form has one
+        validate_csrf(request.form.get("csrf_token"))
+    except (CSRFError, ValidationError):
+        abort(400, "the form has expired: reload the page")
+    asked = session.get(PICK)
+    chosen = access.assignment_or_404(request.form.get("assignment", ""))
+    if asked is None:
+        abort(400, "no deep linking request to answer: add the tool from the LMS again")
+    token = deep_linking.response(access.settings().course / "server", url=access.settings().server.url,
+                                  issuer=asked["issuer"], client_id=asked["client_id"],
+                                  deployment_id=asked["deployment_id"],
+                                  asked=deep_linking.Request(asked["return_url"], asked["data"]), assignment=chosen)
+    session.pop(PICK)
+    g.form_action = platforms.origin(asked["return_url"])   # the page's form goes to the LMS (headers.protect)
+    return render_template("lti_return.html", person=person, return_url=asked["return_url"], token=token,
+                           assignment=chosen)
