@@ -59,6 +59,8 @@ def _add_lti(lti) -> tuple:
     add.add_argument("--lms-url", metavar="URL", help="the address the LMS's pages are at, which frame the tool "
                      "(default: the issuer's; Canvas: your school's, e.g. https://school.instructure.com)")
     listed = verbs.add_parser("list", help="the platforms and deployments recorded")
+    members = verbs.add_parser("roster", help="the members of each LMS course launched from, made people of the "
+                                              "course (the gradebook lists them before they launch)")
     config = verbs.add_parser("config", help="print what an LMS administrator enters: the tool's URLs, and "
                                              "Canvas's JSON developer-key configuration")
-    return add, remove, listed, config
+    return add, remove, listed, members, config

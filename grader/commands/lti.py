@@ -1,6 +1,7 @@
 """``hog serve lti``: the LMSs the course server is an LTI 1.3 tool of. ``add-platform`` records a platform and
 a deployment (and makes the tool's key pair in ``server/`` the first time), ``list`` and ``remove`` show and
-forget them, ``config`` prints what the LMS's administrator enters to register the tool."""
+forget them, ``roster`` makes the members of the LMS courses launched from people of the course (Names and
+Role Provisioning), ``config`` prints what the LMS's administrator enters to register the tool."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from grader.errors import UsageError
 
 try:   # the server's libraries are an extra: _course() says so when they are missing
     from grader.server import db
-    from grader.server.lti import keys, platforms
+    from grader.server.lti import ags, keys, platforms, roster
 except ImportError:
     db = None
 
@@ -51,6 +52,16 @@ def listed(*, database: str | None, out: TextIO) -> int:
     return 0
 
 
+def roster_(*, database: str | None, out: TextIO) -> int:
+    """``hog serve lti roster``: the members of every LMS course launched from, made people of the course."""
+    root, _ = _course()
+    _, engine = _database(root, database)
+    lines = roster.read(engine, ags.Client(root / "server"))
+    out.write("".join(f"{line}\n" for line in lines) if lines else
+              "no LMS course to read yet: its members are listed once someone has launched the tool from it\n")
+    return 0
+
+
 def config(*, out: TextIO) -> int:
     root, course = _course()
     if not course.server.url.startswith("https://"):
@@ -72,4 +83,6 @@ def run(*, action: str, issuer: str | None, client_id: str | None, deployment_id
         return listed(database=database, out=out)
     if action == "config":
         return config(out=out)
-    raise UsageError(f"hog serve lti {action}: the actions are add-platform, list, remove and config")
+    if action == "roster":
+        return roster_(database=database, out=out)
+    raise UsageError(f"hog serve lti {action}: the actions are add-platform, list, remove, roster and config")

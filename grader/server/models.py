@@ -130,6 +130,20 @@ class LoginState(Base):
     made_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
 
 
+class Context(Base):
+    """A course of an LMS the tool was launched from, and where its members are listed (Names and Role
+    Provisioning): ``hog serve lti roster`` reads them."""
+    __tablename__ = "lti_contexts"
+    __table_args__ = (UniqueConstraint("issuer", "client_id", "context_id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    issuer: Mapped[str] = mapped_column(String(255))
+    client_id: Mapped[str] = mapped_column(String(255))
+    context_id: Mapped[str] = mapped_column(String(255))
+    title: Mapped[str] = mapped_column(String(255), default="")
+    memberships_url: Mapped[str] = mapped_column(Text)
+    synced_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
 class Nonce(Base):
     """A launch's nonce, once used: a token sent again is refused."""
     __tablename__ = "lti_nonces"

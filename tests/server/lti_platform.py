@@ -54,6 +54,12 @@ class Platform:
         self.framed = ""                  # what the LMS's course page (/course) shows in its frame
         self.launch_claims: dict = {}     # what the next launches' id_tokens carry besides (a deep linking request)
         self.deep_links: list[dict] = []  # the claims of each deep linking response received, checked
+        self.members = [                  # the LMS course's members (Names and Role Provisioning), two pages
+            {"user_id": "canvas-user-1", "email": "s1@example.edu", "roles": [LEARNER], "status": "Active"},
+            {"user_id": "canvas-user-2", "email": "s2@example.edu", "lis_person_sourcedid": "2002",
+             "roles": [LEARNER], "status": "Active"},
+            {"user_id": "canvas-teacher", "email": "t1@example.edu", "roles": [INSTRUCTOR]},
+            {"user_id": "canvas-user-3", "email": "s3@example.edu", "roles": [LEARNER], "status": "Inactive"}]
         self._server = make_server("127.0.0.1", 0, self._app, server_class=_Server, handler_class=_Quiet)
         self.url = f"http://127.0.0.1:{self._server.server_port}"
         self.lineitems["1"]["id"] = f"{self.url}/lineitems/1"
@@ -76,7 +82,9 @@ class Platform:
                   CLAIM + "message_type": "LtiResourceLinkRequest", CLAIM + "version": "1.3.0",
                   CLAIM + "deployment_id": self.deployment_id, CLAIM + "roles": self.user["roles"],
                   CLAIM + "target_link_uri": self.redirect_uri.rsplit("/lti/", 1)[0] + self.target,
-                  CLAIM + "resource_link": {"id": "link-1"},
+                  CLAIM + "resource_link": {"id": "link-1"}, CLAIM + "context": {"id": "course-7", "title": "CS 88"},
+                  "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice": {
+                      "context_memberships_url": f"{self.url}/memberships", "service_versions": ["2.0"]},
                   "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint": {
                       "scope": ["https://purl.imsglobal.org/spec/lti-ags/scope/score"],
                       "lineitem": self.lineitems["1"]["id"]}}
@@ -119,12 +127,19 @@ class Platform:
             self.deep_links.append(claims)
             respond("200 OK", [("Content-Type", "text/html; charset=utf-8")])
             return [b"<!doctype html><h1>Linked</h1>"]
-        if path.startswith("/lineitems"):
+        if path.startswith("/lineitems") or path == "/memberships":
             token = environ.get("HTTP_AUTHORIZATION", "").removeprefix("Bearer ")
             if self.down:
                 return _answer(respond, 503, {"error": "down for maintenance"})
             if token not in self.tokens:
                 return _answer(respond, 401, {"error": "no valid access token"})
+            if path == "/memberships":   # two members a page
+                start = int(query.get("page", "0")) * 2
+                more = [("Link", f'<{self.url}/memberships?page={start // 2 + 1}>; rel="next"')] \
+                    if start + 2 < len(self.members) else []
+                respond("200 OK", [("Content-Type", "application/vnd.ims.lti-nrps.v2.membershipcontainer+json"), *more])
+                return [json.dumps({"id": f"{self.url}/memberships", "context": {"id": "course-7"},
+                                    "members": self.members[start:start + 2]}).encode()]
             return self._lineitems(respond, path, method, environ.get("CONTENT_TYPE", ""), body)
         return _answer(respond, 404, {"error": "not found"})
 

@@ -6,10 +6,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from sqlalchemy import func, select
 
 from grader.cli import main
 from grader.server.lti import keys, passback
-from tests.server.conftest import make_app
+from grader.server.models import STAFF, STUDENT, Person
+from tests.server.conftest import issue, make_app, signed_in
 from tests.server.lti_platform import Platform
 from tests.server.test_lti import launched, register
 from tests.server.test_lti_passback import graded
@@ -82,6 +84,33 @@ def test_a_launch_and_its_passback_on_postgresql(course, any_database):
         assert passback.send_due(engine, passback.ags.Client(course / "server")) == (1, 0)
         assert passback.send_due(engine, passback.ags.Client(course / "server")) == (0, 0)
         assert [score["scoreGiven"] for _, score in platform.scores] == [20.0]
+    finally:
+        platform.stop()
+        app.config["hog.settings"].engine.dispose()
+
+
+def test_roster_makes_the_lms_course_s_active_members_people_of_the_course(course, capsys, migrated_sqlite):
+    app = make_app(course, f"sqlite:///{course / 'server' / 'hog.sqlite3'}", migrated_sqlite)
+    platform = Platform(lambda: keys.tool_jwks(course / "server"))
+    platform.redirect_uri = "http://hog.test/lti/launch"
+    try:
+        assert hog(course, "roster") == 0
+        assert "no LMS course to read yet" in capsys.readouterr().out
+        register(app, platform)
+        assert launched(app.test_client(), platform).status_code == 303   # s1 launches: the course is known
+        assert hog(course, "roster") == 0
+        assert capsys.readouterr().out == (
+            "CS 88: 2 people added, 1 already known, 1 left out (inactive, or neither learner nor staff)\n")
+        with app.config["hog.settings"].sessions() as session:
+            assert sorted(session.execute(select(Person.student_id, Person.email, Person.role)).all()) == [
+                ("2002", "s2@example.edu", STUDENT), ("s1@example.edu", "s1@example.edu", STUDENT),
+                ("t1@example.edu", "t1@example.edu", STAFF)]
+        page = signed_in(app, issue(app, "ta", role="staff")["ta"]).get("/staff/assignments/hog")
+        assert "s2@example.edu" in page.get_data(as_text=True)   # listed before they launch
+        platform.user.update(sub="canvas-user-2", email="s2@example.edu")
+        assert launched(app.test_client(), platform).status_code == 303
+        with app.config["hog.settings"].sessions() as session:
+            assert session.scalar(select(func.count()).select_from(Person)) == 4   # the same s2, and ta
     finally:
         platform.stop()
         app.config["hog.settings"].engine.dispose()

@@ -1,6 +1,7 @@
 """Assignment and Grade Services 2.0, the tool's side: an access token obtained with the client-credentials
 grant and a JWT client assertion (RFC 7523) signed by the tool's key, kept until it expires; a score posted
-to a line item; a line item found (or made) among a context's where a launch named no line item. HTTP is the
+to a line item; a line item found (or made) among a context's where a launch named no line item; the
+members of an LMS course (Names and Role Provisioning 2.0). HTTP is the
 standard library's; every failure is ``Failed`` with what the platform answered."""
 
 from __future__ import annotations
@@ -22,6 +23,9 @@ from grader.server.lti.platforms import Registered
 
 SCORE_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/score"
 LINEITEM_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/lineitem"
+MEMBERSHIP_SCOPE = "https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly"
+MEMBERSHIP_TYPE = "application/vnd.ims.lti-nrps.v2.membershipcontainer+json"
+MEMBER_PAGES = 1000      # pages of a course's members read at most
 SCORE_TYPE = "application/vnd.ims.lis.v1.score+json"
 LINEITEM_TYPE = "application/vnd.ims.lis.v2.lineitem+json"
 CONTAINER_TYPE = "application/vnd.ims.lis.v2.lineitemcontainer+json"
@@ -36,10 +40,14 @@ class Failed(Exception):
     """A call to the platform that did not succeed: why, as a person reads it on the staff pages."""
 
 
-def _call(method: str, url: str, *, body: bytes | None = None, headers: dict) -> tuple[int, bytes]:
+def _call(method: str, url: str, *, body: bytes | None = None, headers: dict,
+          answered: dict | None = None) -> tuple[int, bytes]:
+    """The status and body of a request (``answered``, where given, gets the answer's headers)."""
     request = urllib.request.Request(url, data=body, method=method, headers=headers)
     try:
         with urllib.request.urlopen(request, timeout=HTTP_SECONDS) as answer:
+            if answered is not None:
+                answered.update(answer.headers.items())
             return answer.status, answer.read(LARGEST_ANSWER)
     except urllib.error.HTTPError as error:
         return error.code, error.read(LARGEST_ANSWER) if error.fp is not None else b""
@@ -110,8 +118,8 @@ class Client:
                 del self._tokens[cache]
 
     def _authorized(self, platform: Registered, scopes: tuple[str, ...], method: str, url: str, *,
-                    body: bytes | None = None, headers: dict) -> tuple[int, bytes]:
-        status, answer = _call(method, url, body=body,
+                    body: bytes | None = None, headers: dict, answered: dict | None = None) -> tuple[int, bytes]:
+        status, answer = _call(method, url, body=body, answered=answered,
                                headers={**headers, "Authorization": f"Bearer {self.token(platform, scopes)}"})
         if status in (401, 403):
             self.forget(platform)   # the next try asks for a token again
@@ -149,3 +157,27 @@ class Client:
         if not isinstance(item, dict) or not isinstance(item.get("id"), str):
             raise Failed(f"the platform answered the new line item with {status}")
         return item["id"]
+
+    def members(self, platform: Registered, memberships_url: str) -> list[dict]:
+        """Names and Role Provisioning: every member of the LMS course, page after page (``Link: rel=next``)."""
+        found, url, pages = [], memberships_url, 0
+        while url and pages < MEMBER_PAGES:
+            answered: dict = {}
+            status, answer = self._authorized(platform, (MEMBERSHIP_SCOPE,), "GET", url, answered=answered,
+                                              headers={"Accept": MEMBERSHIP_TYPE})
+            if status != 200:
+                raise Failed(f"the platform answered the course's members with {status}")
+            page = _json(status, answer, "the course's members")
+            found += [each for each in (page.get("members") if isinstance(page, dict) else None) or []
+                      if isinstance(each, dict)]
+            url, pages = _next(answered.get("Link", "")), pages + 1
+        return found
+
+
+def _next(link: str) -> str | None:
+    """The ``rel="next"`` URL of a Link header, if any."""
+    for part in link.split(","):
+        address, _, parameters = part.partition(";")
+        if 'rel="next"' in parameters.replace(" ", "") or "rel=next" in parameters.replace(" ", ""):
+            return address.strip().strip("<>")
+    return None

@@ -20,6 +20,7 @@ from grader.spec.serving import NAME
 
 CLAIM = "https://purl.imsglobal.org/spec/lti/claim/"
 AGS = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
+NRPS = "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"
 RESOURCE_LINK_REQUEST, DEEP_LINKING_REQUEST = "LtiResourceLinkRequest", "LtiDeepLinkingRequest"
 VERSION = "1.3.0"
 LEEWAY = 60   # seconds of clock difference taken for exp and iat
@@ -50,6 +51,9 @@ class Launch:
     lineitem: str | None    # AGS: where this assignment's scores go
     lineitems: str | None   # AGS: the context's line items (where lineitem is not given)
     deep_link: deep_linking.Request | None = None   # a deep linking request: an instructor picks an assignment
+    context_id: str | None = None        # the LMS course launched from
+    context_title: str = ""
+    memberships_url: str | None = None   # Names and Role Provisioning: where the course's members are listed
 
 
 def unverified(token: str) -> tuple[dict, dict]:
@@ -109,7 +113,7 @@ def _verified_claims(token: str, header: dict, platform: Registered, keys: Platf
     return claims
 
 
-def _staff(roles) -> bool | None:
+def staff_role(roles) -> bool | None:
     """True for a staff role (Instructor, TeachingAssistant, ContentDeveloper, Administrator: of the context,
     the institution or the system, as a role or a sub-role), False for a Learner, None for neither."""
     names = {str(role).rpartition("#")[2] or str(role).rpartition("/")[2] for role in roles or ()
@@ -148,7 +152,7 @@ def verify(token: str, *, platforms: list[Registered], keys: PlatformKeys, nonce
         raise Refused(400, f"the LTI version {claims.get(CLAIM + 'version')!r} is not {VERSION}")
     if not isinstance(claims.get("sub"), str) or not claims["sub"].strip():
         raise Refused(400, "the id_token names no user (its sub is empty): an anonymous launch has no grade")
-    staff = _staff(claims.get(CLAIM + "roles"))
+    staff = staff_role(claims.get(CLAIM + "roles"))
     if staff is None:
         raise Refused(403, "your role in this course is neither learner nor instructor, teaching assistant, "
                            "content developer or administrator: this tool has nothing for it")
@@ -159,8 +163,12 @@ def verify(token: str, *, platforms: list[Registered], keys: PlatformKeys, nonce
     link = claims.get(CLAIM + "resource_link")
     ags = claims.get(AGS) if isinstance(claims.get(AGS), dict) else {}
     lis = claims.get(CLAIM + "lis") if isinstance(claims.get(CLAIM + "lis"), dict) else {}
+    context = claims.get(CLAIM + "context") if isinstance(claims.get(CLAIM + "context"), dict) else {}
+    nrps = claims.get(NRPS) if isinstance(claims.get(NRPS), dict) else {}
     text = lambda value: value if isinstance(value, str) else ""   # noqa: E731  (a claim that is a string, or "")
     return Launch(platform.issuer, platform.client_id, deployment, text(claims["sub"]), text(claims.get("email")),
                   text(claims.get("name")), text(lis.get("person_sourcedid")), staff, chosen_assignment(claims),
                   text(link.get("id")) or None if isinstance(link, dict) else None,
-                  text(ags.get("lineitem")) or None, text(ags.get("lineitems")) or None, deep_link)
+                  text(ags.get("lineitem")) or None, text(ags.get("lineitems")) or None, deep_link,
+                  text(context.get("id")) or None, text(context.get("title")),
+                  text(nrps.get("context_memberships_url")) or None)

@@ -15,13 +15,13 @@ from urllib.parse import urlencode
 from flask import Blueprint, abort, g, jsonify, redirect, render_template, request, session, url_for
 from flask_wtf.csrf import CSRFError, validate_csrf
 from wtforms import ValidationError
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 
 from grader.server import access, db, people
-from grader.server.lti import deep_linking, keys, passback, platforms
+from grader.server.lti import deep_linking, keys, passback, platforms, roster
 from grader.server.lti.launch import Launch, Refused, verify
-from grader.server.models import STAFF, STUDENT, Identity, Link, LoginState, Nonce, Person
+from grader.server.models import STAFF, Link, LoginState, Nonce, Person
 
 lti = Blueprint("lti", __name__, url_prefix="/lti")
 log = logging.getLogger("hog.lti")
@@ -137,36 +137,13 @@ def _landing(said: Launch, person: Person) -> str:
 
 
 def _person(database, said: Launch) -> Person:
-    """The person of the launch: known by their identity on the platform, else the roster's person with
-    their email (then known by that identity from now on), else a new person. Their role is the launch's;
-    their email the launch's where it gives one. One without a sign-in token gets one (never shown): the
+    """The person of the launch (``roster.person``); one without a sign-in token gets one (never shown): the
     session names it, as a sign-in link's does."""
-    identity = database.scalars(select(Identity).where(Identity.issuer == said.issuer,
-                                                       Identity.subject == said.subject)).first()
-    person = database.get(Person, identity.person_id) if identity is not None else None
-    if person is None and said.email:
-        person = database.scalars(select(Person).where(func.lower(Person.email) == said.email.lower())).first()
-    if person is None:
-        person = Person(student_id=_free_id(database, said), email=said.email)
-        database.add(person)
-        database.flush()
-    if identity is None:
-        database.add(Identity(person_id=person.id, issuer=said.issuer, subject=said.subject))
-    person.role = STAFF if said.staff else STUDENT
-    person.email = said.email or person.email
+    person, _ = roster.person(database, roster.of_launch(said))
     if person.token_sha256 is None:
         person.token_sha256 = people.digest(secrets.token_urlsafe(people.TOKEN_BYTES))
+    roster.remember(database, said)
     return person
-
-
-def _free_id(database, said: Launch) -> str:
-    """A student id for a person new to the course: their institution's id, else their email, else their
-    ``sub`` at the platform's host; the first not taken."""
-    host = platforms.origin(said.issuer).split("://", 1)[1]
-    for candidate in (said.sourcedid, said.email, f"{said.subject}@{host}"):
-        if candidate and database.scalars(select(Person.id).where(Person.student_id == candidate)).first() is None:
-            return candidate[:200]
-    return f"{said.subject}@{host}#{secrets.token_hex(4)}"[:200]
 
 
 def _record(database, person: Person, said: Launch) -> None:

@@ -1,5 +1,5 @@
 """LTI 1.3: the platforms and their deployments, people's identities there, OIDC logins begun and nonces
-used, and each person's launch of an assignment with the passback of its counted score."""
+used, the LMS courses launched from (where their members are listed), and each person's launch of an assignment with the passback of its counted score."""
 
 import sqlalchemy as sa
 from alembic import op
@@ -46,6 +46,16 @@ def upgrade() -> None:
         sa.Column("deployment_id", sa.String(255), nullable=True),
         sa.Column("made_at", sa.DateTime(timezone=True), nullable=False, index=True))
     op.create_table(
+        "lti_contexts",
+        sa.Column("id", sa.Integer, primary_key=True),
+        sa.Column("issuer", sa.String(255), nullable=False),
+        sa.Column("client_id", sa.String(255), nullable=False),
+        sa.Column("context_id", sa.String(255), nullable=False),
+        sa.Column("title", sa.String(255), nullable=False),
+        sa.Column("memberships_url", sa.Text, nullable=False),
+        sa.Column("synced_at", sa.DateTime(timezone=True), nullable=True),
+        sa.UniqueConstraint("issuer", "client_id", "context_id"))
+    op.create_table(
         "lti_nonces",
         sa.Column("nonce", sa.String(255), primary_key=True),
         sa.Column("used_at", sa.DateTime(timezone=True), nullable=False, index=True))
@@ -77,5 +87,5 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    for table in ("lti_links", "lti_nonces", "lti_states", "lti_identities", "lti_deployments", "lti_platforms"):
+    for table in ("lti_links", "lti_nonces", "lti_contexts", "lti_states", "lti_identities", "lti_deployments", "lti_platforms"):
         op.drop_table(table)
