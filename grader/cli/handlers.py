@@ -75,7 +75,12 @@ HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
                                                       platform=args.platform, server=args.server,
                                                       assignment=args.assignment,
                                                       by=args.by, seed=args.seed, like=args.like, out=sys.stdout),
-    "serve": lambda args: _verbs("serve").run(
+    "serve": lambda args: _verbs("lti").run(
+        action=args.lti_action, issuer=getattr(args, "issuer", None), client_id=getattr(args, "client_id", None),
+        deployment_id=getattr(args, "deployment_id", None), auth_url=getattr(args, "auth_url", None),
+        token_url=getattr(args, "token_url", None), jwks_url=getattr(args, "jwks_url", None),
+        lms_url=getattr(args, "lms_url", None), database=args.database, out=sys.stdout)
+    if args.action == "lti" else _verbs("serve").run(
         action=args.action, host=args.host, port=args.port, database=args.database, jobs=args.jobs,
         scheduler=args.scheduler, workers=args.workers, roster=getattr(args, "roster", None),
         role=getattr(args, "role", None), assignment=getattr(args, "assignment", None),

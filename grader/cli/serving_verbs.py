@@ -37,5 +37,30 @@ def add(add_verb: Callable, ids: str) -> None:
     unit.add_argument("--user", default="hog", metavar="NAME", help="the service's own user (default: hog)")
     unit.add_argument("--host", default="127.0.0.1", help="the address it listens on (default: 127.0.0.1)")
     unit.add_argument("--port", type=int, default=8000, metavar="N", help="the port (default 8000)")
-    for each in (serve, people, regrade, backup, restore, unit):
+    lti = actions.add_parser("lti", help="LTI 1.3: register the LMSs (Canvas, Moodle, ...) students launch it from")
+    for each in (serve, people, regrade, backup, restore, unit, *_add_lti(lti)):
         each.add_argument("--database", metavar="URL", help="sqlite:///PATH or postgresql://... (default: SQLite in server/)")
+
+
+def _add_lti(lti) -> tuple:
+    """``hog serve lti add-platform|list|remove|config``: their parsers."""
+    verbs = lti.add_subparsers(dest="lti_action", metavar="ACTION", parser_class=Parser, required=True)
+    add = verbs.add_parser("add-platform", help="record an LMS and a deployment of the tool there (from the LMS's "
+                                                "registration of the tool)")
+    remove = verbs.add_parser("remove", help="forget a deployment (--deployment-id), or a platform")
+    for each, required in ((add, True), (remove, False)):
+        each.add_argument("--issuer", required=True, metavar="URL", help="the platform's issuer (Canvas: "
+                          "https://canvas.instructure.com; Moodle: the site's address)")
+        each.add_argument("--client-id", required=required, metavar="ID", help="the client id the LMS gave the tool")
+        each.add_argument("--deployment-id", required=required, metavar="ID", help="the deployment's id in the LMS")
+    add.add_argument("--auth-url", required=True, metavar="URL", help="the platform's OIDC authorization URL")
+    add.add_argument("--token-url", required=True, metavar="URL", help="the platform's OAuth 2 token URL")
+    add.add_argument("--jwks-url", required=True, metavar="URL", help="the platform's public keyset (JWKS) URL")
+    add.add_argument("--lms-url", metavar="URL", help="the address the LMS's pages are at, which frame the tool "
+                     "(default: the issuer's; Canvas: your school's, e.g. https://school.instructure.com)")
+    listed = verbs.add_parser("list", help="the platforms and deployments recorded")
+    members = verbs.add_parser("roster", help="the members of each LMS course launched from, made people of the "
+                                              "course (the gradebook lists them before they launch)")
+    config = verbs.add_parser("config", help="print what an LMS administrator enters: the tool's URLs, and "
+                                             "Canvas's JSON developer-key configuration")
+    return add, remove, listed, members, config

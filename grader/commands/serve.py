@@ -2,8 +2,9 @@
 ``hog serve backup DEST``, ``hog serve restore SRC`` and ``hog serve unit`` (its systemd service).
 
 ``hog serve`` brings the database to the newest schema, puts back in the queue the jobs of graders that
-died (and those a fault of the kit failed), starts the grader process (restarted if it dies) and serves
-the web application on waitress until stopped.
+died (and those a fault of the kit failed), starts the grader process (restarted if it dies) and the thread
+that sends counted scores back to LTI platforms (``lti.passback``), and serves the web application on
+waitress until stopped. ``hog serve lti ...`` is ``grader.commands.lti``.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ try:   # the server's libraries are an extra: pip install 'hog-kit[server]'
     from sqlalchemy.engine import make_url
     from grader.server import backup as backups, db, graders, people as tokens, queue
     from grader.server.app import create_app
+    from grader.server.lti import passback
 except ImportError as missing:   # said when a serve verb runs, not when the command line is parsed
     waitress = None
     MISSING = missing.name
@@ -151,6 +153,7 @@ def serve(*, host: str, port: int, database: str | None, jobs: int, scheduler: s
     level = isolation_level(None)
     url, engine = _database(root, database)
     queue.requeue_dead(engine, failed=True)
+    passback.refresh_all(engine, config.server)   # a penalty changed in the config changes counted scores
     engine.dispose()
     app = create_app(course=root, server=config.server, database=url)
     try:
@@ -160,6 +163,7 @@ def serve(*, host: str, port: int, database: str | None, jobs: int, scheduler: s
         raise UsageError(f"cannot listen on {host}:{port}: {error.strerror or error} (choose another --port, "
                          f"or stop what listens there)") from None
     running = {"grader": _grader(root, url, jobs, level, scheduler, workers), "stop": False}
+    sender = passback.Sender(url, root / "server").start()   # scores to the LMSs, apart from any request
 
     def watch() -> None:   # a grader process that died is started again; its jobs go back to the queue
         while not running["stop"]:
@@ -188,6 +192,7 @@ def serve(*, host: str, port: int, database: str | None, jobs: int, scheduler: s
         running["stop"] = True
         server.close()
         running["grader"].terminate()
+        sender.stop()
         running["grader"].join(10)
     if received:
         raise pool.Stopped(received[0])

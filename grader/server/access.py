@@ -17,6 +17,7 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 from grader.server import db, gradebook, people, uploads
+from grader.server.lti.keys import PlatformKeys
 from grader.server.models import STAFF, Person, Submission
 from grader.spec.serving import Server
 
@@ -30,6 +31,7 @@ class Settings:
     engine: Engine
     sessions: sessionmaker[Session]
     summaries: gradebook.Summaries = field(default_factory=gradebook.Summaries)   # the gradebook's, read so far
+    platform_keys: PlatformKeys = field(default_factory=PlatformKeys)   # the LTI platforms' key sets, fetched so far
 
 
 def settings() -> Settings:

@@ -1,8 +1,10 @@
 """The Flask application factory: ``create_app`` builds one app for a course and a database (tests build
 as many as they like). Pages are Jinja2 templates under ``grader/templates/server/`` (StrictUndefined), their
 script and style static files (``static/``, under the security headers of ``headers``);
-forms carry CSRF tokens (Flask-WTF); the session cookie is HttpOnly, SameSite=Lax, and Secure when the
-course's public URL is https. Nothing here runs student code: uploads are queued for the graders."""
+forms carry CSRF tokens (Flask-WTF); the session cookie is HttpOnly, and over https (the course's public
+URL) Secure and SameSite=None, so that a session begun by an LTI launch inside an LMS's frame keeps working
+there (the forms' CSRF tokens guard what it changes), SameSite=Lax over plain http (where None is refused).
+Nothing here runs student code: uploads are queued for the graders."""
 
 from __future__ import annotations
 
@@ -19,6 +21,8 @@ from grader.project.files import kept_secret
 from grader.server import access, db, faults, headers, metrics, uploads
 from grader.server.api import api
 from grader.server.health import health
+from grader.server.lti import platforms as lti_platforms
+from grader.server.lti.routes import lti
 from grader.server.staff import staff
 from grader.server.student import student
 from grader.spec.serving import Server
@@ -38,17 +42,20 @@ def create_app(*, course: Path, server: Server, database: str) -> Flask:
     engine = db.connect(database)
     app.config.update(
         SECRET_KEY=secret_key(course / "server"), MAX_CONTENT_LENGTH=uploads.MAX_UPLOAD + FORM_SLACK,
-        SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Lax", SESSION_COOKIE_SECURE=server.secure,
+        SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SECURE=server.secure,
+        SESSION_COOKIE_SAMESITE="None" if server.secure else "Lax",
         SESSION_COOKIE_NAME="hog_session", PERMANENT_SESSION_LIFETIME=timedelta(days=120),
         WTF_CSRF_TIME_LIMIT=None, JSON_SORT_KEYS=False,
         **{access.SETTINGS: access.Settings(course, server, engine, db.sessions(engine))})
-    CSRFProtect(app).exempt(api)   # the API takes a Bearer token, never the cookie, for what it changes
+    csrf = CSRFProtect(app)
+    csrf.exempt(api)   # the API takes a Bearer token, never the cookie, for what it changes
+    csrf.exempt(lti)   # an LMS form-posts the launch; its id_token, state and nonce are what guard it
     app.teardown_appcontext(access.close_database)
     metrics.register(app, engine, app.config[access.SETTINGS].sessions, course / "server")
-    for blueprint in (api, student, staff, health, metrics.metrics):
+    for blueprint in (api, student, staff, health, metrics.metrics, lti):
         app.register_blueprint(blueprint)
     faults.install(app)
-    headers.protect(app, server)
+    headers.protect(app, server, lti_platforms.Framers(engine))
     app.jinja_env.globals.update(status_text=access.status_text)
     app.jinja_env.filters["when"] = lambda moment: db.utc(moment).isoformat(timespec="seconds")
     return app

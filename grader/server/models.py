@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import DateTime, Float, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import Boolean, DateTime, Float, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 QUEUED, GRADING, GRADED, FAILED = "queued", "grading", "graded", "grader failed"
@@ -76,3 +76,108 @@ class Seed(Base):
     __tablename__ = "seeds"
     assignment: Mapped[str] = mapped_column(String(64), primary_key=True)
     seed: Mapped[int] = mapped_column(Integer)
+
+
+class Platform(Base):
+    """An LMS registered as an LTI 1.3 platform (``hog serve lti add-platform``): its issuer and the client id
+    it gave the tool, the addresses of its OIDC authorization, OAuth 2 token and key set, and the origin its
+    pages show the tool from (framing it)."""
+    __tablename__ = "lti_platforms"
+    __table_args__ = (UniqueConstraint("issuer", "client_id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    issuer: Mapped[str] = mapped_column(String(255))
+    client_id: Mapped[str] = mapped_column(String(255))
+    auth_url: Mapped[str] = mapped_column(Text)
+    token_url: Mapped[str] = mapped_column(Text)
+    jwks_url: Mapped[str] = mapped_column(Text)
+    lms_url: Mapped[str] = mapped_column(String(255))
+    deployments: Mapped[list["Deployment"]] = relationship(cascade="all, delete-orphan", back_populates="platform")
+
+
+class Deployment(Base):
+    """A deployment of the tool on a platform (a course or a whole site): a launch names one of these."""
+    __tablename__ = "lti_deployments"
+    __table_args__ = (UniqueConstraint("platform_id", "deployment_id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    platform_id: Mapped[int] = mapped_column(ForeignKey("lti_platforms.id", ondelete="CASCADE"))
+    deployment_id: Mapped[str] = mapped_column(String(255))
+    platform: Mapped[Platform] = relationship(back_populates="deployments")
+
+
+class Identity(Base):
+    """Who a person is on a platform: its issuer and their ``sub`` there."""
+    __tablename__ = "lti_identities"
+    __table_args__ = (UniqueConstraint("issuer", "subject"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("people.id"), index=True)
+    issuer: Mapped[str] = mapped_column(String(255))
+    subject: Mapped[str] = mapped_column(String(255))
+
+
+class LoginState(Base):
+    """An OIDC login begun (``/lti/login``) and not yet ended by its launch: the state and the nonce it was
+    sent with, and what it asked, so that a browser refusing the tool's cookie in a frame can begin it again
+    in a window of its own. Used once; those older than ``lti.STATE_LIFETIME`` are dropped."""
+    __tablename__ = "lti_states"
+    state: Mapped[str] = mapped_column(String(64), primary_key=True)
+    nonce: Mapped[str] = mapped_column(String(64))
+    issuer: Mapped[str] = mapped_column(String(255))
+    client_id: Mapped[str] = mapped_column(String(255))
+    login_hint: Mapped[str] = mapped_column(Text)
+    message_hint: Mapped[str | None] = mapped_column(Text, nullable=True)
+    target_link_uri: Mapped[str] = mapped_column(Text)
+    deployment_id: Mapped[str | None] = mapped_column(String(255), nullable=True)
+    made_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class Context(Base):
+    """A course of an LMS the tool was launched from, and where its members are listed (Names and Role
+    Provisioning): ``hog serve lti roster`` reads them."""
+    __tablename__ = "lti_contexts"
+    __table_args__ = (UniqueConstraint("issuer", "client_id", "context_id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    issuer: Mapped[str] = mapped_column(String(255))
+    client_id: Mapped[str] = mapped_column(String(255))
+    context_id: Mapped[str] = mapped_column(String(255))
+    title: Mapped[str] = mapped_column(String(255), default="")
+    memberships_url: Mapped[str] = mapped_column(Text)
+    synced_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class Nonce(Base):
+    """A launch's nonce, once used: a token sent again is refused."""
+    __tablename__ = "lti_nonces"
+    nonce: Mapped[str] = mapped_column(String(255), primary_key=True)
+    used_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class Link(Base):
+    """A person's launch of an assignment from a platform (where the assignment's line item is), and the
+    passback of its counted score there: the score wanted (set whenever the counted score is set or changes)
+    and the score last sent; a link whose wanted score differs from the sent one is due, tried again later
+    after each failure (``next_try_at``, ``tries``, ``problem``), by one sender at a time (``leased_until``)."""
+    __tablename__ = "lti_links"
+    __table_args__ = (UniqueConstraint("person_id", "assignment", "issuer", "client_id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("people.id"), index=True)
+    assignment: Mapped[str] = mapped_column(String(64))
+    issuer: Mapped[str] = mapped_column(String(255))
+    client_id: Mapped[str] = mapped_column(String(255))
+    deployment_id: Mapped[str] = mapped_column(String(255))
+    subject: Mapped[str] = mapped_column(String(255))
+    resource_link_id: Mapped[str | None] = mapped_column(String(255), nullable=True)
+    lineitem: Mapped[str | None] = mapped_column(Text, nullable=True)     # the AGS line item's URL
+    lineitems: Mapped[str | None] = mapped_column(Text, nullable=True)    # the context's line items, where no lineitem
+    launched_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    wanted_score: Mapped[float | None] = mapped_column(Float, nullable=True)
+    wanted_maximum: Mapped[float | None] = mapped_column(Float, nullable=True)
+    wanted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    sent_score: Mapped[float | None] = mapped_column(Float, nullable=True)
+    sent_maximum: Mapped[float | None] = mapped_column(Float, nullable=True)
+    sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    due: Mapped[bool] = mapped_column(Boolean, default=False, index=True)
+    tries: Mapped[int] = mapped_column(Integer, default=0)
+    next_try_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    leased_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    problem: Mapped[str | None] = mapped_column(Text, nullable=True)     # why the last try failed; None: it did not
+    person: Mapped[Person] = relationship()

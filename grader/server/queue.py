@@ -6,7 +6,8 @@ commit, and only by the claim that is current (same attempt, still grading), so 
 again after its grader died is graded once. At start, the jobs of graders that are gone go back to the
 queue, with the "grader failed" ones (a fault of the kit is regraded, never left as a zero). While the
 server runs, a grader whose machine is well puts its "grader failed" jobs back itself (``requeue_failed``),
-each a bounded number of times, later after each try (``RETRY_AFTER``).
+each a bounded number of times, later after each try (``RETRY_AFTER``). A result recorded gives the student's
+LTI launches of the assignment its counted score to send back (``lti.passback``), in the same commit.
 """
 
 from __future__ import annotations
@@ -22,7 +23,10 @@ from sqlalchemy.orm import Session
 
 from grader import project
 from grader.server import db, liveness
+from grader.server.lti import passback
 from grader.server.models import FAILED, GRADED, GRADING, QUEUED, Grader, Submission
+from grader.spec import course as course_config
+from grader.spec.config_error import ConfigError
 
 STALE = timedelta(seconds=20)    # a grader silent this long is taken for dead
 # How long after its failed claim a "grader failed" job is put back by a well grader: after its 1st, 2nd, 3rd
@@ -79,10 +83,17 @@ def finish(engine: Engine, job: tuple[int, int], data: dict, private: dict | Non
                   instructor=json.dumps(private) if private is not None else None,
                   score=None if fault else data.get("score"), max_score=data.get("max_score"),
                   retries=Submission.retries + retried)
+    try:
+        config = course_config.current()
+    except ConfigError:   # broken while the server runs: the result is kept; hog serve's next start sends it
+        config = None
     with engine.begin() as connection:
         done = connection.execute(update(Submission).where(
-            Submission.id == submission, Submission.attempt == attempt, Submission.status == GRADING).values(**values))
-        return done.rowcount == 1
+            Submission.id == submission, Submission.attempt == attempt, Submission.status == GRADING).values(**values)
+            .returning(Submission.person_id, Submission.assignment)).first()
+        if done is not None and not fault:
+            passback.refresh_after(connection, config.server if config else None, *done)
+        return done is not None
 
 
 def release_unknown(engine: Engine, grader: str, working: set[int]) -> int:

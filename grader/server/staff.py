@@ -13,6 +13,7 @@ from markupsafe import Markup
 from sqlalchemy import func, select
 
 from grader.server import access, gradebook, queue, reports
+from grader.server.lti import passback
 from grader.server.models import STUDENT, Extension, Person, Submission
 
 staff = Blueprint("staff", __name__, url_prefix="/staff")
@@ -113,6 +114,8 @@ def student(student_id: str):
     extensions = {e.assignment: e.days for e in database.scalars(select(Extension).where(
         Extension.person_id == found.id))}
     return render_template("staff_student.html", person=person, student=found, extensions=extensions,
+                           passback=[(link, passback.state_text(link))
+                                     for link in passback.links(database, found.id)],
                            assignments=access.settings().server.assignments,
                            history={a.name: gradebook.history(database, found.id, a.name)
                                     for a in access.settings().server.assignments})
@@ -137,8 +140,17 @@ def extend(student_id: str):
         database.add(Extension(person_id=found.id, assignment=chosen.name, days=days))
     else:
         row.days = days
+    passback.refresh(database, access.settings().server, found.id, chosen.name)
     database.commit()
     return redirect(url_for("staff.student", student_id=student_id), 303)
+
+
+@staff.get("/lti")
+def lti_grades():
+    """Every LTI launch recorded and where its score's passback to the LMS is."""
+    person = access.staff()
+    return render_template("staff_lti.html", person=person, passback=[
+        (link, passback.state_text(link)) for link in passback.links(access.database())])
 
 
 @staff.get("/submissions/<int:submission_id>")
