@@ -35,8 +35,14 @@ def describe(result: QuestionResult, setup: str, rerun: str, *, student: bool = 
     if verdict is None:
         return result.message
     if verdict.case.hidden:
-        return f"Question {result.question.label}: {HIDDEN_FAILED} (the public cases may all pass; " \
+        return f"{result.question.heading}: {HIDDEN_FAILED} (the public cases may all pass; " \
                f"check the rules in the handout)"
+    if result.question.name:   # an imported okpy test: its cases' setup is their own, its rerun okpy's
+        where = verdict.case.origin.replace(" > ", " --").replace("Suite", "suite").replace("Case", "case").lower()
+        text = failure(f"{result.question.heading} > {verdict.case.origin}", "" if student else f"({verdict.case.path})",
+                       session_lines("", verdict), verdict.case.steps[verdict.step].want, verdict.got,
+                       f"python3 ok -q {result.question.number} --{where}")
+        return text.strip("-\n")
     short = verdict.case.id.split("-", 1)[1]
     text = failure(f"Question {result.question.label} > Case {short}",
                    f"({verdict.case.label})" if student else f"({verdict.case.origin}; {verdict.case.where})",
