@@ -150,7 +150,7 @@ def grade_suite(submission: Path, variant: Variant, suite: Suite, *, limits: Lim
                               verdicts[test.key]) for test in suite.tests]
     return GradeResult(variant, str(submission), results, report.isolation, time.perf_counter() - started,
                        import_error=report.import_error, isolation_level=report.level,
-                       isolation_allowlist=report.allowlist, seed=seed)
+                       isolation_allowlist=report.allowlist)   # no hidden case of the kit is drawn
 
 
 def grade_with(submission: Path, variant: Variant, suite: Suite | None, kit: bool = True, **options) -> GradeResult:

@@ -139,12 +139,12 @@ def _suite(data, number: int, test: str, skipped: list[str]) -> ReadSuite | None
     if kind == "concept":
         cases = data.get("cases", [])
         scored = data.get("scored", False) is True
-        skipped.append(f"{test} > {where}: {len(cases)} concept (multiple-choice) case(s) not imported: nothing to "
-                       f"run" + ("; scored, so it counts as passed, as okpy scores an unlocked concept suite"
+        skipped.append(f"{test} > {where}: {len(cases)} concept (multiple-choice) case(s): nothing to run"
+                       + ("; scored, so it counts as passed, as okpy scores an unlocked concept suite"
                                  if scored else ""))
         return ReadSuite(number, "concept", scored, [], [], []) if scored else None
     if kind != "doctest":
-        skipped.append(f"{test} > {where}: a {kind} suite, not imported: the kit runs Python doctest suites only"
+        skipped.append(f"{test} > {where}: a {kind} suite: the kit runs Python doctest suites only"
                        + ("; the test's points are spread over its other suites" if data.get("scored", True) else ""))
         return None
     data = ok.checked(data, ok.DOCTEST_KEYS, where)
