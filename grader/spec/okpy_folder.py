@@ -206,7 +206,7 @@ def unlocked(assignment: Assignment, case: ReadCase, shown: list[list[str]] | No
     for prompt, lines in zip(case.prompts, shown):
         answer = prompt.answer
         if answer.locked and not answer.exception:
-            if len(lines) != len(answer.output) or any(ok.lock(assignment.name, line) != hashed
+            if len(lines) != len(answer.output) or any(ok.lock(assignment.name, ok.normalize(line)) != hashed
                                                        for line, hashed in zip(lines, answer.output)):
                 return None
             answer = ok.Answer(output=list(lines))

@@ -123,6 +123,11 @@ def statements(text: str) -> list[str]:
     return [source for source in found if source.strip()]
 
 
+def normalize(text: str) -> str:
+    """okpy's ``format.normalize``: runs of whitespace as one space, none at the ends (what it hashes)."""
+    return " ".join(text.strip().split())
+
+
 def lock(key: str, text: str) -> str:
     """okpy's hash of one locked line (``client/utils/locking.py``), keyed by the assignment's name."""
     return hmac.new(key.encode("utf-8"), text.encode("utf-8"), digestmod="md5").hexdigest()

@@ -11,8 +11,7 @@ test = {
           >>> is_swap(11, 1)
           True
           """,
-          'hidden': False,
-          'locked': False
+          'hidden': False
         },
         {
           'code': r"""
@@ -21,8 +20,7 @@ test = {
           >>> is_swap(1, 10)
           False
           """,
-          'hidden': False,
-          'locked': False
+          'hidden': False
         }
       ],
       'scored': True,
