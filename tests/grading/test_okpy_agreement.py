@@ -1,5 +1,6 @@
 """The kit scores an imported okpy suite as okpy itself does: equal points per okpy test, on the kit's corpus of
-real submissions (each variant's reference, then tests/submissions/allowed and buggy), with okpy 1.18.1 run
+real submissions (each variant's reference, then tests/submissions/allowed and buggy) and the reference with
+edits where okpy's rules matter (``EDITS``), with okpy 1.18.1 run
 as a course runs it (``ok --local --score``; installed into a venv of its own as the benchmarks install it).
 
 The locked copy is made by okpy itself (``ok --lock``): the kit imports that copy with ``--solution`` and must
@@ -45,6 +46,32 @@ def corpus(variant_id: str) -> list[Path]:
         path for kind in ("allowed", "buggy") for path in (TESTS / "submissions" / kind).glob(f"{variant_id}_*.py"))
 
 
+# The reference edited as students' code goes wrong where okpy's rules matter: an expected error not raised,
+# Pig Out never scored, a printed line changed, a setup that fails (make_test_dice missing), a prompt that
+# raises where a value was expected.
+EDITS = {
+    "sp19": [("    assert num_rolls <= 10, 'Cannot roll more than 10 dice.'\n", ""),
+             ("        if outcome == 1:\n            pig_out = True\n", ""),
+             ('print("Player 0 now has", score0', 'print("Player 0 has", score0'),
+             ("from dice import six_sided, four_sided, make_test_dice",
+              "from dice import six_sided, four_sided\nmake_test_dice = None"),
+             ("    tens, ones = score // 10 % 10, score % 10\n", "    tens, ones = score // 10 % 10, score % 10\n"
+                                                                 "    assert score != 49\n")],
+}
+
+
+def edited(variant_id: str, folder: Path) -> list[Path]:
+    """The variant's reference with each of its EDITS, one file each."""
+    text = (project.SOLUTION / variant_id / "hog.py").read_text()
+    folder.mkdir()
+    paths = []
+    for number, (old, new) in enumerate(EDITS[variant_id]):
+        assert old in text, old
+        paths.append(folder / f"{variant_id}_edit{number}.py")
+        paths[-1].write_text(text.replace(old, new))
+    return paths
+
+
 def okpy_scores(okpy, assignment: Path, submission: Path, folder: Path) -> dict[str, float]:
     """okpy's points per test for ``submission`` (its ``Point breakdown``)."""
     command, scratch = okpy
@@ -70,14 +97,14 @@ def test_the_kit_scores_every_okpy_test_as_okpy_does_on_the_corpus(okpy, tmp_pat
     assignment = FIXTURES / variant_id
     suite = okpy_folder.suite(okpy_folder.read(assignment), variant_id, {}, {})
     compared = {}
-    for number, submission in enumerate(corpus(variant_id)):
+    for number, submission in enumerate(corpus(variant_id) + edited(variant_id, tmp_path / "edited")):
         theirs = okpy_scores(okpy, assignment, submission, tmp_path / str(number))
         ours = kit_scores(suite, variant_id, submission)
         compared[submission.name] = (ours, theirs)
     assert {name: ours for name, (ours, _) in compared.items()} == {name: theirs for name, (_, theirs)
                                                                    in compared.items()}
     assert any(sum(ours.values()) < suite.points for ours, _ in compared.values()), "no submission lost a point"
-    assert len(compared) >= 4
+    assert len(compared) >= 4 + len(EDITS[variant_id])
 
 
 def locked_by_okpy(okpy, assignment: Path, folder: Path) -> Path:
