@@ -199,7 +199,7 @@ def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
                            on_result=(lambda index, run: index == 0 and rating.start(run)) if final else None,
                            early=early, later=hidden_ones if hidden else None)
         graded += drawn
-        _below_minimum(report.level, minimum)
+        below_minimum(report.level, minimum)
         verdicts: dict[str, list[CaseVerdict]] = {q.number: [] for q in questions}
         for case, run in zip(graded, report.cases[len(tabulation):]):
             verdicts[case.question].append(judge(case, run))
@@ -261,7 +261,7 @@ def _constructs_checked(result: QuestionResult, checks: dict[str, construct_chec
                                              unlisted=checked.unlisted))
 
 
-def _below_minimum(reached: str, minimum: str | None) -> None:
+def below_minimum(reached: str, minimum: str | None) -> None:
     """Raise GraderFault when a run reports a level below the one required. The sandbox refuses to
     start below it already; this check keeps any report that says otherwise from being scored."""
     if minimum is None or reached not in LEVEL_NAMES:   # "none": nothing of the submission ran

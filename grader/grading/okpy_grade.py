@@ -22,7 +22,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from grader import project
-from grader.grading.grade import CaseVerdict, GradeResult, QuestionResult, faulted, grade, shown
+from grader.grading.grade import CaseVerdict, GradeResult, QuestionResult, below_minimum, faulted, grade, shown
 from grader.errors import UsageError
 from grader.sandbox import CaseRun, Limits, StepKind, run_cases
 from grader.sandbox.early import Early
@@ -136,6 +136,7 @@ def grade_suite(submission: Path, variant: Variant, suite: Suite, *, limits: Lim
     report = run_cases(Path(submission), [sources(one, case) for _, one, case in runs], setup=(),
                        support_files=project.support_files(Path(submission)), limits=limits or Limits(),
                        names=None, groups=[test.key for test, _, _ in runs], minimum=minimum, early=early)
+    below_minimum(report.level, minimum)   # a report below the level required is never scored
     by_key = {question.number: question for question in asked}
     verdicts: dict[str, list[CaseVerdict]] = {test.key: [] for test in suite.tests}
     passed: dict[tuple[str, int], bool] = {}
