@@ -12,6 +12,7 @@ import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from grader import cases as case_source
 from grader import project
@@ -273,11 +274,12 @@ def below_minimum(reached: str, minimum: str | None) -> None:
 
 
 def grade_safely(submission: Path, variant: Variant, *, raising: tuple[type[Exception], ...] = (),
-                 **options) -> tuple[GradeResult, bool]:
+                 grading: Callable[..., GradeResult] | None = None, **options) -> tuple[GradeResult, bool]:
     """A GradeResult, and whether the kit itself failed (then a visible 'grader failed' result). Errors of
-    the kinds in ``raising`` are raised instead, for a caller that tries again (faults of the machine)."""
+    the kinds in ``raising`` are raised instead, for a caller that tries again (faults of the machine).
+    ``grading``: what grades, ``grade`` unless given (``okpy_grade`` grades with an imported suite)."""
     try:
-        return grade(submission, variant, **options), False
+        return (grading or grade)(submission, variant, **options), False
     except UsageError:
         raise  # the operator's mistake (e.g. an unknown isolation level): exit 2, not a kit fault
     except raising:

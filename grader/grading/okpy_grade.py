@@ -16,19 +16,20 @@ statements), its value shown with its own ``repr`` as okpy shows it, an error ca
 
 from __future__ import annotations
 
+import functools
 import re
 import time
 from dataclasses import replace
 from pathlib import Path
 
 from grader import project
-from grader.grading.grade import CaseVerdict, GradeResult, QuestionResult, below_minimum, faulted, grade, shown
-from grader.errors import UsageError
+from grader.grading.grade import CaseVerdict, GradeResult, QuestionResult, below_minimum, grade, shown
+from grader.grading.grade import grade_safely as safely
 from grader.sandbox import CaseRun, Limits, StepKind, run_cases
 from grader.sandbox.early import Early
 from grader.spec import Case, Question, Step, Variant
 from grader.spec.okpy_format import TRACEBACK
-from grader.spec.okpy_suite import OKPY_ROLE, OkCase, OkSuite, OkTest, Prompt, Suite
+from grader.spec.okpy_suite import OKPY_ROLE, OkCase, OkSuite, OkTest, Prompt, Suite, case_id
 
 MARKER = "\x1e okpy: raised "      # what a wrapped prompt prints before the error it caught
 _DEBUG = re.compile(r"^DEBUG[: ].*\n", re.MULTILINE | re.IGNORECASE)   # okpy's debug.remove_debug
@@ -106,7 +107,7 @@ def shown_case(suite_name: str, test: OkTest, suite: OkSuite, case: OkCase) -> C
     steps = tuple(Step(source, "") for source in suite.setup) + tuple(
         Step(prompt.source, "".join(line + "\n" for line in prompt.want)) for prompt in case.prompts)
     session = "".join(">>> " + step.source.replace("\n", "\n... ") + "\n" + step.want for step in steps)
-    return Case(f"{suite_name}:{test.key}:{suite.number}:{case.number}", test.key,
+    return Case(case_id(suite_name, test.key, suite.number, case.number), test.key,
                 f"Suite {suite.number} > Case {case.number}", session, steps, case.hidden, "", test.file, 0)
 
 
@@ -127,9 +128,9 @@ def score(test: OkTest, passed: dict[int, bool]) -> float:
 
 
 def grade_suite(submission: Path, variant: Variant, suite: Suite, *, limits: Limits | None = None,
-                minimum: str | None = None, early: Early | None = None, seed: int | None = None,
-                **_unused) -> GradeResult:
-    """Grade a submission with the imported suite alone: one result per okpy test."""
+                minimum: str | None = None, early: Early | None = None, **_kit_options) -> GradeResult:
+    """Grade a submission with the imported suite alone: one result per okpy test. ``_kit_options``: those of
+    ``grade`` for the kit's own cases (the seed of its hidden cases, their compiled form kept), unused here."""
     started = time.perf_counter()
     asked = questions(suite)
     runs = [(test, one, case) for test in suite.tests for one in test.scored for case in one.cases]
@@ -142,7 +143,7 @@ def grade_suite(submission: Path, variant: Variant, suite: Suite, *, limits: Lim
     passed: dict[tuple[str, int], bool] = {}
     shown_cases = {case.id: case for question in asked for case in question.cases}
     for (test, one, case), run in zip(runs, report.cases):
-        verdict = judge(one, case, shown_cases[f"{suite.name}:{test.key}:{one.number}:{case.number}"], run)
+        verdict = judge(one, case, shown_cases[case_id(suite.name, test.key, one.number, case.number)], run)
         verdicts[test.key].append(verdict)
         passed[test.key, one.number] = passed.get((test.key, one.number), True) and verdict.passed
     results = [QuestionResult(by_key[test.key],
@@ -167,13 +168,6 @@ def grade_with(submission: Path, variant: Variant, suite: Suite | None, kit: boo
 
 
 def grade_safely(submission: Path, variant: Variant, *, suite: Suite | None = None, kit: bool = True,
-                 raising: tuple[type[Exception], ...] = (), **options) -> tuple[GradeResult, bool]:
+                 **options) -> tuple[GradeResult, bool]:
     """``grade.grade_safely`` with ``--suite``: a GradeResult, and whether the kit itself failed."""
-    try:
-        return grade_with(submission, variant, suite, kit, **options), False
-    except UsageError:
-        raise
-    except raising:
-        raise
-    except Exception as error:  # a fault of the kit: reported, never a silent score
-        return faulted(submission, variant, error, options.get("seed")), True
+    return safely(submission, variant, grading=functools.partial(grade_with, suite=suite, kit=kit), **options)

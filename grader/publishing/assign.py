@@ -127,7 +127,8 @@ def autograder_zip(variant: Variant | None, *, manifest: str | None = None,
     if manifest is not None:
         entries["manifest.csv"] = (manifest.encode(), 0o644)
         entries["pick_variant.py"] = ((SHIPPED / "pick_variant.py").read_bytes(), 0o644)
-    entries.update({name: (data, 0o644) for name, data in {**kit_files(), **course_files(*carried, suite=suite)}.items()})
+    carried_files = {**kit_files(), **course_files(*carried, suite=suite)}
+    entries.update({name: (data, 0o644) for name, data in carried_files.items()})
     return zip_bytes(entries)
 
 

@@ -7,6 +7,7 @@ The layout itself is shared with the students' own pytest run
 from __future__ import annotations
 
 from grader.grading.grade import HIDDEN_FAILED, CaseVerdict, QuestionResult
+from grader.spec import okpy_suite
 from grader.shipped.student.case_report import RERUN, RULE, failure
 
 __all__ = ["RERUN", "RULE", "describe", "session_lines"]   # ``hog test`` passes its own rerun command
@@ -38,10 +39,10 @@ def describe(result: QuestionResult, setup: str, rerun: str, *, student: bool = 
         return f"{result.question.heading}: {HIDDEN_FAILED} (the public cases may all pass; " \
                f"check the rules in the handout)"
     if result.question.name:   # an imported okpy test: its cases' setup is their own, its rerun okpy's
-        where = verdict.case.origin.replace(" > ", " --").replace("Suite", "suite").replace("Case", "case").lower()
-        text = failure(f"{result.question.heading} > {verdict.case.origin}", "" if student else f"({verdict.case.path})",
+        text = failure(f"{result.question.heading} > {verdict.case.origin}",
+                       "" if student else f"({verdict.case.path})",
                        session_lines("", verdict), verdict.case.steps[verdict.step].want, verdict.got,
-                       f"python3 ok -q {result.question.number} --{where}")
+                       okpy_suite.rerun(verdict.case.id))
         return text.strip("-\n")
     short = verdict.case.id.split("-", 1)[1]
     text = failure(f"Question {result.question.label} > Case {short}",

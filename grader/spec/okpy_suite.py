@@ -81,42 +81,68 @@ class Suite:
         return len(self.tests), len(suites), sum(len(suite.cases) for suite in suites)
 
 
+def case_id(suite: str, test: str, suite_number: int, case_number: int) -> str:
+    """An okpy case's id in results: the suite's name, the test's key, its suite and case numbers."""
+    return f"{suite}:{test}:{suite_number}:{case_number}"
+
+
+def rerun(identifier: str) -> str:
+    """okpy's command that runs one case alone, as okpy prints it under a failing case."""
+    _, test, suite_number, case_number = identifier.rsplit(":", 3)
+    return f"python3 ok -q {test} --suite {suite_number} --case {case_number}"
+
+
 def to_data(suite: Suite) -> dict:
     return {"format": FORMAT, **asdict(suite)}
 
 
-def from_data(data, where: str) -> Suite:
-    """A Suite from its JSON data; UsageError naming ``where`` and what is wrong for anything else."""
-    def need(value, kind, what):
+class _Checked:
+    """Reads the stored JSON back, each value checked for its type; UsageError naming the file otherwise."""
+
+    def __init__(self, where: str):
+        self.where = where
+
+    def need(self, value, kind: type, what: str):
         if type(value) is not kind and not (kind is float and type(value) is int):
-            raise UsageError(f"{where}: {what} is not a {kind.__name__} (import the suite again with "
+            raise UsageError(f"{self.where}: {what} is not a {kind.__name__} (import the suite again with "
                              f"'hog import-ok'; the kit writes this file, it is not edited by hand)")
         return value
 
-    need(data, dict, "the file")
+    def texts(self, value, what: str) -> tuple[str, ...]:
+        return tuple(self.need(text, str, what) for text in self.need(value, list, what))
+
+    def prompt(self, data) -> Prompt:
+        return Prompt(self.need(data["source"], str, "a prompt's source"), self.texts(data["want"], "want"),
+                      self.need(data["error"], bool, "error"))
+
+    def case(self, data) -> OkCase:
+        return OkCase(self.need(data["number"], int, "a case's number"), self.need(data["hidden"], bool, "hidden"),
+                      tuple(map(self.prompt, self.need(data["prompts"], list, "prompts"))))
+
+    def suite(self, data) -> OkSuite:
+        return OkSuite(self.need(data["number"], int, "a suite's number"), self.need(data["kind"], str, "kind"),
+                       self.need(data["scored"], bool, "scored"), self.texts(data["setup"], "setup"),
+                       self.texts(data["teardown"], "teardown"),
+                       tuple(map(self.case, self.need(data["cases"], list, "cases"))))
+
+    def test(self, data) -> OkTest:
+        return OkTest(self.need(data["key"], str, "a test's key"), self.need(data["name"], str, "a test's name"),
+                      float(self.need(data["points"], float, "a test's points")),
+                      self.need(data["file"], str, "a test's file"),
+                      tuple(map(self.suite, self.need(data["suites"], list, "suites"))))
+
+
+def from_data(data, where: str) -> Suite:
+    """A Suite from its JSON data; UsageError naming ``where`` and what is wrong for anything else."""
+    checked = _Checked(where)
+    checked.need(data, dict, "the file")
     if data.get("format") != FORMAT:
         raise UsageError(f"{where}: format {data.get('format')!r}, not {FORMAT} (import the suite again with "
                          f"'hog import-ok')")
     try:
-        tests = tuple(OkTest(need(t["key"], str, "a test's key"), need(t["name"], str, "a test's name"),
-                             float(need(t["points"], float, "a test's points")), need(t["file"], str, "a test's file"),
-                             tuple(OkSuite(need(s["number"], int, "a suite's number"), need(s["kind"], str, "kind"),
-                                           need(s["scored"], bool, "scored"),
-                                           tuple(need(x, str, "setup") for x in need(s["setup"], list, "setup")),
-                                           tuple(need(x, str, "teardown") for x in need(s["teardown"], list, "teardown")),
-                                           tuple(OkCase(need(c["number"], int, "a case's number"),
-                                                        need(c["hidden"], bool, "hidden"),
-                                                        tuple(Prompt(need(p["source"], str, "source"),
-                                                                     tuple(need(x, str, "want")
-                                                                           for x in need(p["want"], list, "want")),
-                                                                     need(p["error"], bool, "error"))
-                                                              for p in need(c["prompts"], list, "prompts")))
-                                                 for c in need(s["cases"], list, "cases")))
-                                   for s in need(t["suites"], list, "suites")))
-                      for t in need(data["tests"], list, "tests"))
-        return Suite(need(data["name"], str, "name"), need(data["assignment"], str, "assignment"), tests,
-                     tuple(need(x, str, "skipped") for x in need(data["skipped"], list, "skipped")),
-                     need(data["provenance"], dict, "provenance"))
+        return Suite(checked.need(data["name"], str, "name"), checked.need(data["assignment"], str, "assignment"),
+                     tuple(map(checked.test, checked.need(data["tests"], list, "tests"))),
+                     checked.texts(data["skipped"], "skipped"), checked.need(data["provenance"], dict, "provenance"))
     except (KeyError, TypeError) as error:
         raise UsageError(f"{where}: an entry lacks {error} (import the suite again with 'hog import-ok')") from None
 
