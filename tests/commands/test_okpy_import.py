@@ -131,6 +131,23 @@ def test_bad_input_names_the_file_and_the_test_and_writes_nothing(course, tmp_pa
     assert not (course / "suites").exists()
 
 
+def test_a_suite_of_another_type_is_listed_and_a_scored_concept_suite_counts_as_passed(course, tmp_path, capsys):
+    folder = okpy_copy(tmp_path)
+    q07 = folder / "tests" / "q07.py"
+    q07.write_text(q07.read_text().replace("'type': 'doctest'", "'type': 'scheme'", 1))
+    q02 = folder / "tests" / "q02.py"
+    q02.write_text(q02.read_text().replace("'scored': False,\n      'type': 'concept'", "'scored': True,\n      "
+                                                                                    "'type': 'concept'"))
+    assert imported(course, folder) == 0
+    out = capsys.readouterr().out
+    assert "Not imported: Question 7 > Suite 1: a scheme suite: the kit runs Python doctest suites only; the " \
+           "test's points are spread over its other suites\n" in out
+    assert "Not imported: Question 2 > Suite 2: 1 concept (multiple-choice) case(s): nothing to run; scored, so it " \
+           "counts as passed, as okpy scores an unlocked concept suite\n" in out
+    assert "  Question 7: 3 points over 2 scored suite(s), 2 cases (tests/q07.py)\n" in out
+    assert "  Question 2: 1 points over 2 scored suite(s), 2 cases (tests/q02.py)\n" in out
+
+
 def test_an_unknown_suite_is_refused_naming_the_imported_ones(course, capsys):
     assert imported(course, FIXTURE, "--name", "hog-sp19") == 0
     assert main(["--course", str(course), "grade", str(REFERENCE), "--suite", "hog"]) == 2

@@ -57,6 +57,8 @@ EDITS = {
               "from dice import six_sided, four_sided\nmake_test_dice = None"),
              ("    tens, ones = score // 10 % 10, score % 10\n", "    tens, ones = score // 10 % 10, score % 10\n"
                                                                  "    assert score != 49\n")],
+    "fa19": [("        if outcome == 1:\n            pig_out = True\n", ""),
+             ('print("Player 0 now has", score0', 'print("Player 0 has", score0')],
 }
 
 
@@ -92,7 +94,7 @@ def kit_scores(suite, variant_id: str, submission: Path) -> dict[str, float]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("variant_id", ["sp19"])
+@pytest.mark.parametrize("variant_id", ["sp19", "fa19"])
 def test_the_kit_scores_every_okpy_test_as_okpy_does_on_the_corpus(okpy, tmp_path, variant_id):
     assignment = FIXTURES / variant_id
     suite = okpy_folder.suite(okpy_folder.read(assignment), variant_id, {}, {})
