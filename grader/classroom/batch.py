@@ -281,8 +281,9 @@ def grade_batch(folder: Path, variant: Variant, out: Path, *, jobs: int, isolati
             counts["kept"] = len(found) - len(todo)
             try:
                 with progress.task("grading submissions", len(todo)) as advance:
-                    _run(variants, out, todo, sources, jobs, isolation, seed,
-                         grade or functools.partial(grade_one, suite=suite, kit=kit), signals, advance, counts, cluster)
+                    with_suite = functools.partial(grade_one, suite=suite, kit=kit) if suite is not None else None
+                    _run(variants, out, todo, sources, jobs, isolation, seed, grade or with_suite, signals, advance,
+                         counts, cluster)
             except _OutBroken as broken:
                 errors.append(str(broken))
             finally:

@@ -23,8 +23,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from grader import project
-from grader.grading.grade import CaseVerdict, GradeResult, QuestionResult, below_minimum, grade, shown
-from grader.grading.grade import grade_safely as safely
+from grader.grading import grade as kit_grading   # its grade() and grade_safely(), looked up when called
+from grader.grading.grade import CaseVerdict, GradeResult, QuestionResult, below_minimum, shown
 from grader.sandbox import CaseRun, Limits, StepKind, run_cases
 from grader.sandbox.early import Early
 from grader.spec import Case, Question, Step, Variant
@@ -158,10 +158,10 @@ def grade_suite(submission: Path, variant: Variant, suite: Suite, *, limits: Lim
 def grade_with(submission: Path, variant: Variant, suite: Suite | None, kit: bool = True, **options) -> GradeResult:
     """``--suite``: the kit's own cases (``kit``), the imported suite's, or both in one result."""
     if suite is None:
-        return grade(submission, variant, **options)
+        return kit_grading.grade(submission, variant, **options)
     if not kit:
         return grade_suite(submission, variant, suite, **options)
-    own = grade(submission, variant, **options)
+    own = kit_grading.grade(submission, variant, **options)
     imported = grade_suite(submission, variant, suite, **{**options, "early": None})
     return replace(own, questions=own.questions + imported.questions, seconds=own.seconds + imported.seconds,
                    import_error=own.import_error or imported.import_error)
@@ -170,4 +170,5 @@ def grade_with(submission: Path, variant: Variant, suite: Suite | None, kit: boo
 def grade_safely(submission: Path, variant: Variant, *, suite: Suite | None = None, kit: bool = True,
                  **options) -> tuple[GradeResult, bool]:
     """``grade.grade_safely`` with ``--suite``: a GradeResult, and whether the kit itself failed."""
-    return safely(submission, variant, grading=functools.partial(grade_with, suite=suite, kit=kit), **options)
+    return kit_grading.grade_safely(submission, variant, grading=functools.partial(grade_with, suite=suite, kit=kit),
+                                    **options)

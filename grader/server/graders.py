@@ -119,7 +119,8 @@ def _patiently(call: Callable, *args):
 def _grade(job: Job, *, isolation: str) -> tuple[dict, bool]:
     _number, _attempt, variant_id, path, seed, assignment = job
     suite, kit = _suite(assignment)
-    return grade_one(_variant(variant_id), Path(path), isolation=isolation, seed=seed, suite=suite, kit=kit)
+    imported = {"suite": suite, "kit": kit} if suite is not None else {}   # none: the kit's cases, as ever
+    return grade_one(_variant(variant_id), Path(path), isolation=isolation, seed=seed, **imported)
 
 
 def _suite(name: str) -> tuple[Suite | None, bool]:
