@@ -33,19 +33,23 @@ from grader.spec.okpy_suite import OKPY_ROLE, OkCase, OkSuite, OkTest, Prompt, S
 
 MARKER = "\x1e okpy: raised "      # what a wrapped prompt prints before the error it caught
 _DEBUG = re.compile(r"^DEBUG[: ].*\n", re.MULTILINE | re.IGNORECASE)   # okpy's debug.remove_debug
+# A prompt as the sandbox types it. The builtins it calls are the namespace's own (``__builtins__``, which
+# the sandbox gives each case whole), never names ``from hog import *`` brought in: okpy shows a value
+# with its own repr and print whatever hog.py defines.
 WRAPPED = """\
+__okpy = __builtins__
 __okpy_source = {source!r}
 try:
-    __okpy_code = compile(__okpy_source, "<case>", "eval")
-except SyntaxError:
-    __okpy_code = compile(__okpy_source, "<case>", "exec")
+    __okpy_code = __okpy["compile"](__okpy_source, "<case>", "eval")
+except __okpy["SyntaxError"]:
+    __okpy_code = __okpy["compile"](__okpy_source, "<case>", "exec")
 try:
-    __okpy_value = eval(__okpy_code)
-except Exception as __okpy_error:
-    print({marker!r} + type(__okpy_error).__name__ + ": " + str(__okpy_error))
+    __okpy_value = __okpy["eval"](__okpy_code)
+except __okpy["Exception"] as __okpy_error:
+    __okpy["print"]({marker!r} + __okpy["type"](__okpy_error).__name__ + ": " + __okpy["str"](__okpy_error))
 else:
     if __okpy_value is not None:
-        print(repr(__okpy_value))
+        __okpy["print"](__okpy["repr"](__okpy_value))
 """
 
 

@@ -131,6 +131,17 @@ def test_bad_input_names_the_file_and_the_test_and_writes_nothing(course, tmp_pa
     assert not (course / "suites").exists()
 
 
+def test_a_test_file_is_read_never_run(course, tmp_path, capsys):
+    """Code beside the literal (okpy would import the file and run it) is never run: only the literal is read."""
+    folder = okpy_copy(tmp_path)
+    marker = tmp_path / "ran"
+    q01 = folder / "tests" / "q01.py"
+    q01.write_text(f"open({str(marker)!r}, 'w').write('ran')\n" + q01.read_text())
+    assert imported(course, folder) == 0
+    assert not marker.exists()
+    assert "7 tests, 13 doctest suites, 21 cases, 14 points" in capsys.readouterr().out
+
+
 def test_a_suite_of_another_type_is_listed_and_a_scored_concept_suite_counts_as_passed(course, tmp_path, capsys):
     folder = okpy_copy(tmp_path)
     q07 = folder / "tests" / "q07.py"

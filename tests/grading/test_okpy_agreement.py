@@ -48,7 +48,7 @@ def corpus(variant_id: str) -> list[Path]:
 
 # The reference edited as students' code goes wrong where okpy's rules matter: an expected error not raised,
 # Pig Out never scored, a printed line changed, a setup that fails (make_test_dice missing), a prompt that
-# raises where a value was expected.
+# raises where a value was expected; builtins shadowed by names hog.py defines.
 EDITS = {
     "sp19": [("    assert num_rolls <= 10, 'Cannot roll more than 10 dice.'\n", ""),
              ("        if outcome == 1:\n            pig_out = True\n", ""),
@@ -58,6 +58,7 @@ EDITS = {
              ("    tens, ones = score // 10 % 10, score % 10\n", "    tens, ones = score // 10 % 10, score % 10\n"
                                                                  "    assert score != 49\n")],
     "fa19": [("        if outcome == 1:\n            pig_out = True\n", ""),
+             ("GOAL_SCORE = 100", "GOAL_SCORE = 100\nrepr = str = type = eval = compile = None"),
              ('print("Player 0 now has", score0', 'print("Player 0 has", score0')],
 }
 
