@@ -96,7 +96,7 @@ def _test_files(folder: Path, config: Path, data: dict) -> list[Path]:
         if not isinstance(sources, str) or "ok_test" not in sources.split(","):
             continue
         pattern = pattern.split(":", 1)[0]
-        matched = [Path(name) for name in sorted(glob.glob(str(folder / pattern)))]
+        matched = [Path(name) for name in sorted(glob.glob(f"{glob.escape(str(folder))}/{pattern}"))]
         matched = [path for path in matched if not (path.name == "__init__.py" and not path.read_text().strip())]
         if not matched:
             raise UsageError(f"{config}: its tests name {pattern!r}, but no such file is in {folder}; "
