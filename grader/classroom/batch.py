@@ -17,6 +17,7 @@ from __future__ import annotations
 import csv
 import errno
 import functools
+import hashlib
 import io
 import json
 import time
@@ -31,13 +32,15 @@ from grader.classroom import pool
 from grader.classroom.cluster import Cluster
 from grader.errors import UsageError
 from grader.project.files import write_atomically
-from grader.grading.grade import GradeResult, QuestionResult, faulted, grade_safely, prepare
+from grader.grading.grade import GradeResult, QuestionResult, faulted, prepare
+from grader.grading.okpy_grade import grade_safely, questions as suite_questions
 from grader.report import gradescope, instructor
 from grader.report.spreadsheet import spreadsheet_cell
 from grader.report.progress import SILENT, Progress
 from grader.sandbox import level, scratch_space
 from grader.sandbox.model import SandboxUnavailable
 from grader.spec import Variant
+from grader.spec.okpy_suite import Suite, to_data
 from grader.classroom.submissions import Skipped, UnusableZip, clashes, extract, result_name, scan, submission_name
 from grader.classroom.submissions import digest as submission_digest
 
@@ -109,12 +112,15 @@ def _csv(rows: list[list]) -> str:
     return buffer.getvalue()
 
 
-def write_gradebook(variant: Variant, out: Path, graded: dict[str, dict], *, by_variant: bool = False) -> Path:
+def write_gradebook(variant: Variant, out: Path, graded: dict[str, dict], *, by_variant: bool = False,
+                    suite: Suite | None = None, kit: bool = True) -> Path:
     """gradebook.csv: one row per submission whose result is current (result name → graded_from);
-    ``by_variant`` (a roster's batch, one variant per student) adds each row's variant."""
-    numbers = [question.label for question in variant.questions]
+    ``by_variant`` (a roster's batch, one variant per student) adds each row's variant; an okpy ``suite``'s
+    tests have a column each, named by their okpy name (after the kit's questions', with ``kit``)."""
+    questions = (list(variant.questions) if kit or suite is None else []) + (suite_questions(suite) if suite else [])
+    numbers = [question.label for question in questions]
     rows = [["submission", "score", "max_score", "status", "seed", "kit_version"] + (["variant"] if by_variant else [])
-            + [f"q{n}" for n in numbers]]
+            + [question.name or f"q{question.label}" for question in questions]]
     for name in sorted(graded):
         data = _read(out / name)
         if data is None or data.get(GRADED_FROM) != graded[name]:
@@ -142,14 +148,16 @@ def write_skipped(out: Path, skipped: list[Skipped]) -> None:
 # ------------------------------------------------------------------ grading one submission
 
 
-def grade_one(variant: Variant, submission: Path, *, isolation: str, seed: int) -> tuple[dict, bool]:
+def grade_one(variant: Variant, submission: Path, *, isolation: str, seed: int, suite: Suite | None = None,
+              kit: bool = True) -> tuple[dict, bool]:
     """One submission's results.json, and whether the kit itself failed on it (runs in a forked worker,
     which inherits the Variant as given: a course's points included). A fault of the machine is tried again
-    (``RETRY_SECONDS``); how often, under ``RETRIED``."""
+    (``RETRY_SECONDS``); how often, under ``RETRIED``. ``suite``: an imported okpy suite graded instead of
+    the kit's cases, or beside them (``kit``)."""
     retried = 0
     while True:
         try:
-            data, fault = _graded(variant, submission, isolation=isolation, seed=seed)
+            data, fault = _graded(variant, submission, isolation=isolation, seed=seed, suite=suite, kit=kit)
             break
         except MACHINE_FAULTS as error:
             if retried == len(RETRY_SECONDS):
@@ -162,7 +170,8 @@ def grade_one(variant: Variant, submission: Path, *, isolation: str, seed: int) 
     return data, fault
 
 
-def _graded(variant: Variant, submission: Path, *, isolation: str, seed: int) -> tuple[dict, bool]:
+def _graded(variant: Variant, submission: Path, *, isolation: str, seed: int, suite: Suite | None,
+            kit: bool) -> tuple[dict, bool]:
     """``grade_one``'s one try: MACHINE_FAULTS raised, any other fault of the kit a "grader failed" result."""
     if submission.is_file() and submission.suffix.lower() == ".zip":
         folder = scratch_space.sandbox_folder(prefix="hog-zip-")
@@ -173,13 +182,15 @@ def _graded(variant: Variant, submission: Path, *, isolation: str, seed: int) ->
                 return _not_graded(variant, submission, seed, f"the zip could not be used: {error}"), False
             if found is None:
                 return _not_graded(variant, submission, seed, "the zip holds no hog.py"), False
-            result, fault = grade_safely(found, variant, minimum=isolation, seed=seed, raising=MACHINE_FAULTS)
+            result, fault = grade_safely(found, variant, suite=suite, kit=kit, minimum=isolation, seed=seed,
+                                         raising=MACHINE_FAULTS)
             return _results(result), fault
         finally:
             scratch_space.remove(folder)
     if submission.is_dir() and not (submission / "hog.py").is_file():
         return _not_graded(variant, submission, seed, "the submission holds no hog.py"), False
-    result, fault = grade_safely(submission, variant, minimum=isolation, seed=seed, raising=MACHINE_FAULTS)
+    result, fault = grade_safely(submission, variant, suite=suite, kit=kit, minimum=isolation, seed=seed,
+                                 raising=MACHINE_FAULTS)
     return _results(result), fault
 
 
@@ -226,13 +237,14 @@ def grade_batch(folder: Path, variant: Variant, out: Path, *, jobs: int, isolati
                 seed: int | None = None, grade: Callable[..., tuple[dict, bool]] | None = None,
                 progress: Progress = SILENT,
                 choose: Callable[[str], tuple[Variant | None, str]] | None = None,
-                cluster: Cluster | None = None) -> BatchSummary:
+                cluster: Cluster | None = None, suite: Suite | None = None, kit: bool = True) -> BatchSummary:
     """Grade each submission in worker processes (or on ``cluster``'s workers, in chunks);
     ``grade(variant, submission, isolation=, seed=)``
     gives (results.json dict, grader fault?), grade_one by default. SIGINT and SIGTERM stop it,
     keeping what is written. ``choose(name)`` (a roster's manifest) gives each submission its own
     variant, or None and why it has none (it is then listed as skipped); ``variant`` otherwise.
-    ``progress`` shows the submissions graded so far.
+    ``progress`` shows the submissions graded so far. ``suite`` and ``kit``: as ``grade_one``'s (a result
+    graded from another suite, or without one, is graded again).
 
     Raises UsageError, before grading anything, when two submissions would share a result file.
     """
@@ -257,22 +269,27 @@ def grade_batch(folder: Path, variant: Variant, out: Path, *, jobs: int, isolati
             errors.append(str(broken))
         else:
             keys = {key: _cases_key(each) for key, each in {v.id: v for v in variants.values()}.items()}
-            kit = project.version()
+            version = project.version()
+            imported = None if suite is None else {"name": suite.name, "kit": kit, "sha256": hashlib.sha256(
+                json.dumps(to_data(suite), sort_keys=True).encode()).hexdigest()}
             sources = {submission: {"variant": variants[submission].id,
                                     "submission_sha256": submission_digest(submission),
-                                    "cases": keys[variants[submission].id], "kit": kit,
-                                    "isolation": isolation} for submission in found}
+                                    "cases": keys[variants[submission].id], "kit": version,
+                                    "isolation": isolation, **({"suite": imported} if imported else {})}
+                       for submission in found}
             todo = [s for s in found if not _finished(_read(out / result_name(s)), sources[s])]
             counts["kept"] = len(found) - len(todo)
             try:
                 with progress.task("grading submissions", len(todo)) as advance:
-                    _run(variants, out, todo, sources, jobs, isolation, seed, grade, signals, advance, counts,
-                         cluster)
+                    with_suite = functools.partial(grade_one, suite=suite, kit=kit) if suite is not None else None
+                    _run(variants, out, todo, sources, jobs, isolation, seed, grade or with_suite, signals, advance,
+                         counts, cluster)
             except _OutBroken as broken:
                 errors.append(str(broken))
             finally:
                 try:
-                    _write_gradebook(variant, out, found, sources, by_variant=choose is not None)
+                    _write_gradebook(variant, out, found, sources, by_variant=choose is not None, suite=suite,
+                                     kit=kit)
                 except _OutBroken as broken:
                     errors.append(str(broken))
     return BatchSummary(counts["graded"], counts["kept"], counts["failed"], seed, tuple(not_submissions),
@@ -286,9 +303,11 @@ def _write_skipped(out: Path, skipped: list[Skipped]) -> None:
         raise _OutBroken(_cannot_write(out / SKIPPED, error)) from None
 
 
-def _write_gradebook(variant: Variant, out: Path, found: list[Path], sources: dict, by_variant: bool) -> None:
+def _write_gradebook(variant: Variant, out: Path, found: list[Path], sources: dict, by_variant: bool,
+                     suite: Suite | None, kit: bool) -> None:
     try:
-        write_gradebook(variant, out, {result_name(s): sources[s] for s in found}, by_variant=by_variant)
+        write_gradebook(variant, out, {result_name(s): sources[s] for s in found}, by_variant=by_variant,
+                        suite=suite, kit=kit)
     except OSError as error:
         raise _OutBroken(_cannot_write(out / "gradebook.csv", error)) from None
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Callable
 
 from grader import project
+from grader.project import ISOLATION_LEVELS
 from grader.cli.options import variant_help
 
 
@@ -63,6 +64,18 @@ def add(add_verb: Callable, ids: str) -> None:
                         "hog.py to this assignment of the course server (hog serve)")
     assign.add_argument("--server", metavar="URL", help="with --assignment: the address students reach the "
                         "server at (default: the course config's [server] url)")
+    assign.add_argument("--suite", metavar="NAME", help="the autograder grades with the okpy suite imported as "
+                        "NAME (hog import-ok); kit+NAME: with the kit's cases too")
+
+    imported = add_verb("import-ok", help="keep an okpy assignment's tests in the course folder, to grade with "
+                                          "(hog grade --suite NAME)")
+    imported.add_argument("folder", metavar="FOLDER", help="the okpy assignment: the folder holding its .ok config "
+                                                           "and the test files it names")
+    imported.add_argument("--name", metavar="NAME", help="the suite's name (default: the config's name, as a slug)")
+    imported.add_argument("--solution", metavar="PATH", help="a reference hog.py: its answers, run in the sandbox, "
+                                                             "unlock the locked cases (okpy keeps only their hashes)")
+    imported.add_argument("--isolation", choices=ISOLATION_LEVELS, help="with --solution: the least isolation the "
+                                                                        "reference runs under")
 
     mint = add_verb("mint", help="compose a new balanced variant from the rule catalogue (docs/rules.md)")
     mint.add_argument("variant", metavar="ID")

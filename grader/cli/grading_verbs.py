@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from grader.cli.options import CORES, ISOLATION_HELP, SEED_HELP, add_cluster_options, variant_help
+from grader.cli.options import CORES, ISOLATION_HELP, SEED_HELP, SUITE_HELP, add_cluster_options, variant_help
 from grader.project import ISOLATION_LEVELS as LEVELS
 
 
@@ -24,6 +24,7 @@ def add(add_verb: Callable, ids: str) -> None:
     grade.add_argument("--output", metavar="FILE", help="write the report here (default: standard output)")
     grade.add_argument("--isolation", choices=LEVELS, help=ISOLATION_HELP)
     grade.add_argument("--seed", type=int, metavar="N", help=SEED_HELP)
+    grade.add_argument("--suite", metavar="NAME", help=SUITE_HELP)
 
     test = add_verb("test", help="run the public cases against your hog.py (all questions, or -q N)")
     test.add_argument("-q", "--question", metavar="N", help="only this question, e.g. 3 or 05")
@@ -43,6 +44,7 @@ def add(add_verb: Callable, ids: str) -> None:
     batch.add_argument("--isolation", choices=LEVELS, help=ISOLATION_HELP)
     batch.add_argument("--seed", type=int, metavar="N", help=SEED_HELP.replace("a fresh one", "a fresh one per run"))
     batch.add_argument("--report", action="store_true", help="then write the class report (as hog report OUTDIR)")
+    batch.add_argument("--suite", metavar="NAME", help=SUITE_HELP)
     add_cluster_options(batch, "submissions graded in chunks")
 
     report = add_verb("report", help="the class report of a grade-batch: OUTDIR/report.html and report.json")

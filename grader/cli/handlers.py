@@ -30,7 +30,8 @@ def _grade(args: argparse.Namespace) -> int:
     with starting.started(Path(args.submission)) as early:
         return _verbs("grading").grade(submission=args.submission, variant=args.variant, fmt=args.format,
                                        output=args.output, isolation=args.isolation, seed=args.seed,
-                                       force_variant=args.force_variant, out=sys.stdout, early=early)
+                                       force_variant=args.force_variant, out=sys.stdout, early=early,
+                                       suite=args.suite)
 
 
 HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
@@ -49,7 +50,7 @@ HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "grade-batch": lambda args: _verbs("batch").grade_batch(folder=args.folder, variant=args.variant, jobs=args.jobs,
                                                      out_dir=args.out, isolation=args.isolation, seed=args.seed,
                                                      report=args.report, manifest=args.manifest, scheduler=args.scheduler,
-                                                     workers=args.workers, out=sys.stdout),
+                                                     workers=args.workers, suite=args.suite, out=sys.stdout),
     "report": lambda args: _verbs("batch").class_report(out_dir=args.out, canvas=args.canvas,
                                                         assignment=args.assignment, manifest=args.manifest,
                                                         out=sys.stdout),
@@ -74,7 +75,11 @@ HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "assign": lambda args: _verbs("authoring").assign(variant=args.variant, path=args.out, roster=args.roster,
                                                       platform=args.platform, server=args.server,
                                                       assignment=args.assignment,
-                                                      by=args.by, seed=args.seed, like=args.like, out=sys.stdout),
+                                                      by=args.by, seed=args.seed, like=args.like, suite=args.suite,
+                                                      out=sys.stdout),
+    "import-ok": lambda args: _verbs("okpy_import").import_ok(folder=args.folder, name=args.name,
+                                                              solution=args.solution, isolation=args.isolation,
+                                                              out=sys.stdout),
     "serve": lambda args: _verbs("lti").run(
         action=args.lti_action, issuer=getattr(args, "issuer", None), client_id=getattr(args, "client_id", None),
         deployment_id=getattr(args, "deployment_id", None), auth_url=getattr(args, "auth_url", None),

@@ -14,6 +14,8 @@ ISOLATION_HELP = ("the least isolation the submission may run under: process, fi
 CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 """The cores this process may run on: a batch's workers by default."""
 SEED_HELP = "draw the hidden cases from this seed (default: a fresh one, recorded in the report)"
+SUITE_HELP = ("grade with the okpy suite imported as NAME (hog import-ok) instead of the kit's cases, scored as okpy "
+              "scores it; kit+NAME: with both")
 
 
 def variant_help(ids: str) -> str:

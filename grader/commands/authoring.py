@@ -147,12 +147,16 @@ def handout(*, variant: str, fmt: str | None, path: str | None, out: TextIO,
 
 def assign(*, variant: str | None, path: str, out: TextIO, roster: str | None = None, by: str = "section",
            seed: int = 0, like: str = "sp19", platform: str = "gradescope", server: str | None = None,
-           assignment: str | None = None) -> int:
+           assignment: str | None = None, suite: str | None = None) -> int:
     """``hog assign ID --out DIR``: DIR/student/ and DIR/autograder/ for one variant; with ``roster``,
     a variant per section or student (grader.classroom.roster); on ``platform`` prairielearn, a
     PrairieLearn question and its grader image (grader.publishing.prairielearn). With ``assignment``,
     each student folder gets submit.py, which submits to that assignment on ``server`` (default: the
-    course config's ``[server] url``)."""
+    course config's ``[server] url``). ``suite``: the autograder grades with that imported okpy suite
+    (``NAME``, or ``kit+NAME`` with the kit's cases too); the bundle carries it."""
+    if roster is not None and suite is not None:
+        raise UsageError("--suite grades one variant's submissions with an okpy suite: drop --roster (an okpy suite "
+                         "is written for one set of rules, not the variants a roster mints)")
     if roster is not None and platform != "gradescope":
         raise UsageError(f"--roster writes a Gradescope bundle only: drop --platform {platform}, or assign "
                          f"one variant (hog assign ID --platform {platform})")
@@ -168,13 +172,13 @@ def assign(*, variant: str | None, path: str, out: TextIO, roster: str | None = 
     spec = load_variant(variant)
     folder = Path(path)
     if platform == "prairielearn":
-        files = grader.publishing.prairielearn.assign_question(spec, folder)
+        files = grader.publishing.prairielearn.assign_question(spec, folder, suite)
         question = grader.publishing.prairielearn.question_id(spec)
         out.write(f"wrote {project.display(folder / 'questions' / question)}/ (the PrairieLearn question), "
                   f"{project.display(folder / 'grader-image')}/ (its grader image's Dockerfile) and "
                   f"{project.display(folder / 'README.md')} ({len(files)} files)\n")
         return 0
-    files = grader.publishing.assign.assign(spec, folder, submitting)
+    files = grader.publishing.assign.assign(spec, folder, submitting, suite)
     student = sum(name.startswith("student/") for name in files)
     out.write(f"wrote {project.display(folder / 'student')}/ ({student} files: skeleton, handout, public cases"
               f"{', submit.py' if submitting else ''})\n")

@@ -15,18 +15,20 @@ from grader.commands.grading import (DECLARATION_LINES, GRADER_FAULT, _check_see
 from grader.errors import GraderFault, UsageError
 from grader.report import canvas as canvas_column, classroom, progress
 from grader.similarity.compare import THRESHOLD
-from grader.spec import course, load_variant
+from grader.spec import course, load_variant, okpy_suite
 
 
 def grade_batch(*, folder: str, variant: str | None, jobs: int, out_dir: str, out: TextIO,
                 isolation: str | None = None, seed: int | None = None, report: bool = False,
-                manifest: str | None = None, scheduler: str | None = None, workers: int | None = None) -> int:
+                manifest: str | None = None, scheduler: str | None = None, workers: int | None = None,
+                suite: str | None = None) -> int:
     """``hog grade-batch``: every submission of a folder, results written as they come; exit 1 if the
     kit failed on any or OUT could not be written, 128 + the signal if SIGINT or SIGTERM stopped it;
     with ``report``, then the class report. With a roster's ``manifest``, each submission is graded
     under its student's variant (never its hog.py header's). ``scheduler`` or ``workers``: graded on
-    a Dask cluster."""
+    a Dask cluster. ``suite``: ``--suite NAME`` or ``kit+NAME`` (an imported okpy suite)."""
     choose, spec = None, None
+    imported, kit = okpy_suite.chosen(suite)
     if manifest is not None:
         if variant is not None:
             raise UsageError(f"--manifest gives each student's variant: drop --variant {variant}")
@@ -49,7 +51,8 @@ def grade_batch(*, folder: str, variant: str | None, jobs: int, out_dir: str, ou
     level, seed = isolation_level(isolation), _check_seed(seed)
     with connect(scheduler=scheduler, workers=workers, preload=grader.classroom.batch.WORKER_MODULES) as cluster:
         summary = grader.classroom.batch.grade_batch(source, spec, Path(out_dir), jobs=jobs, isolation=level, seed=seed,
-                                           choose=choose, cluster=cluster, progress=progress.shown(sys.stderr))
+                                           choose=choose, cluster=cluster, progress=progress.shown(sys.stderr),
+                                           suite=imported, kit=kit)
     for skipped in summary.not_submissions:
         out.write(f"skipped {skipped.name}: {skipped.why}\n")
     listed = f", {len(summary.not_submissions)} not submissions (in {grader.classroom.batch.SKIPPED})" \

@@ -15,12 +15,13 @@ from grader.spec import course
 from grader.cases import new_seed
 from grader.errors import UsageError
 from grader.project.files import write_atomically
+from grader.grading import okpy_grade
 from grader.grading.grade import grade_safely
 from grader.report import FORMATS
 from grader.commands import starting
 from grader.sandbox.early import Early
 from grader.sandbox.level import NAMES, Level, minimum_from
-from grader.spec import load_variant, titles, variant_ids
+from grader.spec import load_variant, okpy_suite, titles, variant_ids
 
 
 GRADER_FAULT = 1
@@ -84,13 +85,14 @@ def _output_target(output: str) -> Path:
 
 def grade(*, submission: str, variant: str | None, fmt: str, output: str | None, out: TextIO,
           isolation: str | None = None, seed: int | None = None, force_variant: bool = False,
-          early: Early | None = None) -> int:
+          early: Early | None = None, suite: str | None = None) -> int:
     """``hog grade``: exit 0 whenever grading completed, 1 for a fault of the grader (including an
     isolation below the required level).
 
     Without ``variant``, the variant hog.py declares; a ``variant`` that differs from the
     declared one is refused (usage error) unless ``force_variant``. ``early``: the run already
-    ``starting.started`` (the command line's), else it starts here."""
+    ``starting.started`` (the command line's), else it starts here. ``suite``: ``--suite NAME`` (an imported
+    okpy suite instead of the kit's cases) or ``kit+NAME`` (both)."""
     path = _submission(submission)
     with contextlib.nullcontext(early) if early is not None else starting.started(path) as early:
         # The sandbox's interpreter is starting, while the spec, the reference and the cases are read.
@@ -98,7 +100,9 @@ def grade(*, submission: str, variant: str | None, fmt: str, output: str | None,
         reference.load(spec.id)  # a spec the reference cannot be built from is the spec's error, not the kit's
         level, seed = isolation_level(isolation), _check_seed(seed)
         target = _output_target(output) if output else None
-        result, fault = grade_safely(path, spec, minimum=level, seed=seed, early=early, keep_compiled=True)
+        imported, kit = okpy_suite.chosen(suite)
+        result, fault = okpy_grade.grade_safely(path, spec, suite=imported, kit=kit, minimum=level, seed=seed,
+                                                early=early, keep_compiled=True)
     text = FORMATS[fmt](result)
     if target is not None:
         try:

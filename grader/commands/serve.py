@@ -24,7 +24,7 @@ from grader.classroom import pool
 from grader.classroom import roster as roster_module
 from grader.commands.grading import isolation_level
 from grader.errors import UsageError
-from grader.spec import course
+from grader.spec import course, okpy_suite
 
 try:   # the server's libraries are an extra: pip install 'hog-kit[server]'
     import waitress
@@ -48,6 +48,8 @@ def _course() -> tuple[Path, course.Course]:
     if place.root is None or place.checkout or config is None:
         raise UsageError("not in a course folder: hog serve serves a course (run 'hog init DIR', then work "
                          "inside DIR or give --course DIR)")
+    for assignment in config.server.assignments:   # a suite named but never imported: said now, not per job
+        okpy_suite.chosen(assignment.suite)
     return place.root, config
 
 

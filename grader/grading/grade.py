@@ -12,6 +12,7 @@ import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from grader import cases as case_source
 from grader import project
@@ -199,7 +200,7 @@ def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
                            on_result=(lambda index, run: index == 0 and rating.start(run)) if final else None,
                            early=early, later=hidden_ones if hidden else None)
         graded += drawn
-        _below_minimum(report.level, minimum)
+        below_minimum(report.level, minimum)
         verdicts: dict[str, list[CaseVerdict]] = {q.number: [] for q in questions}
         for case, run in zip(graded, report.cases[len(tabulation):]):
             verdicts[case.question].append(judge(case, run))
@@ -261,7 +262,7 @@ def _constructs_checked(result: QuestionResult, checks: dict[str, construct_chec
                                              unlisted=checked.unlisted))
 
 
-def _below_minimum(reached: str, minimum: str | None) -> None:
+def below_minimum(reached: str, minimum: str | None) -> None:
     """Raise GraderFault when a run reports a level below the one required. The sandbox refuses to
     start below it already; this check keeps any report that says otherwise from being scored."""
     if minimum is None or reached not in LEVEL_NAMES:   # "none": nothing of the submission ran
@@ -273,11 +274,12 @@ def _below_minimum(reached: str, minimum: str | None) -> None:
 
 
 def grade_safely(submission: Path, variant: Variant, *, raising: tuple[type[Exception], ...] = (),
-                 **options) -> tuple[GradeResult, bool]:
+                 grading: Callable[..., GradeResult] | None = None, **options) -> tuple[GradeResult, bool]:
     """A GradeResult, and whether the kit itself failed (then a visible 'grader failed' result). Errors of
-    the kinds in ``raising`` are raised instead, for a caller that tries again (faults of the machine)."""
+    the kinds in ``raising`` are raised instead, for a caller that tries again (faults of the machine).
+    ``grading``: what grades, ``grade`` unless given (``okpy_grade`` grades with an imported suite)."""
     try:
-        return grade(submission, variant, **options), False
+        return (grading or grade)(submission, variant, **options), False
     except UsageError:
         raise  # the operator's mistake (e.g. an unknown isolation level): exit 2, not a kit fault
     except raising:

@@ -175,6 +175,13 @@ def spec_path(variant_id: str) -> Path:
     return known if known is not None else here().folder("specs") / f"{variant_id}.yaml"
 
 
+def suite_path(name: str) -> Path:
+    """Where the okpy suite imported as ``name`` is kept: the course's ``suites/NAME/`` (``hog import-ok``)."""
+    if not re.fullmatch(r"[a-z0-9][a-z0-9_-]*", name):
+        raise UsageError(f"suite name {name!r}: use lower-case letters, digits, '-' and '_' (e.g. hog-sp24)")
+    return here().folder("suites") / name
+
+
 def table_path(variant_id: str, *, minted: bool) -> Path:
     """The optimal table of a variant: a minted one's beside its spec, a built-in one's in the package."""
     if minted:

@@ -32,7 +32,7 @@ from pathlib import Path
 from grader import project
 from grader.publishing import build, handout, wheel
 from grader.reference import rendering
-from grader.spec import course
+from grader.spec import course, okpy_suite
 from grader.errors import OutputError
 from grader.project.files import write_atomically, zip_bytes
 from grader.spec import Variant
@@ -77,7 +77,7 @@ def submit_script(submitting: Submitting) -> str:
 
 def _render(name: str, variant: Variant | None, **context) -> str:
     template = rendering.environment("autograder", trim_blocks=False).get_template(name)
-    return template.render(variant=variant, **{"roster": False, **context})
+    return template.render(variant=variant, **{"roster": False, "suite": None, **context})
 
 
 def kit_files() -> dict[str, bytes]:
@@ -85,9 +85,10 @@ def kit_files() -> dict[str, bytes]:
     return {f"kit/{wheel.name()}": wheel.build(), "kit/README.md": (SHIPPED / "kit-README.md").read_bytes()}
 
 
-def course_files(*variants: Variant) -> dict[str, bytes]:
+def course_files(*variants: Variant, suite: str | None = None) -> dict[str, bytes]:
     """The course the autograder grades for (``run_autograder`` names it with ``--course``): the course's
-    config (outside a course, one with the variants' own points), and the minted variants' specs and tables."""
+    config (outside a course, one with the variants' own points), the minted variants' specs and tables, and
+    the imported okpy suite ``suite`` names (``NAME`` or ``kit+NAME``: its ``suites/NAME/suite.json``)."""
     config, place = course.current(), project.here()
     title = variants[0].title if len(variants) == 1 else "Hog"
     text = config.path.read_bytes() if config else course.config_text(title, list(variants)).encode()
@@ -102,13 +103,17 @@ def course_files(*variants: Variant) -> dict[str, bytes]:
         table = project.table_path(spec.stem, minted=True)
         if table.is_file():
             files[f"course/specs/final/{table.name}"] = table.read_bytes()
+    if suite is not None:
+        chosen, _ = okpy_suite.chosen(suite)   # refused here, before anything is written, if never imported
+        files[f"course/suites/{chosen.name}/{okpy_suite.FILE}"] = \
+            (project.suite_path(chosen.name) / okpy_suite.FILE).read_bytes()
     if config and config.isolation not in (None, "files"):   # run_autograder requires files unless told
         files["isolation"] = f"{config.isolation}\n".encode()
     return files
 
 
 def autograder_zip(variant: Variant | None, *, manifest: str | None = None,
-                   variants: Sequence[Variant] = ()) -> bytes:
+                   variants: Sequence[Variant] = (), suite: str | None = None) -> bytes:
     """Gradescope's autograder.zip: setup.sh and run_autograder at the top, the kit's wheel in kit/, the
     course in course/. With a roster's ``manifest`` (no ``variant``; its ``variants`` all carried),
     run_autograder grades each student under the variant the manifest gives them (``hog assign --roster``)."""
@@ -116,13 +121,14 @@ def autograder_zip(variant: Variant | None, *, manifest: str | None = None,
     entries = {
         "setup.sh": ((SHIPPED / "setup.sh").read_bytes(), EXECUTABLE),
         "run_autograder": (_render("run_autograder.j2", variant, wheel=wheel.name(),
-                                   roster=manifest is not None).encode(), EXECUTABLE),
+                                   roster=manifest is not None, suite=suite).encode(), EXECUTABLE),
         "grading_failed.py": ((SHIPPED / "grading_failed.py").read_bytes(), 0o644),
     }
     if manifest is not None:
         entries["manifest.csv"] = (manifest.encode(), 0o644)
         entries["pick_variant.py"] = ((SHIPPED / "pick_variant.py").read_bytes(), 0o644)
-    entries.update({name: (data, 0o644) for name, data in {**kit_files(), **course_files(*carried)}.items()})
+    carried_files = {**kit_files(), **course_files(*carried, suite=suite)}
+    entries.update({name: (data, 0o644) for name, data in carried_files.items()})
     return zip_bytes(entries)
 
 
@@ -133,19 +139,19 @@ def _workflow_questions(variant: Variant) -> list[dict]:
              "graded_here": q.role != "final_strategy"} for q in variant.questions]
 
 
-def autograder_files(variant: Variant) -> dict[str, bytes]:
+def autograder_files(variant: Variant, suite: str | None = None) -> dict[str, bytes]:
     return {
-        "autograder.zip": autograder_zip(variant),
+        "autograder.zip": autograder_zip(variant, suite=suite),
         ".github/workflows/grade.yml": _render("grade.yml.j2", variant, questions=_workflow_questions(variant),
                                                summarise_script=(SHIPPED / "summarise_public_cases.py").read_text(encoding="utf-8")).encode(),
         "README.md": _render("README.md.j2", variant).encode(),
     }
 
 
-def bundle(variant: Variant, submitting: Submitting | None = None) -> dict[str, bytes]:
-    """Everything ``hog assign`` writes, by path relative to DIR."""
+def bundle(variant: Variant, submitting: Submitting | None = None, suite: str | None = None) -> dict[str, bytes]:
+    """Everything ``hog assign`` writes, by path relative to DIR (``suite``: ``--suite``, graded with)."""
     files = {f"student/{name}": text.encode() for name, text in student_files(variant, submitting).items()}
-    files.update({f"autograder/{name}": data for name, data in autograder_files(variant).items()})
+    files.update({f"autograder/{name}": data for name, data in autograder_files(variant, suite).items()})
     return files
 
 
@@ -234,8 +240,9 @@ def write_file(out: Path, text: str) -> None:
                               f"(check the free space and permissions of {parent})") from None
 
 
-def assign(variant: Variant, out: Path, submitting: Submitting | None = None) -> dict[str, bytes]:
+def assign(variant: Variant, out: Path, submitting: Submitting | None = None,
+           suite: str | None = None) -> dict[str, bytes]:
     """Write the student folder and the autograder bundle of ``variant`` into ``out``."""
-    files = bundle(variant, submitting)
+    files = bundle(variant, submitting, suite)
     write_folder(out, files)
     return files

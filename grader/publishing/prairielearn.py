@@ -74,10 +74,10 @@ def handout_body(html: str) -> str:
 
 def _render(name: str, variant: Variant, **context) -> str:
     template = rendering.environment("prairielearn", trim_blocks=name.endswith(".html.j2")).get_template(name)
-    return template.render(variant=variant, **context)
+    return template.render(variant=variant, **{"suite": None, **context})
 
 
-def question_files(variant: Variant) -> dict[str, bytes]:
+def question_files(variant: Variant, suite: str | None = None) -> dict[str, bytes]:
     """The question folder, by path inside it."""
     student = assign.student_files(variant)
     folder = question_id(variant)
@@ -89,17 +89,18 @@ def question_files(variant: Variant) -> dict[str, bytes]:
         "question.html": _render("question.html.j2", variant, downloads=list(downloads.items()),
                                  handout=Markup(handout_body(student["handout.html"]))).encode(),
         f"clientFilesQuestion/{folder}.zip": archive,
-        "tests/grade.sh": _render("grade.sh.j2", variant, wheel=wheel.name(), python=PYTHON).encode(),
+        "tests/grade.sh": _render("grade.sh.j2", variant, wheel=wheel.name(), python=PYTHON, suite=suite).encode(),
         "tests/grading_failed.py": (assign.SHIPPED / "grading_failed.py").read_bytes(),
     }
     files.update({f"clientFilesQuestion/{name}": student[name].encode() for name in DOWNLOADS})
-    files.update({f"tests/{name}": data for name, data in assign.course_files(variant).items()})
+    files.update({f"tests/{name}": data for name, data in assign.course_files(variant, suite=suite).items()})
     return files
 
 
-def image_files(variant: Variant) -> dict[str, bytes]:
+def image_files(variant: Variant, suite: str | None = None) -> dict[str, bytes]:
     """The grader image's build context: the Dockerfile, setup.sh, the kit's wheel and the course."""
-    course = {name: data for name, data in assign.course_files(variant).items() if name.startswith("course/")}
+    course = {name: data for name, data in assign.course_files(variant, suite=suite).items()
+              if name.startswith("course/")}
     return {
         "Dockerfile": _render("Dockerfile.j2", variant, version=project.version(), image=image(),
                               wheel=wheel.name(), base=BASE_IMAGE, home=HOME).encode(),
@@ -108,18 +109,20 @@ def image_files(variant: Variant) -> dict[str, bytes]:
     }
 
 
-def bundle(variant: Variant) -> dict[str, bytes]:
-    """Everything ``hog assign --platform prairielearn`` writes, by path relative to DIR."""
-    files = {f"questions/{question_id(variant)}/{name}": data for name, data in question_files(variant).items()}
-    files.update({f"grader-image/{name}": data for name, data in image_files(variant).items()})
+def bundle(variant: Variant, suite: str | None = None) -> dict[str, bytes]:
+    """Everything ``hog assign --platform prairielearn`` writes, by path relative to DIR (``suite``: graded
+    with that imported okpy suite, ``--suite``)."""
+    files = {f"questions/{question_id(variant)}/{name}": data
+             for name, data in question_files(variant, suite).items()}
+    files.update({f"grader-image/{name}": data for name, data in image_files(variant, suite).items()})
     files["README.md"] = _render("README.md.j2", variant, question=question_id(variant), image=image(),
                                  base=BASE_IMAGE, topic=TOPIC, timeout=TIMEOUT,
                                  assessment_uuid=uuid.uuid5(UUIDS, f"assessment {variant.id}")).encode()
     return files
 
 
-def assign_question(variant: Variant, out: Path) -> dict[str, bytes]:
+def assign_question(variant: Variant, out: Path, suite: str | None = None) -> dict[str, bytes]:
     """Write the PrairieLearn question and the grader image's context of ``variant`` into ``out``."""
-    files = bundle(variant)
+    files = bundle(variant, suite)
     assign.write_folder(out, files)
     return files

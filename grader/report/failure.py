@@ -7,6 +7,7 @@ The layout itself is shared with the students' own pytest run
 from __future__ import annotations
 
 from grader.grading.grade import HIDDEN_FAILED, CaseVerdict, QuestionResult
+from grader.spec import okpy_suite
 from grader.shipped.student.case_report import RERUN, RULE, failure
 
 __all__ = ["RERUN", "RULE", "describe", "session_lines"]   # ``hog test`` passes its own rerun command
@@ -35,8 +36,14 @@ def describe(result: QuestionResult, setup: str, rerun: str, *, student: bool = 
     if verdict is None:
         return result.message
     if verdict.case.hidden:
-        return f"Question {result.question.label}: {HIDDEN_FAILED} (the public cases may all pass; " \
+        return f"{result.question.heading}: {HIDDEN_FAILED} (the public cases may all pass; " \
                f"check the rules in the handout)"
+    if result.question.name:   # an imported okpy test: its cases' setup is their own, its rerun okpy's
+        text = failure(f"{result.question.heading} > {verdict.case.origin}",
+                       "" if student else f"({verdict.case.path})",
+                       session_lines("", verdict), verdict.case.steps[verdict.step].want, verdict.got,
+                       okpy_suite.rerun(verdict.case.id))
+        return text.strip("-\n")
     short = verdict.case.id.split("-", 1)[1]
     text = failure(f"Question {result.question.label} > Case {short}",
                    f"({verdict.case.label})" if student else f"({verdict.case.origin}; {verdict.case.where})",

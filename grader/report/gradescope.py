@@ -26,7 +26,7 @@ UNLOCKED = ".u"   # a question's number + this: the entry that says whether its 
 
 
 def question_name(question: Question) -> str:
-    return f"Question {question.label}: {question.title} ({question.function})"
+    return question.name or f"Question {question.label}: {question.title} ({question.function})"
 
 
 def counted(question: QuestionResult) -> str:

@@ -40,7 +40,9 @@ def record(result: GradeResult) -> dict:
     for question in result.questions:
         failed = [{"case": verdict.case.id, "hidden": verdict.case.hidden, "step": verdict.step,
                    "got": capped(verdict.got)} for verdict in question.verdicts if not verdict.passed]
-        questions.append({"number": question.question.label, "role": question.question.role,
+        questions.append({"number": question.question.label, **({"name": question.question.name}
+                                                                 if question.question.name else {}),
+                          "role": question.question.role,
                           "score": question.score, "max_score": question.max_score, "failed": failed})
         if question.question.role == "final_strategy":
             final = {"table": encode_table(question.table), "win_rate": question.win_rate,

@@ -26,7 +26,8 @@ def render(result: GradeResult, *, rerun: str = RERUN) -> str:
         return ElementTree.tostring(suite, encoding="unicode", xml_declaration=True) + "\n"
     for question in result.questions:
         case = ElementTree.SubElement(suite, "testcase", classname=f"hog.{result.variant.id}",
-                                      name=f"q{question.question.number} {question.question.function}")
+                                      name=question.question.name
+                                      or f"q{question.question.number} {question.question.function}")
         ElementTree.SubElement(case, "properties")
         for key, value in (("score", question.score), ("max_score", question.max_score)):
             ElementTree.SubElement(case.find("properties"), "property", name=key, value=f"{value:g}")

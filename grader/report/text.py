@@ -26,6 +26,13 @@ def _hog_file(submission: str) -> str:
     return str(path / "hog.py") if path.is_dir() else str(path)
 
 
+def _named(question, width: int) -> str:
+    """A question's column: ``Question   5  take_turn``, or an imported okpy test's own name."""
+    if question.name:
+        return f"{question.name:<{width + 14}}"
+    return f"Question {question.label:>3}  {question.function:<{width}}"
+
+
 def render(result: GradeResult, *, rerun: str = RERUN, student: bool = False) -> str:
     variant = result.variant
     lines = [RULE, f"Hog ({variant.title}): {_hog_file(result.submission)}"]
@@ -40,7 +47,7 @@ def render(result: GradeResult, *, rerun: str = RERUN, student: bool = False) ->
     for question in result.questions:
         state = "passed" if question.passed else ("partly" if question.score else "failed")
         passed, total = question.counts
-        lines.append(f"Question {question.question.label:>3}  {question.question.function:<{width}}  {state:<6}  "
+        lines.append(f"{_named(question.question, width)}  {state:<6}  "
                      f"{_points(question.score)}/{_points(question.max_score)}  ({passed}/{total} cases)")
         if question.message:
             lines.append(f"              {question.message}")

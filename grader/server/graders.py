@@ -34,7 +34,8 @@ from grader.classroom.cluster import Cluster, connect as connect_cluster
 from grader.grading.grade import prepare
 from grader.sandbox import level
 from grader.server import db, healing, liveness, queue, uploads
-from grader.spec import Variant, load_variant
+from grader.spec import Variant, load_variant, okpy_suite
+from grader.spec.okpy_suite import Suite
 from grader.spec import course as course_config
 
 IDLE_SECONDS = 0.05     # between looks at an empty queue (an indexed query: a look costs well under 1 ms)
@@ -48,14 +49,14 @@ DATABASE_PAUSES = (0.5, 1.0, 2.0, 5.0)   # seconds between its tries meanwhile; 
 WORKER_MODULES = (__name__, "grader.reference.engine")
 
 
-Job = tuple   # (submission id, attempt, variant id, the upload's path, seed): what a worker is sent
+Job = tuple   # (submission id, attempt, variant id, the upload's path, seed, assignment): what a worker is sent
 
 
 def _jobs(claimed: list) -> list[Job]:
     """The jobs of claimed rows (``queue.claim_jobs``)."""
     root = project.here().root
     return [(row.id, row.attempt, row.variant, str(uploads.folder(root, row.assignment, row.id) / row.filename),
-             row.seed) for row in claimed]
+             row.seed, row.assignment) for row in claimed]
 
 
 def _variant(variant_id: str) -> Variant:
@@ -116,8 +117,17 @@ def _patiently(call: Callable, *args):
 
 
 def _grade(job: Job, *, isolation: str) -> tuple[dict, bool]:
-    _number, _attempt, variant_id, path, seed = job
-    return grade_one(_variant(variant_id), Path(path), isolation=isolation, seed=seed)
+    _number, _attempt, variant_id, path, seed, assignment = job
+    suite, kit = _suite(assignment)
+    imported = {"suite": suite, "kit": kit} if suite is not None else {}   # none: the kit's cases, as ever
+    return grade_one(_variant(variant_id), Path(path), isolation=isolation, seed=seed, **imported)
+
+
+def _suite(name: str) -> tuple[Suite | None, bool]:
+    """The okpy suite an assignment grades with (its ``suite`` in hog-course.toml, read as it is now), and
+    whether the kit's own cases grade too."""
+    assignment = course_config.current().server.assignment(name)
+    return okpy_suite.chosen(assignment.suite if assignment is not None else None)
 
 
 class _Grading:

@@ -102,6 +102,12 @@ class Question:
     unlock: Unlock = Unlock()
     alternatives: tuple[Alternative, ...] = ()   # choices the rules leave open
     forbidden: tuple[str, ...] = ()              # constructs the function may not use (see CONSTRUCTS)
+    name: str = ""   # how results name it where not "Question <label>": an imported okpy test's own name
+
+    @property
+    def heading(self) -> str:
+        """The question as every result names it: ``Question 5``, or an okpy test's name (``Question 1``)."""
+        return self.name or f"Question {self.label}"
 
     @property
     def locked(self) -> bool:

@@ -12,6 +12,7 @@ late_days = 2                            # days after `due` a submission is stil
 penalty_per_day = 0.1                    # the share of the score taken off per late day
 submissions_per_hour = 10                # per student
 score = "last"                           # the counted submission: "last" or "best"
+suite = "hog-sp24"                       # graded with this imported okpy suite (hog import-ok); "kit+..." with both
 ```
 Errors name the file, the line and the fix, as every error of the course config does.
 """
@@ -29,9 +30,10 @@ DEFAULT_URL = "http://127.0.0.1:8000"
 SERVER_KEYS = ("url", "frame_ancestors")
 ORIGIN = re.compile(r"https?://(\*\.)?[A-Za-z0-9.-]+(:[0-9]{1,5})?")   # a page that may frame the server's
 ASSIGNMENT_KEYS = ("variant", "manifest", "opens", "due", "late_days", "penalty_per_day",
-                   "submissions_per_hour", "score")
+                   "submissions_per_hour", "score", "suite")
 SCORES = ("last", "best")
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+SUITE = re.compile(r"(kit\+)?[a-z0-9][a-z0-9_-]*")   # an imported okpy suite's name, as --suite takes it
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,7 @@ class Assignment:
     penalty_per_day: float = 0.0
     submissions_per_hour: int = 20
     score: str = "last"
+    suite: str | None = None     # an imported okpy suite graded instead of the kit's cases ("kit+NAME": both)
 
 
 @dataclass(frozen=True)
@@ -119,13 +122,18 @@ def _assignment(name: str, table, shown: str, lines: dict, known: list[str]) -> 
     if score not in SCORES:
         raise ConfigError(shown, lines.get(f"{here}.score"), f"{here}.score is {score!r}",
                           'write score = "last" (the latest submission counts) or "best"')
+    suite = table.get("suite")
+    if suite is not None and not (isinstance(suite, str) and SUITE.fullmatch(suite)):
+        raise ConfigError(shown, lines.get(f"{here}.suite"), f"{here}.suite is {suite!r}",
+                          'write the name an okpy suite was imported under (hog import-ok), e.g. suite = "hog-sp24", '
+                          'or "kit+hog-sp24" to grade with the kit\'s cases too')
     return Assignment(name, variant, manifest, opens, due,
                       _whole(table.get("late_days", 0), shown, lines.get(f"{here}.late_days"),
                              f"{here}.late_days", 0),
                       float(penalty),
                       _whole(table.get("submissions_per_hour", 20), shown,
                              lines.get(f"{here}.submissions_per_hour"), f"{here}.submissions_per_hour", 1),
-                      score)
+                      score, suite)
 
 
 def read(data: dict, shown: str, lines: dict, known: list[str]) -> Server:

@@ -65,15 +65,17 @@ def graded_report(result, hog):
     lines.append(RULE)
     tests = result.get("tests", [])
     questions = [test for test in tests if not str(test.get("number", "")).endswith(UNLOCKED)]
-    functions = [test["name"][test["name"].rfind(" (") + 2:-1] for test in questions]
-    width = max(map(len, functions), default=0)
+    functions = [_function(test) for test in questions]
+    width = max(map(len, filter(None, functions)), default=0)
     explanations = []
     for test, function in zip(questions, functions):
         head, _, explanation = test.get("output", "").partition("\n\n")
         counts, _, message = head.partition("\n")
         passed = test.get("status") == "passed"
         state = "passed" if passed else ("partly" if test["score"] else "failed")
-        lines.append(f"Question {test['number']:>3}  {function:<{width}}  {state:<6}  "
+        named = f"Question {test['number']:>3}  {function:<{width}}" if function is not None \
+            else f"{test['name']:<{width + 14}}"   # a test of an imported okpy suite, named by its own name
+        lines.append(f"{named}  {state:<6}  "
                      f"{test['score']:g}/{test['max_score']:g}  ({counts.split(' ')[0]} cases)")
         if message:
             lines.append(f"              {message}")
@@ -86,6 +88,15 @@ def graded_report(result, hog):
         lines += [RULE, explanation]
     lines += [RULE, f"Score: {result['score']:g}/{result['max_score']:g}"]
     return "\n".join(lines) + "\n"
+
+
+def _function(test):
+    """The function a kit's question grades (``Question 5: Title (take_turn)``), or None for a test named
+    otherwise (an imported okpy test's own name)."""
+    name = test["name"]
+    if name.startswith(f"Question {test['number']}: ") and name.endswith(")") and " (" in name:
+        return name[name.rfind(" (") + 2:-1]
+    return None
 
 
 def _unlock_line(test):

@@ -446,3 +446,27 @@ def test_a_signal_stops_the_batch_keeping_what_is_graded_and_killing_every_worke
     assert list(scratch.iterdir()) == []
     again = hog("grade-batch", str(subs), "--variant", "fa18", "--out", str(out))
     assert f"graded {8 - len(kept)}, skipped {len(kept)} already graded, 0 grader faults" in again.stdout
+
+
+@pytest.mark.slow
+def test_grade_batch_with_an_okpy_suite_scores_its_tests_and_regrades_when_the_suite_changes(tmp_path):
+    """--suite NAME: the gradebook has a column per okpy test, named by its name; a rerun keeps the results
+    graded with the same suite and grades again those graded with the kit's cases or with kit+NAME."""
+    course = tmp_path / "course"
+    assert cli.main(["init", str(course), "--variant", "sp19"]) == 0
+    okpy = project.PACKAGE.parent / "tests" / "data" / "okpy" / "sp19"
+    assert hog("--course", str(course), "import-ok", str(okpy), "--name", "ok").returncode == 0
+    subs = tmp_path / "in"
+    subs.mkdir()
+    shutil.copy(project.SOLUTION / "sp19" / "hog.py", subs / "ada.py")
+    shutil.copy(project.PACKAGE.parent / "tests" / "submissions" / "buggy" / "sp19_is_swap_function_object.py",
+                subs / "bob.py")
+    out = tmp_path / "out"
+    run = ["--course", str(course), "grade-batch", str(subs), "--variant", "sp19", "--out", str(out), "--jobs", "2"]
+    assert "graded 2, skipped 0" in hog(*run, "--suite", "ok").stdout
+    rows = gradebook(out)
+    assert (rows["ada"]["score"], rows["bob"]["score"], rows["bob"]["Question 7"]) == ("14.0", "12.0", "1.0")
+    assert list(rows["ada"])[-7:] == [f"Question {n}" for n in range(1, 8)]
+    assert "graded 0, skipped 2" in hog(*run, "--suite", "ok").stdout
+    assert "graded 2, skipped 0" in hog(*run, "--suite", "kit+ok").stdout
+    assert gradebook(out)["ada"]["score"] == str(float(load_variant("sp19").points + 14))

@@ -349,3 +349,26 @@ def test_an_output_that_is_a_file_is_named_so(tmp_path, capsys):
     (tmp_path / "bundle").write_text("")
     assert main(["assign", "sp19", "--out", str(tmp_path / "bundle")]) == 2
     assert capsys.readouterr().err == f"Error: {tmp_path / 'bundle'} is a file (choose a new folder for --out)\n"
+
+
+@pytest.mark.slow
+def test_the_autograder_bundle_carries_an_okpy_suite_and_grades_with_it(tmp_path):
+    """hog assign --suite NAME: autograder.zip holds the imported suite in its course, and run_autograder grades
+    with it (the reference 14 of 14, its results named by the okpy tests' names); a suite never imported is
+    refused before anything is written."""
+    course = tmp_path / "course"
+    assert main(["init", str(course), "--variant", "sp19"]) == 0
+    okpy = project.PACKAGE.parent / "tests" / "data" / "okpy" / "sp19"
+    reference = project.PACKAGE.parent / "solution" / "sp19"
+    assert main(["--course", str(course), "import-ok", str(okpy), "--name", "ok"]) == 0
+    assert main(["--course", str(course), "assign", "sp19", "--out", str(tmp_path / "none"), "--suite", "nope"]) == 2
+    assert not (tmp_path / "none").exists()
+    assert main(["--course", str(course), "assign", "sp19", "--out", str(tmp_path / "out"), "--suite", "ok"]) == 0
+    root = unpacked(tmp_path / "out" / "autograder" / "autograder.zip", tmp_path / "autograder")
+    assert (root / "source" / "course" / "suites" / "ok" / "suite.json").is_file()
+    (root / "submission").mkdir()
+    shutil.copy(reference / "hog.py", root / "submission" / "hog.py")
+    result, results = run_autograder(root)
+    assert result.returncode == 0, result.stderr
+    assert [test["name"] for test in results["tests"]] == [f"Question {n}" for n in range(1, 8)]
+    assert results["score"] == results["max_score"] == 14

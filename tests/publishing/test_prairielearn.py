@@ -229,3 +229,27 @@ def test_the_entrypoint_is_valid_bash_and_closes_the_course_before_grading():
     subprocess.run(["bash", "-n"], input=script, text=True, check=True)
     assert script.index('chmod -R go-rwx "$TESTS"') < script.index("grader.cli")
     assert 'ROOT="${GRADE_ROOT:-/grade}"' in script and "--format prairielearn" in script
+
+
+@pytest.mark.slow
+def test_a_question_assigned_with_an_okpy_suite_carries_it_and_grades_with_it(tmp_path):
+    """hog assign --platform prairielearn --suite kit+NAME: the question's tests/ and the grader image's course
+    hold the suite, and grade.sh grades with the kit's cases and the okpy tests."""
+    course = tmp_path / "course"
+    assert main(["init", str(course), "--variant", "sp19"]) == 0
+    assert main(["--course", str(course), "import-ok", str(TESTS / "data" / "okpy" / "sp19"), "--name", "ok"]) == 0
+    files = prairielearn.bundle(load_variant("sp19"), "kit+ok")
+    assert "questions/hog-sp19/tests/course/suites/ok/suite.json" in files
+    assert "grader-image/course/suites/ok/suite.json" in files
+    root = tmp_path / "grade"
+    for name, data in prairielearn.question_files(load_variant("sp19"), "kit+ok").items():
+        if name.startswith("tests/"):
+            (root / name).parent.mkdir(parents=True, exist_ok=True)
+            (root / name).write_bytes(data)
+    (root / "student").mkdir()
+    shutil.copy(project.PACKAGE.parent / "solution" / "sp19" / "hog.py", root / "student" / "hog.py")
+    results = run_grade(root)
+    names = [test["name"] for test in results["tests"]]
+    assert results["score"] == 1.0 and [name for name in names if ":" not in name] == [
+        f"Question {n}" for n in range(1, 8)]   # the kit's are "Question N: its title (its function)"
+    assert len([name for name in names if not name.endswith(": unlocked")]) == len(load_variant("sp19").questions) + 7

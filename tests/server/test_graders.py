@@ -43,8 +43,8 @@ def test_a_claimed_job_carries_its_upload_variant_and_seed_read_in_the_claim(app
     sent = upload(app.test_client(), token, SOLUTION.read_bytes()).get_json()
     grading = graders._Grading(app.config["hog.settings"].engine, queue.grader_name())
     [job] = grading.claim(5)
-    number, attempt, variant_id, path, seed = job
-    assert (number, attempt, variant_id) == (sent["id"], 1, "sp19")
+    number, attempt, variant_id, path, seed, assignment = job
+    assert (number, attempt, variant_id, assignment) == (sent["id"], 1, "sp19", "hog")
     assert open(path, "rb").read() == SOLUTION.read_bytes()
     with app.config["hog.settings"].sessions() as session:
         assert seed == session.scalar(select(Seed.seed).where(Seed.assignment == "hog"))   # the assignment's seed
@@ -70,3 +70,21 @@ def test_postgresql_ends_a_transaction_whose_client_went_silent_and_keeps_the_ur
     assert shown == f"{db.IDLE_IN_TRANSACTION_SECONDS // 60}min"
     assert statement == ("5s" if given else "0")
     assert lock == ("3s" if "lock_timeout" in given else "0")
+
+
+def test_an_assignment_that_names_an_okpy_suite_is_graded_with_it(course):
+    """``suite = "NAME"`` in [assignments.hog]: its jobs are graded with the imported okpy suite, named by its
+    tests' names; "kit+NAME" grades with the kit's cases too."""
+    from grader.cli import main
+    from tests import TESTS
+    from tests.server.conftest import SOLUTION
+
+    assert main(["--course", str(course), "import-ok", str(TESTS / "data" / "okpy" / "sp19"), "--name", "ok"]) == 0
+    config = course / "hog-course.toml"
+    config.write_text(config.read_text().replace('[assignments.hog]\n', '[assignments.hog]\nsuite = "ok"\n'))
+    data, fault = graders._grade((1, 1, "sp19", str(SOLUTION), 7, "hog"), isolation="process")
+    assert not fault and (data["score"], data["max_score"]) == (14, 14)
+    assert [test["name"] for test in data["tests"]] == [f"Question {n}" for n in range(1, 8)]
+    config.write_text(config.read_text().replace('suite = "ok"', 'suite = "kit+ok"'))
+    data, fault = graders._grade((1, 1, "sp19", str(SOLUTION), 7, "hog"), isolation="process")
+    assert not fault and data["max_score"] > 14 and "Question 7" in [test["name"] for test in data["tests"]]

@@ -20,7 +20,9 @@ from grader.cases.unlocking import UnlockStatus
 from grader.grading.grade import CaseVerdict, GradeResult, QuestionResult
 from grader.report import FORMATS
 from grader.shipped.student import submit
-from grader.spec import Unlock, load_variant
+from grader.grading import okpy_grade
+from grader.spec import Unlock, load_variant, okpy_folder
+from tests import TESTS
 from tests.report.test_report_goldens import fixed_result
 
 SUBMIT = submit.__file__
@@ -58,9 +60,17 @@ def with_unlocking() -> GradeResult:
                        unlocks=[UnlockStatus(first, True, 4, 4), UnlockStatus(second, False, 1, 3)])
 
 
+def with_okpy_tests() -> GradeResult:
+    """The kit's cases and an imported okpy suite's (--suite kit+NAME) on a submission that loses points in both."""
+    suite = okpy_folder.suite(okpy_folder.read(TESTS / "data" / "okpy" / "sp19"), "ok", {}, {})
+    buggy = TESTS / "submissions" / "buggy" / "sp19_is_swap_function_object.py"
+    return okpy_grade.grade_with(buggy, load_variant("sp19"), suite, True)
+
+
 @pytest.mark.parametrize("made", [lambda: dataclasses.replace(fixed_result(), seed=1234), fixed_result,
-                                  import_failed, with_unlocking],
-                         ids=["failed public and hidden cases", "no seed", "import error", "unlocking"])
+                                  import_failed, with_unlocking, with_okpy_tests],
+                         ids=["failed public and hidden cases", "no seed", "import error", "unlocking",
+                              "okpy tests"])
 def test_the_report_reads_as_hog_grade_prints_it(made):
     result = as_student_runs_it(made())
     assert printed_by_submit(result) == printed_by_hog_grade(result)

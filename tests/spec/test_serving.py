@@ -50,6 +50,13 @@ def test_server_and_assignment_tables_are_read_with_their_times_and_rules(tmp_pa
     assert hog.opens.tzinfo is not None and (hog.late_days, hog.penalty_per_day, hog.submissions_per_hour) == (2, 0.1, 5)
 
 
+def test_an_assignment_may_name_the_okpy_suite_it_is_graded_with(tmp_path):
+    hog = course.read(write(tmp_path, GOOD + 'suite = "kit+hog-sp24"\n') / "hog-course.toml").server.assignment("hog")
+    assert hog.suite == "kit+hog-sp24"
+    (tmp_path / "b").mkdir()
+    assert course.read(write(tmp_path / "b", GOOD) / "hog-course.toml").server.assignment("hog").suite is None
+
+
 def test_a_course_without_a_server_table_serves_on_this_machine_with_no_assignment(tmp_path):
     found = course.read(write(tmp_path, "") / "hog-course.toml").server
     assert found.url == serving.DEFAULT_URL and found.assignments == () and not found.secure
@@ -90,6 +97,8 @@ def test_the_example_hog_init_writes_is_commented_out_and_reads_back_when_uncomm
      "hog-course.toml:6: assignments.hog opens after it is due (make opens earlier than due)"),
     ('[assignments.hog]\nvariant = "sp19"\ndue = 2026-09-15T23:59:00Z\nlate = 2',
      "hog-course.toml:6: [assignments.hog] has an unknown key 'late' (the keys are variant, manifest,"),
+    ('[assignments.hog]\nvariant = "sp19"\ndue = 2026-09-15T23:59:00Z\nsuite = "Hog SP24"',
+     "hog-course.toml:6: assignments.hog.suite is 'Hog SP24' (write the name an okpy suite was imported under"),
     ('[assignments."hog 1"]\nvariant = "sp19"\ndue = 2026-09-15T23:59:00Z',
      "hog-course.toml:3: [assignments.hog 1]: an assignment's name is letters, digits, - and _"),
 ])
