@@ -3,8 +3,10 @@ brought to the newest migration at start (Alembic's command API), and sessions h
 
 from __future__ import annotations
 
+import time
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Callable, Sequence
 
 from alembic import command
 from alembic.config import Config
@@ -72,6 +74,24 @@ def gone(error: BaseException) -> bool:
     connection found dead), rather than a fault of the kit."""
     return isinstance(error, (OperationalError, InterfaceError)) or (
         isinstance(error, DBAPIError) and error.connection_invalidated)
+
+
+def patiently(call: Callable, *args, seconds: float, pauses: Sequence[float],
+              said: Callable[[BaseException, float], object] | None = None):
+    """``call(*args)``, tried again while the database does not answer (``gone``) for up to ``seconds``,
+    waiting each of ``pauses`` in turn between tries (the last repeats) and telling ``said(error, pause)`` of
+    each wait; past that, or on any other error, the error is raised."""
+    deadline, waits, pause = time.monotonic() + seconds, iter(pauses), pauses[0]
+    while True:
+        try:
+            return call(*args)
+        except DBAPIError as error:
+            if not gone(error) or time.monotonic() > deadline:
+                raise
+            pause = next(waits, pause)
+            if said is not None:
+                said(error, pause)
+            time.sleep(pause)
 
 
 def is_sqlite(engine: Engine) -> bool:

@@ -99,21 +99,15 @@ def _assignment_variants() -> set[str]:
 
 def _patiently(call: Callable, *args):
     """``call(*args)``, tried again while the database does not answer (PostgreSQL restarting, a dropped
-    connection), for DATABASE_PATIENCE seconds: a grader outlives a database's restart, and a result already
-    graded is kept rather than lost with a crash. Past that, the error is raised (the grader process ends, and
-    ``hog serve`` starts another, whose start puts this one's jobs back in the queue)."""
-    deadline, pauses = time.monotonic() + DATABASE_PATIENCE, iter(DATABASE_PAUSES)
-    pause = DATABASE_PAUSES[0]
-    while True:
-        try:
-            return call(*args)
-        except DBAPIError as error:
-            if not db.gone(error) or time.monotonic() > deadline:
-                raise
-            pause = next(pauses, pause)
-            print(f"the grader: the database does not answer ({healing.line(error)}); trying again in {pause:g} s",
-                  file=sys.stderr, flush=True)
-            time.sleep(pause)
+    connection), for DATABASE_PATIENCE seconds, saying so: a grader outlives a database's restart, and a result
+    already graded is kept rather than lost with a crash. Past that, the error is raised (the grader process
+    ends, and ``hog serve`` starts another, whose start puts this one's jobs back in the queue)."""
+    return db.patiently(call, *args, seconds=DATABASE_PATIENCE, pauses=DATABASE_PAUSES, said=_waiting)
+
+
+def _waiting(error: BaseException, pause: float) -> None:
+    print(f"the grader: the database does not answer ({healing.line(error)}); trying again in {pause:g} s",
+          file=sys.stderr, flush=True)
 
 
 def _grade(job: Job, *, isolation: str) -> tuple[dict, bool]:

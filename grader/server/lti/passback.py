@@ -13,12 +13,10 @@ from __future__ import annotations
 
 import sys
 import threading
-import time
 from datetime import datetime, timedelta
 from pathlib import Path
 
 from sqlalchemy import Connection, Engine, and_, or_, select, update
-from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from grader.server import db, gradebook, policy
@@ -103,14 +101,7 @@ def lease(engine: Engine, count: int = BATCH) -> list[int]:
 def _patiently(call, *args):
     """``call(*args)``, tried again while the database does not answer (for RECORD_PATIENCE seconds): a score
     the platform took is recorded as sent, rather than sent again."""
-    deadline = time.monotonic() + RECORD_PATIENCE
-    while True:
-        try:
-            return call(*args)
-        except DBAPIError as error:
-            if not db.gone(error) or time.monotonic() > deadline:
-                raise
-            time.sleep(2.0)
+    return db.patiently(call, *args, seconds=RECORD_PATIENCE, pauses=(2.0,))
 
 
 def _sent(engine: Engine, link_id: int, score: float, maximum: float, lineitem: str) -> None:
