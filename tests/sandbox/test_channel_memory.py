@@ -105,6 +105,7 @@ def test_a_result_that_needs_the_room_of_its_own_message_is_not_kept(monkeypatch
     assert store.held == sum(entry[2] for entry in store.entries.values()) <= store.budget
 
 
+@pytest.mark.slow   # 3.6 s: the longest test of the fast loop
 def test_answers_built_to_hold_the_most_keep_a_process_within_its_budget(monkeypatch):
     """Short answers of many empty lists (each line under 1 KB, 30 KB once read and rebuilt): 8,192 of them
     made a process hold 259 MB when every line under 1 KB was kept. 1,200 such answers (36 MB, were they

@@ -3,6 +3,7 @@ server started here as the ``postgres`` user, or one given in HOG_TEST_POSTGRES_
 
 from __future__ import annotations
 
+import functools
 import io
 import os
 import re
@@ -18,6 +19,7 @@ pytest.importorskip("flask", reason="the course server's libraries: pip install 
 
 from grader import project                                   # noqa: E402
 from grader.server import db, people                          # noqa: E402
+from grader.server.lti import keys                            # noqa: E402
 from grader.server.app import create_app                      # noqa: E402
 from grader.classroom.roster import Student                   # noqa: E402
 from grader.sandbox import scratch_space                      # noqa: E402
@@ -61,6 +63,16 @@ def make_course(tmp_path: Path) -> Path:
 def course(tmp_path):
     yield make_course(tmp_path)
     project.use()
+
+
+_TOOL_KEY = functools.cache(keys._made)   # the tool's LTI key, made once in a test process
+
+
+@pytest.fixture(autouse=True)
+def one_tool_key(monkeypatch):
+    """Every course of a test process is given the same LTI tool key (written to its server/ as a new one
+    would be): making an RSA key takes 50-150 ms, which each test of a launch paid again."""
+    monkeypatch.setattr(keys, "_made", _TOOL_KEY)
 
 
 def _postgres_binaries() -> bool:

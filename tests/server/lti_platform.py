@@ -7,6 +7,7 @@ checked against the tool's keys."""
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import secrets
@@ -35,12 +36,18 @@ class _Quiet(WSGIRequestHandler):
         pass
 
 
+@functools.cache
+def platform_key() -> RSAKey:
+    """The platform's signing key (a test that rotates it gives the platform a new one)."""
+    return RSAKey.generate_key(2048, private=True, auto_kid=True)
+
+
 class Platform:
     """The platform; ``tool_jwks()`` gives the tool's public key set (fetched from its /lti/jwks where
     ``tool_jwks`` is a URL). ``user`` is who launches next; ``scores`` what the line items received."""
 
     def __init__(self, tool_jwks, *, client_id: str = "hog-tool", deployment_id: str = "deployment-1"):
-        self.key = RSAKey.generate_key(2048, private=True, auto_kid=True)
+        self.key = platform_key()   # one per test process: a new RSA key takes 50-150 ms
         self.tool_jwks = tool_jwks
         self.client_id, self.deployment_id = client_id, deployment_id
         self.user = {"sub": "canvas-user-1", "email": "s1@example.edu", "name": "Sam One", "roles": [LEARNER]}
@@ -63,7 +70,7 @@ class Platform:
         self._server = make_server("127.0.0.1", 0, self._app, server_class=_Server, handler_class=_Quiet)
         self.url = f"http://127.0.0.1:{self._server.server_port}"
         self.lineitems["1"]["id"] = f"{self.url}/lineitems/1"
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
 
     def stop(self) -> None:
         self._server.shutdown()

@@ -73,6 +73,7 @@ def test_a_late_penalty_counts_and_a_fault_of_the_kit_sends_nothing(app, course,
     assert platform.scores[0][1]["scoreGiven"] == 10.0
 
 
+@pytest.mark.slow
 def test_a_platform_down_is_tried_again_later_shown_to_staff_and_gets_the_score_once_back(app, course, platform):
     staff = signed_in(app, issue(app, "t1", role="staff")["t1"])
     assert launched(app.test_client(), platform).status_code == 303
@@ -149,6 +150,7 @@ def test_the_sender_thread_of_hog_serve_sends_what_is_due(app, course, platform,
     assert len(platform.scores) == 1
 
 
+@pytest.mark.slow
 def test_a_regrade_sends_nothing_until_its_last_result_and_then_only_a_changed_score(app, course, platform):
     assert launched(app.test_client(), platform).status_code == 303
     older, newer = graded(app, 10.0), graded(app, 20.0)
