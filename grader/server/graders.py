@@ -163,7 +163,9 @@ class _Grading:
 
     def heal(self) -> None:
         """Probe the machine; once it passes, put back the "grader failed" jobs due again whose variant can
-        be prepared. Said with the heartbeat at once."""
+        be prepared. Said with the heartbeat at once. What was probed of the levels before is forgotten first,
+        so a level that vanished, or came back (a container engine started again), is seen as it is now."""
+        level.forget()
         self.problem, self.suspect = healing.probe(self.isolation), False
         if self.problem is not None:
             self.backoff.failed()

@@ -240,3 +240,18 @@ def test_the_grader_outlives_a_database_that_stops_answering_and_loses_no_claim_
     assert broken == {"claim": 0, "finish": 0}
     assert [row[:2] + row[4:] for row in rows(app)] == [(first, GRADED, 23.0), (second, GRADED, 23.0)]
     assert "the database does not answer" in capsys.readouterr().err
+
+
+def test_each_look_at_the_machine_sees_its_levels_as_they_are_now(course, app, monkeypatch):
+    # A level probed once is remembered (bubblewrap's start, a container engine's answer): the grader's look
+    # after a fault forgets it first, so an engine started again, or a level gone, is seen as it now is.
+    forgotten = []
+    monkeypatch.setattr(level, "forget", lambda: forgotten.append(True))
+    monkeypatch.setattr(healing, "probe", lambda isolation: None)
+    grading = graders._Grading(app.config["hog.settings"].engine, queue.grader_name(), isolation="files")
+    try:
+        grading.heal()
+        grading.heal()
+    finally:
+        liveness.release(course, grading.name)
+    assert forgotten == [True, True]
