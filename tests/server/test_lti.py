@@ -13,7 +13,7 @@ from joserfc import jwt
 from joserfc.jwk import KeySet, RSAKey
 from sqlalchemy import func, select
 
-from grader.server.lti import keys, platforms
+from grader.server.lti import keys, platforms, routes
 from grader.server.models import STAFF, STUDENT, Identity, Link, LoginState, Nonce, Person
 from tests.server.conftest import issue, signed_in
 from tests.server.lti_platform import INSTRUCTOR, TEACHING_ASSISTANT, Platform, login_query
@@ -74,6 +74,19 @@ def test_a_login_from_an_issuer_not_registered_is_refused(app, platform):
     answer = app.test_client().get(f"/lti/login?{login_query(platform).replace('127.0.0.1', 'evil.test')}")
     assert answer.status_code == 400
     assert "not a registered platform" in answer.get_data(as_text=True)
+
+
+def test_what_logins_anyone_may_begin_keep_is_bounded(app, platform, monkeypatch):
+    # A login needs no sign-in: each field it keeps is bounded, and so is how many wait for their launch.
+    client = app.test_client()
+    answer = client.get(f"/lti/login?{login_query(platform).replace('hint-1', 'x' * (routes.LONGEST_FIELD + 1))}")
+    assert answer.status_code == 400 and "lti_message_hint is longer than" in answer.get_data(as_text=True)
+    monkeypatch.setattr(routes, "PENDING_LOGINS", 2)
+    assert [client.get(f"/lti/login?{login_query(platform)}").status_code for _ in range(3)] == [302, 302, 503]
+    refused = client.get(f"/lti/login?{login_query(platform)}")
+    assert refused.headers["Retry-After"] == "60" and "logins are waiting" in refused.get_data(as_text=True)
+    with app.config["hog.settings"].sessions() as session:
+        assert session.scalar(select(func.count()).select_from(LoginState)) == 2
 
 
 def test_a_learner_launching_lands_signed_in_on_the_assignment_and_is_a_student_of_the_course(app, platform):

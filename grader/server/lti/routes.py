@@ -15,10 +15,10 @@ from urllib.parse import urlencode
 from flask import Blueprint, abort, g, jsonify, redirect, render_template, request, session, url_for
 from flask_wtf.csrf import CSRFError, validate_csrf
 from wtforms import ValidationError
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 
-from grader.server import access, db, people
+from grader.server import access, db, faults, people
 from grader.server.lti import deep_linking, keys, passback, platforms, roster
 from grader.server.lti.launch import Launch, Refused, verify
 from grader.server.models import STAFF, Link, LoginState, Nonce, Person
@@ -30,6 +30,11 @@ NONCES_KEPT = timedelta(days=1)          # a used nonce is remembered this long 
 COOKIE = "hog_lti_"                      # + the state: the browser that began the login
 PICK = "lti_pick"                        # the session's deep linking request, until an assignment is picked
 LOGIN_FIELDS = ("iss", "login_hint", "target_link_uri", "lti_message_hint", "client_id", "lti_deployment_id")
+# What a login may keep, as anyone may begin one: each field at most this long (an LMS's are well under 1 KiB),
+# and at most this many logins waiting for their launch (STATE_LIFETIME): a whole course logging in at once
+# is a few hundred; past that, a 503 until the oldest expire, never a database that grows without bound.
+LONGEST_FIELD = 4096
+PENDING_LOGINS = 10_000
 
 
 def _refused(status: int, why: str):
@@ -48,6 +53,9 @@ def login():
     asked = {field: request.values.get(field, "").strip() for field in LOGIN_FIELDS}
     if not asked["iss"] or not asked["login_hint"] or not asked["target_link_uri"]:
         return _refused(400, "a login needs iss, login_hint and target_link_uri")
+    too_long = [field for field, value in asked.items() if len(value) > LONGEST_FIELD]
+    if too_long:
+        return _refused(400, f"{too_long[0]} is longer than {LONGEST_FIELD} characters")
     database = access.database(writes=True)
     found = platforms.registered(database, asked["iss"], asked["client_id"] or None)
     if not found:
@@ -61,6 +69,10 @@ def login():
     now = db.now()
     database.execute(delete(LoginState).where(LoginState.made_at < now - STATE_LIFETIME))
     database.execute(delete(Nonce).where(Nonce.used_at < now - NONCES_KEPT))
+    if database.scalar(select(func.count()).select_from(LoginState)) >= PENDING_LOGINS:
+        database.rollback()
+        raise faults.Unavailable(f"more than {PENDING_LOGINS} logins are waiting for their launch; try again in a "
+                                 f"minute", 60)
     state, nonce = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
     database.add(LoginState(state=state, nonce=nonce, issuer=platform.issuer, client_id=platform.client_id,
                             login_hint=asked["login_hint"], message_hint=asked["lti_message_hint"] or None,
