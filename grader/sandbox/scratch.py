@@ -85,11 +85,13 @@ def _copy_regular(source: Path, target: Path) -> None:
 
 
 def remove(scratch: Path) -> None:
-    """Delete the scratch directory, even where the submission changed permissions inside."""
+    """Delete a folder tree (a sandbox's, a run's scratch folder), even where the submission changed
+    permissions inside; a symbolic link is removed, never followed to change its target's mode."""
     def retry(function, path, _error):
         try:
             os.chmod(os.path.dirname(path), 0o700)
-            os.chmod(path, 0o700)
+            if not os.path.islink(path):
+                os.chmod(path, 0o700)
             function(path)
         except OSError:
             pass

@@ -34,9 +34,7 @@ import ctypes
 import errno
 import fcntl
 import os
-import shutil
 import stat
-import sys
 import tempfile
 import time
 from dataclasses import dataclass
@@ -45,6 +43,7 @@ from typing import Iterator
 
 from grader.sandbox import user
 from grader.sandbox.model import SandboxUnavailable
+from grader.sandbox.scratch import remove   # the one way a tree a submission touched is deleted
 
 SCRATCH_PREFIX = "hog-scratch-"     # + tempfile's random letters: a name unique on the machine
 MAKING_PREFIX = ".hog-scratch-"     # the same folder while it is made: renamed to its final name once locked
@@ -152,20 +151,6 @@ def sandbox_folder(*, other_uid: bool = False, prefix: str = SANDBOX_PREFIX) -> 
             continue   # removed between the look and the making: made again
     raise SandboxUnavailable(f"the scratch folder {base} was removed {MAKE_TRIES} times while a sandbox's folder "
                              "was made in it: stop what removes it (a cleaner of the temporary folder)")
-
-
-def remove(folder: Path) -> None:
-    """Delete a folder tree, even where a submission took the permissions away inside it."""
-    def retry(function, path, _error):
-        with contextlib.suppress(OSError):
-            os.chmod(os.path.dirname(path), 0o700)
-            if not os.path.islink(path):
-                os.chmod(path, 0o700)
-            function(path)
-    if sys.version_info >= (3, 12):
-        shutil.rmtree(folder, onexc=retry)
-    else:
-        shutil.rmtree(folder, onerror=retry)
 
 
 # ------------------------------------------------------------------ making and locking

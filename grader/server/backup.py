@@ -79,11 +79,8 @@ def _folder(path: Path, made: list[Path] | None = None) -> None:
 
 
 def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
     with path.open("rb") as handle:
-        while chunk := handle.read(CHUNK):
-            digest.update(chunk)
-    return digest.hexdigest()
+        return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
 def _copy(source: Path, target: Path, made: list[Path] | None = None) -> str:

@@ -192,8 +192,7 @@ class _Grading:
             if not db.gone(error):
                 raise
             self.unsure = True
-            print(f"the grader: the database does not answer ({healing.line(error)}); claiming again in "
-                  f"{DATABASE_PAUSES[0]:g} s", file=sys.stderr, flush=True)
+            _waiting(error, DATABASE_PAUSES[0])
             time.sleep(DATABASE_PAUSES[0])
             return []
         self.working.update(job[0] for job in found)

@@ -115,15 +115,16 @@ def accept(session: Session, course: Path, assignment: Assignment | None, person
     session.add(submission)
     session.flush()   # its id names its folder
     folder = uploads.folder(course, assignment.name, submission.id)
+    stored = False
     try:
         uploads.store(folder, upload)
-        committing = True
+        stored = True
         session.commit()
     except BaseException as error:
         # A commit that failed on a database server gone away may have been kept there all the same: its upload
         # stays, so that a row kept is never a row without its file (a server's ids are never given again, so a
         # file whose row was not kept harms nothing). SQLite's commit is decided here, and it gives an id again.
-        if not (locals().get("committing") and not db.is_sqlite(session.get_bind())):
+        if not stored or db.is_sqlite(session.get_bind()):
             uploads.discard(folder, upload)   # first: a rollback on a database gone may fail too
         session.rollback()
         if isinstance(error, OSError) and error.errno in FULL:

@@ -5,7 +5,8 @@ anything is kept, the name it was sent as kept with it.
 Refused, with a message and nothing stored: more than ``MAX_UPLOAD`` bytes, a name with a folder in it or
 over ``MAX_NAME`` characters, a name ending neither in .py nor in .zip, a hog.py that is not UTF-8 text,
 a zip that cannot be read, holds no hog.py, has a member outside its folder or not a plain file, or would
-unpack to more than ``MAX_UNPACKED`` (a zip bomb). An accepted upload is written and flushed to disk (file and folder) before it is acknowledged.
+unpack to more than ``MAX_UNPACKED`` (a zip bomb). An accepted upload is written and flushed to disk (file
+and folder) before it is acknowledged.
 """
 
 from __future__ import annotations
