@@ -19,7 +19,7 @@ from pathlib import Path
 
 from sqlalchemy import inspect, text
 
-from grader.server import db, uploads
+from grader.server.store import db, uploads
 
 from processes import descendants, resident   # beside this script: read from /proc
 

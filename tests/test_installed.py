@@ -119,9 +119,9 @@ def test_the_wheel_and_sdist_carry_the_built_in_variants_and_what_the_verbs_read
         assert f"grader/specs/{variant_id}.yaml" in names and f"grader/data/final/{variant_id}.txt" in names
     for name in ("grader/shipped/dice.py", "grader/shipped/student/hog_gui.py", "grader/shipped/autograder/setup.sh",
                  "grader/templates/autograder/run_autograder.j2", "grader/templates/handout/handout.html.j2",
-                 "grader/templates/server/submission.html", "grader/server/migrations/env.py",
-                 "grader/server/migrations/versions/0001_first.py",
-                 "grader/server/migrations/versions/0002_health.py", "grader/server/static/live.js",
+                 "grader/templates/server/submission.html", "grader/server/store/migrations/env.py",
+                 "grader/server/store/migrations/versions/0001_first.py",
+                 "grader/server/store/migrations/versions/0002_health.py", "grader/server/web/static/live.js",
                  "grader/data/server/hog-serve.service", "grader/data/server/compose.yaml"):
         assert name in names
     assert not [name for name in names if name.startswith(("tests/", "solution/", "skeleton/", "specs/"))]

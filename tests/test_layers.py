@@ -67,6 +67,32 @@ def test_every_module_of_the_package_has_a_layer():
     assert [module_name(path) for path in MODULES if layer_of(module_name(path)) is None] == []
 
 
+# The course server's rooms, lowest first: what it keeps, the course's rules and records over it, the LMS
+# tool, grading outside the web process, and the web process itself.
+SERVER_ROOMS = ["grader.server.store", "grader.server.course", "grader.server.lti", "grader.server.grading",
+                "grader.server.web"]
+SERVER_MODULES = [path for path in MODULES if module_name(path).startswith("grader.server.")]
+
+
+def room_of(module: str) -> int | None:
+    return next((number for number, room in enumerate(SERVER_ROOMS)
+                 if module == room or module.startswith(room + ".")), None)
+
+
+def test_every_module_of_the_server_sits_in_a_room():
+    assert [module_name(path) for path in SERVER_MODULES if room_of(module_name(path)) is None] == []
+
+
+@pytest.mark.parametrize("path", SERVER_MODULES, ids=[module_name(path) for path in SERVER_MODULES])
+def test_a_room_of_the_server_imports_only_itself_and_the_rooms_below(path):
+    module = module_name(path)
+    own = room_of(module)
+    upward = [f"{project.display(path)}:{line}: {module} ({SERVER_ROOMS[own]}) imports {name}"
+              for name, line in imported(ast.parse(path.read_text(encoding="utf-8")), module)
+              if room_of(name) is not None and room_of(name) > own]
+    assert upward == []
+
+
 @pytest.mark.parametrize("path", MODULES, ids=[module_name(path) for path in MODULES])
 def test_a_module_imports_only_its_own_layer_and_those_below(path):
     module = module_name(path)

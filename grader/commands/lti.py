@@ -11,8 +11,8 @@ from grader.commands.serve import _course, _database
 from grader.errors import UsageError
 
 try:   # the server's libraries are an extra: _course() says so when they are missing
-    from grader.server import db
     from grader.server.lti import ags, keys, platforms, roster
+    from grader.server.store import db
 except ImportError:
     db = None
 

@@ -29,9 +29,11 @@ from grader.spec import course, okpy_suite
 try:   # the server's libraries are an extra: pip install 'hog-kit[server]'
     import waitress
     from sqlalchemy.engine import make_url
-    from grader.server import backup as backups, db, graders, people as tokens, queue
-    from grader.server.app import create_app
+    from grader.server.course import people as tokens
+    from grader.server.grading import graders, queue
     from grader.server.lti import passback
+    from grader.server.store import backup as backups, db
+    from grader.server.web.app import create_app
 except ImportError as missing:   # said when a serve verb runs, not when the command line is parsed
     waitress = None
     MISSING = missing.name

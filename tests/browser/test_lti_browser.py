@@ -17,8 +17,8 @@ from sqlalchemy import select
 
 from grader import project
 from grader.cli import main
-from grader.server import db
-from grader.server.models import Link
+from grader.server.store import db
+from grader.server.store.models import Link
 
 CHROMIUM = "/usr/bin/chromium"
 if not os.path.exists(CHROMIUM):

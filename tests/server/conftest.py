@@ -18,11 +18,12 @@ import pytest
 pytest.importorskip("flask", reason="the course server's libraries: pip install 'hog-kit[server]'")
 
 from grader import project                                   # noqa: E402
-from grader.server import db, people                          # noqa: E402
-from grader.server.lti import keys                            # noqa: E402
-from grader.server.app import create_app                      # noqa: E402
 from grader.classroom.roster import Student                   # noqa: E402
 from grader.sandbox import scratch_space                      # noqa: E402
+from grader.server.course import people   # noqa: E402
+from grader.server.lti import keys                            # noqa: E402
+from grader.server.store import db
+from grader.server.web.app import create_app                      # noqa: E402
 from grader.spec import course as course_config               # noqa: E402
 
 SOLUTION = project.PACKAGE.parent / "solution" / "sp19" / "hog.py"

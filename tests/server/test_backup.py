@@ -21,7 +21,9 @@ from alembic.config import Config
 from grader import project
 from grader.commands import serve
 from grader.errors import UsageError
-from grader.server import backup, db, dumps, graders, liveness, people, uploads
+from grader.server.course import people
+from grader.server.grading import graders
+from grader.server.store import backup, db, dumps, liveness, uploads
 from tests.server.conftest import (CONFIG, SOLUTION, bearer, fresh_postgres_database, issue, make_app, signed_in,
                                    upload)
 

@@ -16,7 +16,7 @@ import pytest
 
 from grader import project
 from grader.publishing import wheel
-from grader.server import db
+from grader.server.store import db
 from tests import container_engines
 from tests.server.conftest import SOLUTION, issue, make_app
 from tests.server.test_restart import get, post

@@ -14,8 +14,9 @@ import subprocess
 import pytest
 from sqlalchemy import func, select
 
-from grader.server import db, faults, uploads
-from grader.server.models import Submission
+from grader.server.store import db, uploads
+from grader.server.store.models import Submission
+from grader.server.web import faults
 from tests.server.conftest import (PG_BIN, _environment, bearer, csrf, fresh_postgres_database, issue, make_app,
                                    signed_in, upload)
 

@@ -11,8 +11,8 @@ import pytest
 from sqlalchemy import select
 
 from grader.cli import main
-from grader.server import graders, queue
-from grader.server.models import GRADED, GRADING, QUEUED, Grader, Submission
+from grader.server.grading import graders, queue
+from grader.server.store.models import GRADED, GRADING, QUEUED, Grader, Submission
 from tests.server.conftest import SOLUTION, bearer, issue, make_app, signed_in, upload
 
 SKELETON = SOLUTION.parents[2] / "skeleton" / "sp19" / "hog.py"

@@ -9,7 +9,7 @@ pytest.importorskip("sqlalchemy", reason="the course server's libraries: pip ins
 
 from grader import cases                                     # noqa: E402
 from grader.sandbox import case_code                         # noqa: E402
-from grader.server import graders                            # noqa: E402
+from grader.server.grading import graders   # noqa: E402
 from grader.spec import load_variant                         # noqa: E402
 
 
@@ -36,8 +36,8 @@ def test_the_shared_preparation_compiles_the_public_cases_for_the_sandbox():
 def test_a_claimed_job_carries_its_upload_variant_and_seed_read_in_the_claim(app):
     from sqlalchemy import select
     from tests.server.conftest import SOLUTION, issue, upload
-    from grader.server import queue
-    from grader.server.models import Seed
+    from grader.server.grading import queue
+    from grader.server.store.models import Seed
 
     token = issue(app, "s1")["s1"]
     sent = upload(app.test_client(), token, SOLUTION.read_bytes()).get_json()
@@ -57,7 +57,7 @@ def test_a_claimed_job_carries_its_upload_variant_and_seed_read_in_the_claim(app
 def test_postgresql_ends_a_transaction_whose_client_went_silent_and_keeps_the_urls_own_options(postgres, given):
     """A claim skips locked rows: a transaction left open by a killed grader (its socket held elsewhere) would
     hide its rows from every later claim, so the server ends it after IDLE_IN_TRANSACTION_SECONDS."""
-    from grader.server import db
+    from grader.server.store import db
     from tests.server.conftest import fresh_postgres_database
     engine = db.connect(fresh_postgres_database(postgres) + given)
     try:

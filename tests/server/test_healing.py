@@ -22,8 +22,9 @@ from grader.classroom import batch
 from grader.classroom.batch import RETRIED, worker_failed
 from grader.sandbox import level
 from grader.sandbox.model import SandboxUnavailable
-from grader.server import db, graders, healing, liveness, queue
-from grader.server.models import FAILED, GRADED, GRADING, QUEUED, Grader, Submission
+from grader.server.grading import graders, healing, queue
+from grader.server.store import db, liveness
+from grader.server.store.models import FAILED, GRADED, GRADING, QUEUED, Grader, Submission
 from grader.spec import load_variant
 from tests.server.conftest import SOLUTION, issue, make_app, upload
 

@@ -9,8 +9,10 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import update
 
-from grader.server import db, metrics, queue
-from grader.server.models import Grader, Submission
+from grader.server.grading import queue
+from grader.server.store import db
+from grader.server.store.models import Grader, Submission
+from grader.server.web import metrics
 from tests.server.conftest import issue, make_app, upload
 
 SOURCE = b'"""The Game of Hog (CS 61A Spring 2019 rules)."""\n'

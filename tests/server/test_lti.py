@@ -13,8 +13,9 @@ from joserfc import jwt
 from joserfc.jwk import KeySet, RSAKey
 from sqlalchemy import func, select
 
-from grader.server.lti import keys, platforms, routes
-from grader.server.models import STAFF, STUDENT, Identity, Link, LoginState, Nonce, Person
+from grader.server.lti import keys, platforms
+from grader.server.web import lti as routes
+from grader.server.store.models import STAFF, STUDENT, Identity, Link, LoginState, Nonce, Person
 from tests.server.conftest import issue, signed_in
 from tests.server.lti_platform import INSTRUCTOR, TEACHING_ASSISTANT, Platform, login_query
 

@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 
 from grader.cli import main
 from grader.server.lti import keys, passback
-from grader.server.models import STAFF, STUDENT, Person
+from grader.server.store.models import STAFF, STUDENT, Person
 from tests.server.conftest import issue, make_app, signed_in
 from tests.server.lti_platform import Platform
 from tests.server.test_lti import launched, register

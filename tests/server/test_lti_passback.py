@@ -12,9 +12,10 @@ import pytest
 from sqlalchemy import select, update
 
 from grader import project
-from grader.server import db, queue
+from grader.server.grading import queue
 from grader.server.lti import ags, keys, passback
-from grader.server.models import GRADING, Link, Person, Submission
+from grader.server.store import db
+from grader.server.store.models import GRADING, Link, Person, Submission
 from tests.server.conftest import issue, make_app, make_course, signed_in
 from tests.server.lti_platform import Platform, login_query
 from tests.server.test_lti import launched, platform, register   # noqa: F401  (the platform fixture)

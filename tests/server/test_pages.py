@@ -11,8 +11,8 @@ from datetime import datetime, timedelta, timezone
 from sqlalchemy import select, update
 
 from grader import project
-from grader.server import queue
-from grader.server.models import FAILED, QUEUED, Person, Submission
+from grader.server.grading import queue
+from grader.server.store.models import FAILED, QUEUED, Person, Submission
 from grader.spec import load_variant
 from tests.server.conftest import CONFIG, bearer, csrf, issue, make_app, signed_in, upload
 
@@ -153,7 +153,7 @@ def test_a_regraded_submission_shows_its_new_scores_in_the_gradebook_and_its_csv
 
 def test_gradebook_rows_kept_once_made_still_show_each_value_as_it_is():
     """A row's HTML is kept by its values and their types: 20 and 20.0 are equal, and shown apart."""
-    from grader.server import staff
+    from grader.server.web import staff
     whole, decimal = (str(staff._rows_html([["s1", "s1@example.edu", 1, "2026-01-01T00:00:00+00:00", score]]))
                       for score in (20, 20.0))
     assert whole.endswith("<td>20</td></tr>") and decimal.endswith("<td>20.0</td></tr>")

@@ -12,8 +12,8 @@ import pytest
 from sqlalchemy import select
 
 from grader.cli import main
-from grader.server import db
-from grader.server.models import QUEUED, Person, Submission
+from grader.server.store import db
+from grader.server.store.models import QUEUED, Person, Submission
 from tests.server.conftest import make_app, signed_in, upload
 
 ROSTER = "student_id,email,section\ns1,ada@example.edu,101\ns2,bob@example.edu,102\n"

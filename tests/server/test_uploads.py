@@ -10,8 +10,8 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from sqlalchemy import func, select
 
-from grader.server import policy
-from grader.server.models import Submission
+from grader.server.course import policy
+from grader.server.store.models import Submission
 from grader.spec.serving import Assignment
 from tests.server.conftest import bearer, csrf, issue, signed_in, upload
 

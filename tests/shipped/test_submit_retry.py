@@ -16,7 +16,8 @@ pytestmark = pytest.mark.slow   # each runs submit.py in a process of its own (1
 
 from werkzeug.serving import make_server                                       # noqa: E402
 
-from grader.server import faults, uploads                                      # noqa: E402
+from grader.server.store import uploads   # noqa: E402
+from grader.server.web import faults
 from tests.server.conftest import app, course, database, issue, migrated_sqlite   # noqa: E402, F401 (fixtures)
 from tests.shipped.test_submit import run_submit, student_folder               # noqa: E402
 

@@ -19,9 +19,10 @@ from pathlib import Path
 from sqlalchemy import Connection, Engine, and_, or_, select, update
 from sqlalchemy.orm import Session
 
-from grader.server import db, gradebook, policy
+from grader.server.course import gradebook, policy
 from grader.server.lti import ags, platforms
-from grader.server.models import GRADING, QUEUED, Link
+from grader.server.store import db
+from grader.server.store.models import GRADING, QUEUED, Link
 from grader.spec.serving import Server
 
 BACKOFF = (10.0, 30.0, 60.0, 300.0, 900.0, 3600.0)   # seconds before the next try, after each failure; the last repeats

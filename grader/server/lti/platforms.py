@@ -14,7 +14,7 @@ from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session, selectinload
 
 from grader.errors import UsageError
-from grader.server.models import Deployment, Platform
+from grader.server.store.models import Deployment, Platform
 
 FRAMERS_SECONDS = 10.0   # how long the framing origins are kept before the table is read again
 SCOPES = ("https://purl.imsglobal.org/spec/lti-ags/scope/lineitem",

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
-from grader.server import db
 from grader.server.lti import ags, platforms
 from grader.server.lti.launch import Launch, staff_role
-from grader.server.models import STAFF, STUDENT, Context, Identity, Person
+from grader.server.store import db
+from grader.server.store.models import STAFF, STUDENT, Context, Identity, Person
 
 ACTIVE = "Active"
 

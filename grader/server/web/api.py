@@ -9,8 +9,10 @@ import json
 from flask import Blueprint, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from grader.server import access, gradebook, intake, uploads
-from grader.server.models import FAILED, GRADED, Submission
+from grader.server.course import gradebook
+from grader.server.store import uploads
+from grader.server.store.models import FAILED, GRADED, Submission
+from grader.server.web import access, intake
 
 api = Blueprint("api", __name__, url_prefix="/api")
 

@@ -8,8 +8,10 @@ import json
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
-from grader.server import access, gradebook, intake, leaderboard, people, policy, uploads
-from grader.server.models import FAILED, GRADED, STAFF
+from grader.server.course import gradebook, leaderboard, people, policy
+from grader.server.store import uploads
+from grader.server.store.models import FAILED, GRADED, STAFF
+from grader.server.web import access, intake
 
 student = Blueprint("student", __name__)
 ALIAS_LIMIT = 40

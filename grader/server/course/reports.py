@@ -15,8 +15,9 @@ from sqlalchemy.orm import Session
 from grader.classroom.batch import GRADED_FROM
 from grader.project.files import write_atomically
 from grader.report import classroom, instructor
-from grader.server import gradebook, uploads
-from grader.server.models import STUDENT, Person, Submission
+from grader.server.course import gradebook
+from grader.server.store import uploads
+from grader.server.store.models import STUDENT, Person, Submission
 from grader.similarity import batch as similarity
 from grader.spec import load_variant
 from grader.spec.serving import Assignment

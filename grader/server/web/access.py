@@ -16,9 +16,10 @@ from flask import abort, current_app, g, request, session
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
-from grader.server import db, gradebook, people, uploads
+from grader.server.course import gradebook, people
 from grader.server.lti.keys import PlatformKeys
-from grader.server.models import STAFF, Person, Submission
+from grader.server.store import db, uploads
+from grader.server.store.models import STAFF, Person, Submission
 from grader.spec.serving import Server
 
 SETTINGS = "hog.settings"

@@ -18,13 +18,14 @@ from flask_wtf.csrf import CSRFProtect
 
 from grader import project
 from grader.project.files import kept_secret
-from grader.server import access, db, faults, headers, metrics, uploads
-from grader.server.api import api
-from grader.server.health import health
 from grader.server.lti import platforms as lti_platforms
-from grader.server.lti.routes import lti
-from grader.server.staff import staff
-from grader.server.student import student
+from grader.server.store import db, uploads
+from grader.server.web import access, faults, headers, metrics
+from grader.server.web.api import api
+from grader.server.web.health import health
+from grader.server.web.lti import lti
+from grader.server.web.staff import staff
+from grader.server.web.student import student
 from grader.spec.serving import Server
 
 SECRET = "secret_key"              # server/secret_key: signs the session cookies (kept across restarts)

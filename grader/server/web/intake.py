@@ -21,8 +21,10 @@ from sqlalchemy.orm import Session
 from grader import cases as case_source
 from grader.classroom import roster
 from grader.errors import UsageError
-from grader.server import db, faults, policy, uploads
-from grader.server.models import Extension, Person, Seed, Submission
+from grader.server.course import policy
+from grader.server.store import db, uploads
+from grader.server.store.models import Extension, Person, Seed, Submission
+from grader.server.web import faults
 from grader.spec.serving import Assignment
 
 

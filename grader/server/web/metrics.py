@@ -23,8 +23,10 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from grader.project.files import kept_secret
-from grader.server import db, health, people
-from grader.server.models import GRADED, Submission
+from grader.server.course import people
+from grader.server.store import db
+from grader.server.store.models import GRADED, Submission
+from grader.server.web import health
 
 metrics = Blueprint("metrics", __name__)
 TOKEN = "metrics_token"           # server/metrics_token: what a Prometheus elsewhere sends as its Bearer token

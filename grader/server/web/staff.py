@@ -12,9 +12,11 @@ from flask import Blueprint, Response, abort, jsonify, redirect, render_template
 from markupsafe import Markup
 from sqlalchemy import func, select
 
-from grader.server import access, gradebook, queue, reports
+from grader.server.course import gradebook, reports
+from grader.server.grading import queue
 from grader.server.lti import passback
-from grader.server.models import STUDENT, Extension, Person, Submission
+from grader.server.store.models import STUDENT, Extension, Person, Submission
+from grader.server.web import access
 
 staff = Blueprint("staff", __name__, url_prefix="/staff")
 MAX_EXTENSION = 365

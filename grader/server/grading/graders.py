@@ -6,11 +6,11 @@ them again in each new worker (28 ms of the machine's CPU per submission of a de
 Dask cluster (``grader.classroom.cluster``) likewise. Each is graded with the per-submission path
 ``grade-batch`` uses (``grade_one``: the sandbox at the course's isolation minimum). A result is recorded
 as each job ends; a worker that dies records a "grader failed" result. The grader heals: after a job
-fails, and while jobs wait "grader failed", it probes its machine (``grader.server.healing``); while the
+fails, and while jobs wait "grader failed", it probes its machine (``grader.server.grading.healing``); while the
 probe fails it claims nothing, keeps probing, and says why with its heartbeat (``Grader.problem``); once it
 passes, it puts the "grader failed" jobs back in the queue, each a bounded number of times
 (``queue.requeue_failed``), and grades them with fresh workers. It holds a lock for its life
-(``grader.server.liveness``), by which every PID namespace of the machine tells it is alive. The process
+(``grader.server.store.liveness``), by which every PID namespace of the machine tells it is alive. The process
 ends when its parent (``hog serve``) is gone or it is told to stop.
 """
 
@@ -33,10 +33,11 @@ from grader.classroom.batch import INSTRUCTOR, RETRIED, grade_one, worker_failed
 from grader.classroom.cluster import Cluster, connect as connect_cluster
 from grader.grading.grade import prepare
 from grader.sandbox import level
-from grader.server import db, healing, liveness, queue, uploads
+from grader.server.grading import healing, queue
+from grader.server.store import db, liveness, uploads
 from grader.spec import Variant, load_variant, okpy_suite
-from grader.spec.okpy_suite import Suite
 from grader.spec import course as course_config
+from grader.spec.okpy_suite import Suite
 
 IDLE_SECONDS = 0.05     # between looks at an empty queue (an indexed query: a look costs well under 1 ms)
 BEAT_SECONDS = 2.0      # between heartbeats

@@ -1,8 +1,8 @@
-"""Alembic's environment: the connection is the one ``grader.server.db.upgrade`` hands over."""
+"""Alembic's environment: the connection is the one ``grader.server.store.db.upgrade`` hands over."""
 
 from alembic import context
 
-from grader.server.models import Base
+from grader.server.store.models import Base
 
 connection = context.config.attributes["connection"]
 context.configure(connection=connection, target_metadata=Base.metadata, render_as_batch=True)

@@ -22,7 +22,7 @@ from sqlalchemy import Engine, text
 from sqlalchemy.engine import make_url
 
 from grader.errors import GraderFault, UsageError
-from grader.server import db
+from grader.server.store import db
 
 SQLITE_COPY = "database.sqlite3"
 POSTGRESQL_COPY = "database.dump"         # pg_dump --format=custom

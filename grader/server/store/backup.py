@@ -33,7 +33,7 @@ from sqlalchemy import Engine
 from grader import project
 from grader.errors import UsageError
 from grader.project.files import write_atomically
-from grader.server import db, dumps, liveness
+from grader.server.store import db, dumps, liveness
 
 MANIFEST = "manifest.json"
 WHAT = "hog serve backup"

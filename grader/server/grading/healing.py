@@ -9,7 +9,7 @@ with short limits (20-50 ms where it is well). While the probe fails the grader 
 wait, queued: nothing is lost) and probes again, each time later (``Backoff``); what it found is kept
 with its heartbeat (``Grader.problem``) for the operator and /healthz. Once it passes, the "grader failed"
 jobs are put back in the queue (``queue.requeue_failed``), those of the variants whose preparation (what
-every grade of the variant shares) succeeds (``grader.server.graders``).
+every grade of the variant shares) succeeds (``grader.server.grading.graders``).
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from __future__ import annotations
 from flask import Flask, jsonify, render_template, request
 from sqlalchemy.exc import DBAPIError
 
-from grader.server import db
+from grader.server.store import db
 
 DATABASE_RETRY = 5       # seconds: a database restarting is back in a few
 DISK_RETRY = 60          # seconds: a full disk waits for someone to free it

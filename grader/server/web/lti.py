@@ -18,10 +18,12 @@ from wtforms import ValidationError
 from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 
-from grader.server import access, db, faults, people
+from grader.server.course import people
 from grader.server.lti import deep_linking, keys, passback, platforms, roster
 from grader.server.lti.launch import Launch, Refused, verify
-from grader.server.models import STAFF, Link, LoginState, Nonce, Person
+from grader.server.store import db
+from grader.server.store.models import STAFF, Link, LoginState, Nonce, Person
+from grader.server.web import access, faults
 
 lti = Blueprint("lti", __name__, url_prefix="/lti")
 log = logging.getLogger("hog.lti")

@@ -19,8 +19,10 @@ from sqlalchemy import func, select, text
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
-from grader.server import access, db, queue
-from grader.server.models import FAILED, GRADING, QUEUED, STATUSES, Grader, Submission
+from grader.server.grading import queue
+from grader.server.store import db
+from grader.server.store.models import FAILED, GRADING, QUEUED, STATUSES, Grader, Submission
+from grader.server.web import access
 
 health = Blueprint("health", __name__)
 HOUR = timedelta(hours=1)

@@ -22,9 +22,9 @@ from sqlalchemy import Engine, and_, delete, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from grader import project
-from grader.server import db, liveness
 from grader.server.lti import passback
-from grader.server.models import FAILED, GRADED, GRADING, QUEUED, Grader, Submission
+from grader.server.store import db, liveness
+from grader.server.store.models import FAILED, GRADED, GRADING, QUEUED, Grader, Submission
 from grader.spec import course as course_config
 from grader.spec.config_error import ConfigError
 

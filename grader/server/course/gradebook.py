@@ -13,8 +13,9 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from grader.report.spreadsheet import spreadsheet_cell
-from grader.server import db, policy
-from grader.server.models import GRADED, STUDENT, Person, Submission
+from grader.server.course import policy
+from grader.server.store import db
+from grader.server.store.models import GRADED, STUDENT, Person, Submission
 from grader.spec import load_variant
 from grader.spec.serving import Assignment
 

@@ -8,8 +8,8 @@ import json
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from grader.server import gradebook
-from grader.server.models import STUDENT, Person, Submission
+from grader.server.course import gradebook
+from grader.server.store.models import STUDENT, Person, Submission
 from grader.spec.serving import Assignment
 
 

@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 
 from grader.classroom.roster import Student
 from grader.project.files import write_atomically
-from grader.server.models import STAFF, STUDENT, Person
+from grader.server.store.models import STAFF, STUDENT, Person
 
 ROLES = (STUDENT, STAFF)
 PEOPLE_CSV = "people.csv"
