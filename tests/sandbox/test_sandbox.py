@@ -108,6 +108,22 @@ def test_support_files_replace_student_copies_and_other_files_come_along(tmp_pat
         "'kit dice'\n", "'student helper'\n", "", "['dice.py', 'helper.py', 'hog.py']\n"]
 
 
+def test_support_files_in_a_folder_are_importable_readable_and_never_changed_by_the_submission(tmp_path, mode):
+    """A course's tests/ package (a helper, a data file given as bytes) beside hog.py: importable from the
+    case, readable from the working folder, and neither rewritten nor removed by the submission."""
+    (tmp_path / "hog.py").write_text("x = 1\n")
+    support = {"tests/__init__.py": "", "tests/helper.py": "def helps():\n    return 'course helper'\n",
+               "tests/data/games.sol": b"1; 2\n"}
+    tamper = ("import os\nrefused = []\nfor attempt in (lambda: open('tests/data/games.sol', 'w').write(''),\n"
+              "        lambda: os.remove('tests/helper.py'), lambda: os.rename('tests', 'gone')):\n"
+              "    try:\n        attempt()\n    except OSError:\n        refused.append(True)\n")
+    report = run_cases(tmp_path / "hog.py", [[tamper, "refused", "from tests.helper import helps; print(helps())",
+                                              "open('tests/data/games.sol').read()"]],
+                       support_files=support, limits=FAST)
+    assert [step.output for step in report.cases[0].steps] == [
+        "", "[True, True, True]\n", "course helper\n", "'1; 2\\n'\n"]
+
+
 def test_bad_arguments_are_clear_errors(tmp_path):
     with pytest.raises(FileNotFoundError, match="no hog.py in the submission folder"):
         run_cases(tmp_path, [["1"]])
