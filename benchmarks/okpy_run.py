@@ -82,6 +82,24 @@ def course(variant_id: str, folder: Path) -> float:
     return points
 
 
+MULTILINE = re.compile(r"^\s*'multiline': (True|False),?\n", re.MULTILINE)
+
+
+def assignment_copy(assignment: Path, folder: Path) -> None:
+    """A copy of an okpy assignment folder that okpy 1.18.1 runs: the kit's dice.py and ucb.py where the course
+    has none, and no case's ``multiline`` key (NJU's ok client and CS 61A's of later terms write it; 1.18.1
+    refuses it, and it changes only how a student unlocks). A case left ending in ``,`` after its last key
+    is still a literal."""
+    shutil.copytree(assignment, folder, symlinks=True)
+    for name, kit in (("dice.py", project.DICE), ("ucb.py", project.SHIPPED / "ucb.py")):
+        if not (folder / name).exists():
+            shutil.copy(kit, folder / name)
+    for test in (folder / "tests").rglob("*.py") if (folder / "tests").is_dir() else ():
+        text = test.read_text(encoding="utf-8", errors="replace")
+        if "'multiline'" in text:
+            test.write_text(MULTILINE.sub("", text), encoding="utf-8")
+
+
 def run(command: list[str], folder: Path, home: Path) -> str:
     """One okpy run of every test in ``folder``, in a new process; what it printed."""
     environment = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}   # as a student runs it

@@ -48,7 +48,8 @@ def corpus(variant_id: str) -> list[Path]:
 
 # The reference edited as students' code goes wrong where okpy's rules matter: an expected error not raised,
 # Pig Out never scored, a printed line changed, a setup that fails (make_test_dice missing), a prompt that
-# raises where a value was expected; builtins shadowed by names hog.py defines.
+# raises where a value was expected; builtins shadowed by names hog.py defines; a loop the course's
+# construct_check finds, a strategy its check_strategy refuses, a hog.py that prints as each setup reloads it.
 EDITS = {
     "sp19": [("    assert num_rolls <= 10, 'Cannot roll more than 10 dice.'\n", ""),
              ("        if outcome == 1:\n            pig_out = True\n", ""),
@@ -57,6 +58,16 @@ EDITS = {
               "from dice import six_sided, four_sided\nmake_test_dice = None"),
              ("    tens, ones = score // 10 % 10, score % 10\n", "    tens, ones = score // 10 % 10, score % 10\n"
                                                                  "    assert score != 49\n")],
+    "fa18": [("    tens, ones = score // 10 % 10, score % 10\n    return max(2 * tens - ones, 1)\n",
+              "    for tens, ones in [(score // 10 % 10, score % 10)]:\n        return max(2 * tens - ones, 1)\n"),
+             ("    if free_bacon(opponent_score) >= margin:\n        return 0\n",
+              "    if score == 99:\n        return 11\n    if free_bacon(opponent_score) >= margin:\n        return 0\n"),
+             ("        if is_swap(score, opponent_score):\n", "        if False:\n"),
+             ("GOAL_SCORE = 100", "GOAL_SCORE = 100\nprint('hog.py loaded')")],   # each reload prints
+    "nju24": [("    tens, ones = opponent_score // 10 % 10, opponent_score % 10\n",
+               "    tens = ones = 0\n    while not tens and not ones:\n"
+               "        tens, ones = opponent_score // 10 % 10, opponent_score % 10\n        break\n"),
+              ("    return 2 * abs(tens - ones) + 1\n", "    return 2 * abs(tens - ones)\n")],
     "fa19": [("        if outcome == 1:\n            pig_out = True\n", ""),
              ("GOAL_SCORE = 100", "GOAL_SCORE = 100\nrepr = str = type = eval = compile = None"),
              ('print("Player 0 now has", score0', 'print("Player 0 has", score0')],
@@ -76,12 +87,11 @@ def edited(variant_id: str, folder: Path) -> list[Path]:
 
 
 def okpy_scores(okpy, assignment: Path, submission: Path, folder: Path) -> dict[str, float]:
-    """okpy's points per test for ``submission`` (its ``Point breakdown``)."""
+    """okpy's points per test for ``submission`` (its ``Point breakdown``), run in a copy of the assignment
+    with the submission's hog.py (and the kit's dice.py and ucb.py where the course has none)."""
     command, scratch = okpy
-    shutil.copytree(assignment, folder)
+    okpy_run.assignment_copy(assignment, folder)
     shutil.copy(submission, folder / "hog.py")
-    shutil.copy(project.DICE, folder / "dice.py")
-    shutil.copy(project.SHIPPED / "ucb.py", folder / "ucb.py")
     output = okpy_run.run(command, folder, scratch)
     breakdown = output.split("Point breakdown", 1)
     assert len(breakdown) == 2, output[-2000:]
@@ -108,6 +118,25 @@ def test_the_kit_scores_every_okpy_test_as_okpy_does_on_the_corpus(okpy, tmp_pat
                                                                    in compared.items()}
     assert any(sum(ours.values()) < suite.points for ours, _ in compared.values()), "no submission lost a point"
     assert len(compared) >= 4 + len(EDITS[variant_id])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant_id", ["fa18", "nju24"])
+def test_tests_that_need_the_course_s_files_score_as_okpy_scores_them(okpy, tmp_path, variant_id):
+    """The fixtures in the real courses' shapes: helpers in tests/ (construct_check, check_strategy, play_utils
+    reading play.sol), the course's hog_gui.py and gui_files/ beside hog.py, setups that reload hog, NJU's
+    multiline key and its 'import tests.construct_check as test' setup. okpy 1.18.1 refuses the multiline key,
+    which NJU's client writes: it runs a copy without it (the key changes only how a student unlocks)."""
+    assignment = FIXTURES / variant_id
+    suite = okpy_folder.suite(okpy_folder.read(assignment), variant_id, {}, {})
+    compared = {}
+    for number, submission in enumerate(corpus(variant_id) + edited(variant_id, tmp_path / "edited")):
+        compared[submission.name] = (kit_scores(suite, variant_id, submission),
+                                     okpy_scores(okpy, assignment, submission, tmp_path / str(number)))
+    assert {name: ours for name, (ours, _) in compared.items()} == {name: theirs for name, (_, theirs)
+                                                                   in compared.items()}
+    assert sum(ours == {test.name: test.points for test in suite.tests} for ours, _ in compared.values()) >= 2
+    assert len([ours for ours, _ in compared.values() if sum(ours.values()) < suite.points]) >= 2
 
 
 def locked_by_okpy(okpy, assignment: Path, folder: Path) -> Path:
