@@ -100,13 +100,25 @@ def assignment_copy(assignment: Path, folder: Path) -> None:
             test.write_text(MULTILINE.sub("", text), encoding="utf-8")
 
 
-def run(command: list[str], folder: Path, home: Path) -> str:
-    """One okpy run of every test in ``folder``, in a new process; what it printed."""
+def run(command: list[str], folder: Path, home: Path, more: list[str] = ()) -> str:
+    """One okpy run of every test in ``folder`` (``more``: okpy's own arguments, ``-q q05`` for one test), in
+    a new process; what it printed."""
     environment = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}   # as a student runs it
     environment["HOME"] = str(home)
-    done = subprocess.run(command + ARGUMENTS, cwd=folder, env=environment, capture_output=True, text=True,
+    done = subprocess.run(command + ARGUMENTS + list(more), cwd=folder, env=environment, capture_output=True, text=True,
                           timeout=120)
     return done.stdout + done.stderr
+
+
+BREAKDOWN = re.compile(r"^    (.+): ([0-9.]+)/([0-9.]+)$", re.MULTILINE)
+
+
+def breakdown(output: str) -> dict[str, float]:
+    """okpy's points per test, from the ``Point breakdown`` it prints; RuntimeError when it printed none."""
+    parts = output.split("Point breakdown", 1)
+    if len(parts) != 2:
+        raise RuntimeError(f"okpy printed no point breakdown:\n{output[-2000:]}")
+    return {name: float(got) for name, got, _ in BREAKDOWN.findall(parts[1])}
 
 
 def scored(output: str) -> tuple[float, list[str]]:

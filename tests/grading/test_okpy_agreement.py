@@ -6,7 +6,6 @@ as a course runs it (``ok --local --score``; installed into a venv of its own as
 The locked copy is made by okpy itself (``ok --lock``): the kit imports that copy with ``--solution`` and must
 score the same as okpy on the instructor's unlocked copy."""
 
-import re
 import shutil
 import subprocess
 import sys
@@ -26,7 +25,6 @@ import okpy_run  # noqa: E402  (beside the benchmarks: how they find or install 
 
 FIXTURES = TESTS / "data" / "okpy"
 LIMITS = Limits(case_seconds=10.0, total_seconds=120.0)
-BREAKDOWN = re.compile(r"^    (.+): ([0-9.]+)/([0-9.]+)$", re.MULTILINE)
 
 
 @pytest.fixture(scope="module")
@@ -92,10 +90,7 @@ def okpy_scores(okpy, assignment: Path, submission: Path, folder: Path) -> dict[
     command, scratch = okpy
     okpy_run.assignment_copy(assignment, folder)
     shutil.copy(submission, folder / "hog.py")
-    output = okpy_run.run(command, folder, scratch)
-    breakdown = output.split("Point breakdown", 1)
-    assert len(breakdown) == 2, output[-2000:]
-    return {name: float(got) for name, got, _ in BREAKDOWN.findall(breakdown[1])}
+    return okpy_run.breakdown(okpy_run.run(command, folder, scratch))
 
 
 def kit_scores(suite, variant_id: str, submission: Path) -> dict[str, float]:
@@ -177,4 +172,4 @@ def test_a_suite_locked_by_okpy_and_unlocked_with_the_reference_scores_as_okpy(o
 
 def test_the_breakdown_okpy_prints_is_read_per_test():
     text = "Point breakdown\n    Question 1: 2.0/2\n    Question 5a: 0.5/1.5\n\nScore:\n    Total: 2.5\n"
-    assert BREAKDOWN.findall(text) == [("Question 1", "2.0", "2"), ("Question 5a", "0.5", "1.5")]
+    assert okpy_run.BREAKDOWN.findall(text) == [("Question 1", "2.0", "2"), ("Question 5a", "0.5", "1.5")]
