@@ -5,13 +5,15 @@ okpy runs a course's tests in the assignment's folder: the whole ``tests/`` pack
 (``tests/play.sol``), and the course's own modules beside ``hog.py`` (``hog_gui.py``, ``ucb.py``,
 ``dice.py``, a package such as ``gui_files/``) are imported as they are. ``walk`` lists every file of the
 folder the kit carries, and every one it leaves out with why: the submission's own files (the config's
-``src``), the config itself, okpy's client (``ok``), compiled caches, hidden files, symbolic links and files
-of 2 MiB or more. A folder of 50 MiB or more is refused, naming it, before anything is written.
+``src``, and ``hog.py`` whatever it says), the config itself, okpy's client (``ok``), compiled caches,
+hidden files, symbolic links, names the sandbox does not take and files of 2 MiB or more. A folder of 50 MiB
+or more, or of more than 10,000 files, is refused, naming it, before anything is written.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import stat
 from pathlib import Path, PurePosixPath
 
@@ -19,7 +21,10 @@ from grader.errors import UsageError
 
 FILE_BYTES = 2 << 20       # each file read or carried is smaller
 FOLDER_BYTES = 50 << 20    # and the folder's files together
+FOLDER_FILES = 10_000      # and there are fewer files
 CLIENT = "ok"              # okpy's client, a zip kept beside the config
+SUBMISSION = "hog.py"      # the submission's file, whatever the config's src says
+NAME = re.compile(r"[A-Za-z0-9_.\-]+")   # each part of a name the sandbox takes (grader.sandbox.scratch)
 
 
 def mib(size: int) -> str:
@@ -58,11 +63,13 @@ def _why_not(entry: os.DirEntry, name: str, src: set[str], config: str) -> str |
         return "a symbolic link: only files themselves are carried"
     if entry.name.startswith("."):
         return "a hidden folder" if entry.is_dir(follow_symlinks=False) else "a hidden file"
+    if not NAME.fullmatch(entry.name):
+        return "a name the sandbox does not take (letters, digits, '.', '_' and '-' only)"
     if entry.is_dir(follow_symlinks=False):
         return "compiled files Python makes again" if entry.name == "__pycache__" else None
     if not entry.is_file(follow_symlinks=False):
         return "not a regular file"
-    if name in src:
+    if name in src or name == SUBMISSION:
         return "the submission's own (the config's src): each submission brings its own"
     if name == config:
         return "the okpy config, read into suite.json"
@@ -88,12 +95,17 @@ def walk(folder: Path, config: str, src: list[str]) -> tuple[dict[str, Path], li
                 path = Path(entry.path)
                 name = relative(folder, path)
                 why = _why_not(entry, name, set(src), config)
-                if why is not None:
-                    left_out.append(f"{name}{'/' if entry.is_dir(follow_symlinks=False) else ''}: {why}")
+                if why is not None:   # a name that is not UTF-8 shown escaped, never a crash printing it
+                    shown = name.encode("utf-8", "backslashreplace").decode("utf-8")
+                    left_out.append(f"{shown}{'/' if entry.is_dir(follow_symlinks=False) else ''}: {why}")
                 elif entry.is_dir(follow_symlinks=False):
                     waiting.append(path)
                 else:
                     total += entry.stat(follow_symlinks=False).st_size
+                    if len(carried) >= FOLDER_FILES:
+                        raise UsageError(f"{folder}: more than {FOLDER_FILES:,} files: an okpy folder is carried "
+                                         f"with its suite whole; leave out what the tests do not need; nothing "
+                                         f"was written")
                     if total >= FOLDER_BYTES:
                         raise UsageError(f"{folder}: more than {FOLDER_BYTES >> 20} MiB of files (at {name}): "
                                          f"an okpy folder is carried with its suite whole; leave out what the "
@@ -114,5 +126,5 @@ def read(path: Path) -> bytes:
 def plain(name: str) -> bool:
     """Whether ``name`` is a relative path the kit may write a carried file to (no '..', nothing hidden)."""
     parts = PurePosixPath(name).parts
-    return bool(parts) and not PurePosixPath(name).is_absolute() and all(
-        part not in ("", ".", "..") and not part.startswith(".") for part in parts)
+    return bool(parts) and not PurePosixPath(name).is_absolute() and name != SUBMISSION and all(
+        NAME.fullmatch(part) and part not in (".", "..") and not part.startswith(".") for part in parts)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from grader.errors import UsageError
-from grader.spec import okpy_folder
+from grader.spec import okpy_files, okpy_folder
 from grader.spec import okpy_format as ok
 from tests import TESTS
 
@@ -42,8 +42,10 @@ def test_the_submission_s_file_the_ok_client_caches_links_hidden_and_large_files
     (folder / "helper.py").symlink_to(folder / "ucb.py")
     with open(folder / "tests" / "games.sol", "wb") as big:
         big.truncate(3 << 20)
+    (folder / "my notes.txt").write_text("a name with a space")
     assignment = okpy_folder.read(folder)
-    assert not {"hog.py", "ok", "helper.py", ".ok_storage", "tests/games.sol"} & set(assignment.carried)
+    assert not {"hog.py", "ok", "helper.py", ".ok_storage", "tests/games.sol", "my notes.txt"} & set(
+        assignment.carried)
     assert not [name for name in assignment.carried if "__pycache__" in name]
     assert set(assignment.left_out) >= {
         "hog.py: the submission's own (the config's src): each submission brings its own",
@@ -51,7 +53,8 @@ def test_the_submission_s_file_the_ok_client_caches_links_hidden_and_large_files
         "tests/__pycache__/: compiled files Python makes again",
         ".ok_storage: a hidden file",
         "helper.py: a symbolic link: only files themselves are carried",
-        "tests/games.sol: 3.0 MiB, over the 2 MiB a carried file may be"}
+        "tests/games.sol: 3.0 MiB, over the 2 MiB a carried file may be",
+        "my notes.txt: a name the sandbox does not take (letters, digits, '.', '_' and '-' only)"}
 
 
 def test_a_case_may_say_multiline_as_the_courses_ok_clients_write_it():
@@ -98,6 +101,12 @@ def test_a_test_file_over_2_mib_and_a_folder_over_50_mib_are_refused_naming_the_
             part.truncate((2 << 20) - 1)
     message = refused(folder)
     assert f"{folder}: more than 50 MiB of files (at data" in message and message.endswith("nothing was written")
+
+
+def test_a_folder_of_too_many_files_is_refused(tmp_path, monkeypatch):
+    monkeypatch.setattr(okpy_files, "FOLDER_FILES", 5)
+    message = refused(copy(FA18, tmp_path))
+    assert "fa18: more than 5 files: an okpy folder is carried with its suite whole" in message
 
 
 def test_a_literal_nested_deeper_than_100_is_refused_without_a_traceback():
