@@ -1,7 +1,7 @@
 """Any okpy assignment, graded by the kit and by okpy 1.18.1: per okpy test, each one's points and time.
 
 Run: python benchmarks/okpy_courses.py OKPY_FOLDER SUBMISSIONS --variant V [--docs]
-       (no arguments: the kit's own fixtures in the real courses' shapes and the corpus of their variants)
+       (no arguments: the kit's own fixtures, in the real courses' shapes, each on its variant's corpus and edits)
 
 OKPY_FOLDER is an okpy assignment as a course hands it out (its ``.ok`` config, ``tests/``, the course's
 files beside ``hog.py``); SUBMISSIONS is a folder of ``hog.py`` files, or of folders each holding one (with
@@ -27,6 +27,7 @@ from grader import project
 from grader.grading import okpy_grade
 from grader.spec import load_variant, okpy_folder
 
+import corpus   # beside this script: the kit's corpus of students' submissions, by variant
 import okpy_run   # beside this script: how okpy is found or installed, and run
 
 FIXTURES = project.PACKAGE.parent / "tests" / "data" / "okpy"
@@ -91,21 +92,24 @@ def compare(assignment: Path, folder: Path, variant_id: str, command: list[str],
 def shown_path(path: Path) -> str:
     """A path as the page shows it: inside the checkout relative to it; a corpus by what it holds."""
     if path.name.startswith("corpus-"):
-        return f"the {path.name[7:]} reference and the kit's submissions of it (tests/submissions/allowed, buggy)"
+        return (f"the {path.name[7:]} reference, the kit's submissions of it (tests/submissions/allowed, buggy) "
+                f"and its edits (okpy_run.EDITS)")
     try:
         return path.relative_to(project.PACKAGE.parent).as_posix()
     except ValueError:
         return str(path)
 
 
-def corpus(variant_id: str, scratch: Path) -> Path:
-    """A folder of the variant's reference and the kit's allowed and buggy submissions of it."""
+def corpus_folder(variant_id: str, scratch: Path) -> Path:
+    """A folder of the variant's reference, the kit's allowed and buggy submissions of it, and the reference
+    edited where okpy's rules or the course's files matter (``okpy_run.EDITS``)."""
     folder = scratch / f"corpus-{variant_id}"
     folder.mkdir()
-    shutil.copy(project.SOLUTION / variant_id / "hog.py", folder / "reference.py")
-    for kind in ("allowed", "buggy"):
-        for path in (project.PACKAGE.parent / "tests" / "submissions" / kind).glob(f"{variant_id}_*.py"):
-            shutil.copy(path, folder / path.name)
+    reference, *students = corpus.by_variant()[variant_id]
+    shutil.copy(reference, folder / "reference.py")
+    edits = okpy_run.edited(variant_id, scratch / f"edited-{variant_id}") if variant_id in okpy_run.EDITS else []
+    for path in students + edits:
+        shutil.copy(path, folder / path.name)
     return folder
 
 
@@ -122,7 +126,7 @@ def main() -> None:
         command, where = okpy_run.client(Path(scratch))
         print(f"okpy {okpy_run.VERSION} from {where}")
         runs = [(args.assignment, args.submissions, args.variant)] if args.assignment else [
-            (FIXTURES / variant_id, corpus(variant_id, Path(scratch)), variant_id) for variant_id in DEFAULTS]
+            (FIXTURES / variant_id, corpus_folder(variant_id, Path(scratch)), variant_id) for variant_id in DEFAULTS]
         totals = [compare(assignment.resolve(), folder.resolve(), variant_id, command, Path(scratch))
                   for assignment, folder, variant_id in runs]
     if len(totals) > 1:

@@ -7,6 +7,10 @@ doctest suite). ``course()`` writes such a folder for a variant's reference with
 virtual environment of its own under the benchmark's temporary folder (``python -m venv`` then
 ``pip install okpy==1.18.1`` from the index, a few seconds once per run).
 
+For comparing the kit with okpy on an imported okpy assignment (``benchmarks/okpy_courses.py``, the agreement
+tests): ``assignment_copy()`` is the copy of an assignment okpy 1.18.1 runs, ``EDITS`` the references edited
+where okpy's rules or a course's files matter, ``breakdown()`` okpy's points per test.
+
 The run is ``ok --local --no-update --score --config hog.ok``: every test, scored, with no server, no
 authentication, no backup and no update check (it opens no connection). ``python -m client`` does not
 start on Python 3.11 (okpy's ``__main__`` reads certifi's bundle with a loader call that no longer
@@ -80,6 +84,47 @@ def course(variant_id: str, folder: Path) -> float:
                   "protocols": ["file_contents", "grading", "scoring", "backup"]}
     (folder / "hog.ok").write_text(json.dumps(assignment, indent=2))
     return points
+
+
+# The reference edited as students' code goes wrong where okpy's rules matter: an expected error not raised,
+# Pig Out never scored, a printed line changed, a setup that fails (make_test_dice missing), a prompt that
+# raises where a value was expected; builtins shadowed by names hog.py defines; a loop the course's
+# construct_check finds, a strategy its check_strategy refuses, a hog.py that prints as each setup reloads it.
+EDITS = {
+    "sp19": [("    assert num_rolls <= 10, 'Cannot roll more than 10 dice.'\n", ""),
+             ("        if outcome == 1:\n            pig_out = True\n", ""),
+             ('print("Player 0 now has", score0', 'print("Player 0 has", score0'),
+             ("from dice import six_sided, four_sided, make_test_dice",
+              "from dice import six_sided, four_sided\nmake_test_dice = None"),
+             ("    tens, ones = score // 10 % 10, score % 10\n", "    tens, ones = score // 10 % 10, score % 10\n"
+                                                                 "    assert score != 49\n")],
+    "fa18": [("    tens, ones = score // 10 % 10, score % 10\n    return max(2 * tens - ones, 1)\n",
+              "    for tens, ones in [(score // 10 % 10, score % 10)]:\n        return max(2 * tens - ones, 1)\n"),
+             ("    if free_bacon(opponent_score) >= margin:\n        return 0\n",
+              "    if score == 99:\n        return 11\n    if free_bacon(opponent_score) >= margin:\n        return 0\n"),
+             ("        if is_swap(score, opponent_score):\n", "        if False:\n"),
+             ("GOAL_SCORE = 100", "GOAL_SCORE = 100\nprint('hog.py loaded')")],   # each reload prints
+    "nju24": [("    tens, ones = opponent_score // 10 % 10, opponent_score % 10\n",
+               "    tens = ones = 0\n    while not tens and not ones:\n"
+               "        tens, ones = opponent_score // 10 % 10, opponent_score % 10\n        break\n"),
+              ("    return 2 * abs(tens - ones) + 1\n", "    return 2 * abs(tens - ones)\n")],
+    "fa19": [("        if outcome == 1:\n            pig_out = True\n", ""),
+             ("GOAL_SCORE = 100", "GOAL_SCORE = 100\nrepr = str = type = eval = compile = None"),
+             ('print("Player 0 now has", score0', 'print("Player 0 has", score0')],
+}
+
+
+def edited(variant_id: str, folder: Path) -> list[Path]:
+    """The variant's reference with each of its EDITS, one file each."""
+    text = (project.SOLUTION / variant_id / "hog.py").read_text()
+    folder.mkdir()
+    paths = []
+    for number, (old, new) in enumerate(EDITS[variant_id]):
+        if old not in text:
+            raise RuntimeError(f"solution/{variant_id}/hog.py no longer holds {old!r}: edit okpy_run.EDITS")
+        paths.append(folder / f"{variant_id}_edit{number}.py")
+        paths[-1].write_text(text.replace(old, new))
+    return paths
 
 
 MULTILINE = re.compile(r"^\s*'multiline': (True|False),?\n", re.MULTILINE)

@@ -1,6 +1,6 @@
 """The kit scores an imported okpy suite as okpy itself does: equal points per okpy test, on the kit's corpus of
 real submissions (each variant's reference, then tests/submissions/allowed and buggy) and the reference with
-edits where okpy's rules matter (``EDITS``), with okpy 1.18.1 run
+edits where okpy's rules matter (``okpy_run.EDITS``), with okpy 1.18.1 run
 as a course runs it (``ok --local --score``; installed into a venv of its own as the benchmarks install it).
 
 The locked copy is made by okpy itself (``ok --lock``): the kit imports that copy with ``--solution`` and must
@@ -44,46 +44,6 @@ def corpus(variant_id: str) -> list[Path]:
         path for kind in ("allowed", "buggy") for path in (TESTS / "submissions" / kind).glob(f"{variant_id}_*.py"))
 
 
-# The reference edited as students' code goes wrong where okpy's rules matter: an expected error not raised,
-# Pig Out never scored, a printed line changed, a setup that fails (make_test_dice missing), a prompt that
-# raises where a value was expected; builtins shadowed by names hog.py defines; a loop the course's
-# construct_check finds, a strategy its check_strategy refuses, a hog.py that prints as each setup reloads it.
-EDITS = {
-    "sp19": [("    assert num_rolls <= 10, 'Cannot roll more than 10 dice.'\n", ""),
-             ("        if outcome == 1:\n            pig_out = True\n", ""),
-             ('print("Player 0 now has", score0', 'print("Player 0 has", score0'),
-             ("from dice import six_sided, four_sided, make_test_dice",
-              "from dice import six_sided, four_sided\nmake_test_dice = None"),
-             ("    tens, ones = score // 10 % 10, score % 10\n", "    tens, ones = score // 10 % 10, score % 10\n"
-                                                                 "    assert score != 49\n")],
-    "fa18": [("    tens, ones = score // 10 % 10, score % 10\n    return max(2 * tens - ones, 1)\n",
-              "    for tens, ones in [(score // 10 % 10, score % 10)]:\n        return max(2 * tens - ones, 1)\n"),
-             ("    if free_bacon(opponent_score) >= margin:\n        return 0\n",
-              "    if score == 99:\n        return 11\n    if free_bacon(opponent_score) >= margin:\n        return 0\n"),
-             ("        if is_swap(score, opponent_score):\n", "        if False:\n"),
-             ("GOAL_SCORE = 100", "GOAL_SCORE = 100\nprint('hog.py loaded')")],   # each reload prints
-    "nju24": [("    tens, ones = opponent_score // 10 % 10, opponent_score % 10\n",
-               "    tens = ones = 0\n    while not tens and not ones:\n"
-               "        tens, ones = opponent_score // 10 % 10, opponent_score % 10\n        break\n"),
-              ("    return 2 * abs(tens - ones) + 1\n", "    return 2 * abs(tens - ones)\n")],
-    "fa19": [("        if outcome == 1:\n            pig_out = True\n", ""),
-             ("GOAL_SCORE = 100", "GOAL_SCORE = 100\nrepr = str = type = eval = compile = None"),
-             ('print("Player 0 now has", score0', 'print("Player 0 has", score0')],
-}
-
-
-def edited(variant_id: str, folder: Path) -> list[Path]:
-    """The variant's reference with each of its EDITS, one file each."""
-    text = (project.SOLUTION / variant_id / "hog.py").read_text()
-    folder.mkdir()
-    paths = []
-    for number, (old, new) in enumerate(EDITS[variant_id]):
-        assert old in text, old
-        paths.append(folder / f"{variant_id}_edit{number}.py")
-        paths[-1].write_text(text.replace(old, new))
-    return paths
-
-
 def okpy_scores(okpy, assignment: Path, submission: Path, folder: Path) -> dict[str, float]:
     """okpy's points per test for ``submission`` (its ``Point breakdown``), run in a copy of the assignment
     with the submission's hog.py (and the kit's dice.py and ucb.py where the course has none)."""
@@ -105,14 +65,14 @@ def test_the_kit_scores_every_okpy_test_as_okpy_does_on_the_corpus(okpy, tmp_pat
     assignment = FIXTURES / variant_id
     suite = okpy_folder.suite(okpy_folder.read(assignment), variant_id, {}, {})
     compared = {}
-    for number, submission in enumerate(corpus(variant_id) + edited(variant_id, tmp_path / "edited")):
+    for number, submission in enumerate(corpus(variant_id) + okpy_run.edited(variant_id, tmp_path / "edited")):
         theirs = okpy_scores(okpy, assignment, submission, tmp_path / str(number))
         ours = kit_scores(suite, variant_id, submission)
         compared[submission.name] = (ours, theirs)
     assert {name: ours for name, (ours, _) in compared.items()} == {name: theirs for name, (_, theirs)
                                                                    in compared.items()}
     assert any(sum(ours.values()) < suite.points for ours, _ in compared.values()), "no submission lost a point"
-    assert len(compared) >= 4 + len(EDITS[variant_id])
+    assert len(compared) >= 4 + len(okpy_run.EDITS[variant_id])
 
 
 @pytest.mark.slow
@@ -125,7 +85,7 @@ def test_tests_that_need_the_course_s_files_score_as_okpy_scores_them(okpy, tmp_
     assignment = FIXTURES / variant_id
     suite = okpy_folder.suite(okpy_folder.read(assignment), variant_id, {}, {})
     compared = {}
-    for number, submission in enumerate(corpus(variant_id) + edited(variant_id, tmp_path / "edited")):
+    for number, submission in enumerate(corpus(variant_id) + okpy_run.edited(variant_id, tmp_path / "edited")):
         compared[submission.name] = (kit_scores(suite, variant_id, submission),
                                      okpy_scores(okpy, assignment, submission, tmp_path / str(number)))
     assert {name: ours for name, (ours, _) in compared.items()} == {name: theirs for name, (_, theirs)
