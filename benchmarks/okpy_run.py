@@ -101,7 +101,8 @@ EDITS = {
     "fa18": [("    tens, ones = score // 10 % 10, score % 10\n    return max(2 * tens - ones, 1)\n",
               "    for tens, ones in [(score // 10 % 10, score % 10)]:\n        return max(2 * tens - ones, 1)\n"),
              ("    if free_bacon(opponent_score) >= margin:\n        return 0\n",
-              "    if score == 99:\n        return 11\n    if free_bacon(opponent_score) >= margin:\n        return 0\n"),
+              "    if score == 99:\n        return 11\n"
+              "    if free_bacon(opponent_score) >= margin:\n        return 0\n"),
              ("        if is_swap(score, opponent_score):\n", "        if False:\n"),
              ("GOAL_SCORE = 100", "GOAL_SCORE = 100\nprint('hog.py loaded')")],   # each reload prints
     "nju24": [("    tens, ones = opponent_score // 10 % 10, opponent_score % 10\n",

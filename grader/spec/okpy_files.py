@@ -119,7 +119,7 @@ def read(path: Path) -> bytes:
     descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
     with os.fdopen(descriptor, "rb") as handle:
         if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-            raise UsageError(f"{path}: not a regular file any more; nothing was written")
+            raise UsageError(f"{path}: not a regular file any more (import the okpy folder again)")
         return handle.read(FILE_BYTES)
 
 

@@ -10,7 +10,7 @@ where the suite came from (the folder, the config's name, each file's SHA-256, t
 
 What okpy would run beside the submission (the folder's ``tests/`` package with its helpers and data, the
 course's own modules such as ``hog_gui.py`` and ``dice.py``: ``grader.spec.okpy_files``) is kept beside
-it, in ``suites/NAME/files/``, each file's SHA-256 in ``suite.json`` (``carried``), and loaded with it:
+it, in ``suites/NAME/files/``, each file's SHA-256 in ``suite.json`` (its ``files``), and loaded with it:
 wherever the suite goes, its files go.
 """
 
@@ -194,7 +194,8 @@ def write(suite: Suite) -> Path:
     beside it, then put in its place); where suite.json went."""
     folder = project.suite_path(suite.name)
     folder.parent.mkdir(parents=True, exist_ok=True)
-    new, old = folder.with_name(f".{folder.name}.new-{os.getpid()}"), folder.with_name(f".{folder.name}.old-{os.getpid()}")
+    new = folder.with_name(f".{folder.name}.new-{os.getpid()}")
+    old = folder.with_name(f".{folder.name}.old-{os.getpid()}")
     for stale in (new, old):
         shutil.rmtree(stale, ignore_errors=True)
     try:
