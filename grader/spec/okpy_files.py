@@ -47,14 +47,16 @@ def inside(folder: Path, path: Path, shown: str, config: Path) -> Path:
 
 def bounded_text(path: Path, shown: str, what: str = "a test file") -> str:
     """A file's text, when it is smaller than FILE_BYTES; a UsageError naming it otherwise."""
-    size = path.stat().st_size
-    if size >= FILE_BYTES:
-        raise UsageError(f"{shown}: {mib(size)}, over the {FILE_BYTES >> 20} MiB {what} may be; "
-                         f"nothing was written")
     try:
+        size = path.stat().st_size
+        if size >= FILE_BYTES:
+            raise UsageError(f"{shown}: {mib(size)}, over the {FILE_BYTES >> 20} MiB {what} may be; "
+                             f"nothing was written")
         return path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
         raise UsageError(f"{shown}: not UTF-8 text; nothing was written") from None
+    except OSError as error:
+        raise UsageError(f"{shown}: cannot be read ({error.strerror}); nothing was written") from None
 
 
 def _why_not(entry: os.DirEntry, name: str, src: set[str], config: str) -> str | None:

@@ -104,8 +104,14 @@ def _test_files(folder: Path, config: Path, data: dict) -> list[Path]:
                              f"read inside the okpy folder only; nothing was written")
         matched = [Path(name) for name in sorted(glob.glob(f"{glob.escape(str(folder))}/{pattern}"))]
         for path in matched:
-            okpy_files.inside(folder, path, okpy_files.relative(folder, path), config)
-        matched = [path for path in matched if not (path.name == "__init__.py" and not path.read_text().strip())]
+            shown = okpy_files.relative(folder, path)
+            okpy_files.inside(folder, path, shown, config)
+            if not path.is_file() or path.suffix != ".py":
+                raise UsageError(f"{config.name}: its tests name {pattern!r}, which matches {shown}, not a Python test "
+                                 f"file (okpy refuses it too: 'Cannot import {shown} as an OK test'); nothing was "
+                                 f"written")
+        matched = [path for path in matched if not (path.name == "__init__.py"
+                                                    and not okpy_files.bounded_text(path, shown).strip())]
         if not matched:
             raise UsageError(f"{config}: its tests name {pattern!r}, but no such file is in {folder}; "
                              f"nothing was written")

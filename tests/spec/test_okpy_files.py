@@ -121,3 +121,15 @@ def test_a_config_naming_a_test_that_is_not_there_names_the_config(tmp_path):
     folder = copy(NJU24, tmp_path)
     os.remove(folder / "tests" / "q02.py")
     assert "hog.ok: its default_tests name q02, but no test file of that name is in" in refused(folder)
+
+
+def test_a_glob_matching_a_folder_or_a_file_that_is_not_python_is_refused_as_okpy_refuses_it(tmp_path):
+    folder = copy(NJU24, tmp_path)
+    config = (folder / "hog.ok").read_text()
+    (folder / "hog.ok").write_text(config.replace('"tests/q*.py": "ok_test"', '"tests/*": "ok_test"'))
+    (folder / "tests" / "games.sol").write_text("1; 2\n")
+    assert "hog.ok: its tests name 'tests/*', which matches tests/games.sol, not a Python test file (okpy " \
+           "refuses it too: 'Cannot import tests/games.sol as an OK test'); nothing was written" in refused(folder)
+    (folder / "tests" / "games.sol").unlink()
+    (folder / "tests" / "data").mkdir()
+    assert "which matches tests/data, not a Python test file" in refused(folder)
