@@ -3,7 +3,7 @@ submissions made as the grader makes them (their code kept where the upload's wo
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 
 from grader import project
 from grader.server.grading import queue
@@ -52,10 +52,11 @@ def rubric_app(course, url: str | None = None, migrated=None):
 
 
 def graded(app, student_id: str, score: float, *, late_days: int = 0, code: str = CODE) -> int:
-    """A graded submission of ``student_id`` to hog, recorded as the grader records one."""
+    """A graded submission of the person of this student id (or email) to hog, recorded as the grader records one."""
     settings = app.config["hog.settings"]
     with settings.sessions() as session, session.begin():
-        person = session.scalars(select(Person).where(Person.student_id == student_id)).one()
+        person = session.scalars(select(Person).where(or_(Person.student_id == student_id,
+                                                          Person.email == student_id))).one()
         row = Submission(person_id=person.id, assignment="hog", variant="sp19", filename="hog.py", sha256="0" * 64,
                          seed=1, submitted_at=db.now(), late_days=late_days, status=GRADING, attempt=1)
         session.add(row)
