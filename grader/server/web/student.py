@@ -11,7 +11,7 @@ from werkzeug.exceptions import HTTPException
 from grader.server.course import gradebook, leaderboard, people, policy
 from grader.server.store import uploads
 from grader.server.store.models import FAILED, GRADED, STAFF
-from grader.server.web import access, intake
+from grader.server.web import access, grading, intake
 
 student = Blueprint("student", __name__)
 ALIAS_LIMIT = 40
@@ -94,7 +94,8 @@ def submission(submission_id: int):
     counted = (policy.counted_score(rules, found.score, found.late_days)
                if done and found.late_days and rules is not None else None)   # None: on time, or no score
     return render_template("submission.html", person=person, submission=found,
-                           result=json.loads(found.result) if done else None, done=done, counted=counted)
+                           result=json.loads(found.result) if done else None, done=done, counted=counted,
+                           **grading.student_context(person, found))
 
 
 @student.get("/assignments/<name>/leaderboard")
