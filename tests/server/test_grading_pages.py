@@ -5,6 +5,8 @@ page, asks for a regrade and reads the answer. A student reaches none of the sta
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.server.conftest import csrf, issue, signed_in
@@ -21,7 +23,6 @@ def served(tmp_path, migrated_sqlite):
 
 def form(page: str, **fields) -> dict:
     """The grading form's hidden state as the page holds it, with ``fields`` added."""
-    import re
     found = {"csrf_token": re.search(r'name="csrf_token" value="([^"]+)"', page)[1],
              "version": re.search(r'name="version" value="(\d+)"', page)[1],
              "applied": re.findall(r'name="applied" value="([^"]+)"', page),
@@ -110,3 +111,16 @@ def test_a_student_reaches_none_of_the_grading_pages(served):
     other = signed_in(app, tokens["s2"])
     assert other.post(f"/submissions/{number}/regrade-requests", data={
         "csrf_token": csrf(other), "item": "docs", "message": "x"}).status_code == 404
+
+
+def test_the_class_report_says_how_often_each_rubric_item_was_applied(served):
+    app, tokens = served
+    staff = signed_in(app, tokens["t1"])
+    for student in ("s1", "s2"):
+        number = graded(app, student, 20.0)
+        page = staff.get(f"/staff/submissions/{number}/grade").get_data(as_text=True)
+        assert staff.post(f"/staff/submissions/{number}/grade", data=form(page, toggle="names")).status_code == 303
+    report = staff.get("/staff/assignments/hog/report").get_data(as_text=True)
+    assert "Of 2 reviewed submissions" in report
+    assert '<td>Names say what they hold</td><td class="number">-1</td><td class="number">2</td>' in report
+    assert '<td>Docstrings</td><td class="number">+2</td><td class="number">0</td>' in report

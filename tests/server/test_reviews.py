@@ -4,9 +4,11 @@ submission, seen by the student after release only, with the total it makes."""
 
 from __future__ import annotations
 
+import csv
+
 import pytest
 
-from tests.server.conftest import bearer, issue
+from tests.server.conftest import bearer, issue, signed_in
 from tests.server.reviewing import graded, put, review, rubric_app, rubric_course
 
 
@@ -116,3 +118,28 @@ def test_a_newer_counted_submission_flags_the_review_which_staff_carry_over_with
     now = review(client, tokens["t1"], newer)
     assert now["outdated"] is False and now["submission"] == newer and now["total"] == 24.0
     assert any(f"carried over from submission {older}" in change["what"] for change in now["history"])
+
+
+def test_the_gradebook_and_its_csv_have_a_column_per_rubric_item_and_the_total_counting_it_once_released(served):
+    app, tokens = served
+    number = graded(app, "s1", 20.0)
+    client = app.test_client()
+    assert put(client, tokens["t1"], number, 0, rubric={"names": True, "docs": True},
+               adjustment={"points": 0.5, "reason": "clear plan"}).status_code == 200
+
+    def table() -> dict[str, dict]:
+        text = client.get("/api/assignments/hog/gradebook.csv", headers=bearer(tokens["t1"])).get_data(as_text=True)
+        return {row["student_id"]: row for row in csv.DictReader(text.splitlines())}
+
+    before = table()
+    assert [before["s1"][f"rubric:{item}"] for item in ("names", "repeat", "docs")] == ["-1.0", "0", "2.0"]
+    assert before["s1"]["adjustment"] == "0.5"
+    assert (before["s1"]["total"], before["s1"]["total_max"]) == ("20.0", "23.0")   # not released: the autograder's
+    assert before["s2"]["rubric:names"] == before["s2"]["total"] == ""
+    staff = signed_in(app, tokens["t1"])
+    seen = staff.get("/staff/assignments/hog/state.json").get_json()["state"]
+    assert client.post("/api/assignments/hog/release", headers=bearer(tokens["t1"])).status_code == 200
+    assert staff.get("/staff/assignments/hog/state.json").get_json()["state"] != seen   # the live gradebook reloads
+    after = table()
+    assert (after["s1"]["total"], after["s1"]["total_max"]) == ("21.5", "25.0")
+    assert "<th>rubric:docs</th>" in staff.get("/staff/assignments/hog").get_data(as_text=True)

@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from grader.server.course import reviews
+from grader.server.course import manual, reviews
 from grader.server.course.reviews import Refused
 from grader.server.store import db
 from grader.server.store.models import STAFF, Person, RegradeRequest, Submission
@@ -41,7 +41,7 @@ def ask(session: Session, rules: Assignment, person: Person, submission: Submiss
         raise Refused(400, f"item is {item!r}: name one of {known}")
     if not isinstance(message, str) or not message.strip() or len(message) > reviews.LONGEST_TEXT:
         raise Refused(400, f"say why in the message (1 to {reviews.LONGEST_TEXT} characters)")
-    released = reviews.released_at(session, rules.name)
+    released = manual.released_at(session, rules.name)
     if released is None:
         raise Refused(409, f"the grades of {rules.name} are not released yet: ask once they are")
     closes = closes_at(rules, released)

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from grader.classroom.batch import GRADED_FROM
 from grader.project.files import write_atomically
 from grader.report import classroom, instructor
-from grader.server.course import gradebook
+from grader.server.course import gradebook, reviews
 from grader.server.store import uploads
 from grader.server.store.models import STUDENT, Person, Submission
 from grader.similarity import batch as similarity
@@ -42,7 +42,8 @@ def _fresh(folder: Path) -> Path:
 
 
 def class_report(session: Session, course: Path, assignment: Assignment) -> Path:
-    """report.html of the counted submissions (each one's result and instructor record)."""
+    """report.html of the counted submissions (each one's result and instructor record), with how often each
+    rubric item was applied where the assignment has a rubric."""
     out = _fresh(course / "server" / "reports" / assignment.name / "class")
     (out / instructor.FOLDER).mkdir()
     for name, submission in _counted(session, assignment):
@@ -51,7 +52,8 @@ def class_report(session: Session, course: Path, assignment: Assignment) -> Path
         if submission.instructor:
             write_atomically(out / instructor.FOLDER / f"{name}.json",
                              json.dumps({**json.loads(submission.instructor), GRADED_FROM: marker}))
-    page, _ = classroom.write(out, load_variant(assignment.variant) if assignment.variant else None)
+    page, _ = classroom.write(out, load_variant(assignment.variant) if assignment.variant else None,
+                              reviews.distribution(session, assignment) if assignment.rubric.items else None)
     return page
 
 

@@ -13,7 +13,8 @@ from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from grader.server.course import gradebook, policy, totals
+from grader.server.course import gradebook, manual
+from grader.server.course.manual import applied, comments, released_at
 from grader.server.store import db
 from grader.server.store.models import STUDENT, GradeChange, Person, Release, Review, Submission
 from grader.spec.serving import Assignment
@@ -42,11 +43,6 @@ class Wanted:
     version: int
 
 
-def released_at(session: Session, assignment: str) -> datetime | None:
-    found = session.get(Release, assignment)
-    return db.utc(found.released_at) if found is not None else None
-
-
 def release(session: Session, assignment: str, by: Person) -> datetime:
     """The assignment's manual grades released (the first release's time kept when released again)."""
     found = session.get(Release, assignment)
@@ -60,30 +56,6 @@ def release(session: Session, assignment: str, by: Person) -> datetime:
 def of_person(session: Session, person_id: int, assignment: str, *, locked: bool = False) -> Review | None:
     query = select(Review).where(Review.person_id == person_id, Review.assignment == assignment)
     return session.scalars(query.with_for_update() if locked else query).first()
-
-
-def applied(review: Review | None) -> set[str]:
-    return set(json.loads(review.applied)) if review is not None else set()
-
-
-def comments(review: Review | None) -> list[dict]:
-    return json.loads(review.comments) if review is not None else []
-
-
-def manual_points(rules: Assignment, review: Review | None) -> float:
-    """The points given by hand: the rubric's applied items (their points now) and the adjustment."""
-    return rules.rubric.points(applied(review)) + (review.adjustment if review is not None else 0.0)
-
-
-def grade(rules: Assignment, chosen, review: Review | None, counting_manual: bool,
-          bonus: float = 0.0, bonus_max: float = 0.0) -> tuple[float | None, float | None]:
-    """(total, total_max) of the counted submission ``chosen`` (None: none), the manual part counted where
-    ``counting_manual`` (after the release; always for staff reading a review)."""
-    if chosen is None:
-        return None, None
-    autograder = policy.counted_score(rules, chosen.score, chosen.late_days)
-    return (totals.total(autograder, manual_points(rules, review) if counting_manual else 0.0, bonus),
-            totals.total_max(chosen.max_score, rules.rubric.positive if counting_manual else 0.0, bonus_max))
 
 
 def counted_of(session: Session, rules: Assignment, person_id: int):
@@ -109,7 +81,7 @@ def staff_view(session: Session, rules: Assignment, submission: Submission) -> d
     review = of_person(session, submission.person_id, submission.assignment)
     chosen = counted_of(session, rules, submission.person_id)
     found = applied(review)
-    total, maximum = grade(rules, chosen or submission, review, True)
+    total, maximum = manual.grade(rules, chosen or submission, review, True)
     return {"submission": review.submission_id if review else submission.id,
             "counted": chosen.id if chosen else None,
             "outdated": review is not None and chosen is not None and review.submission_id != chosen.id,
@@ -117,7 +89,7 @@ def staff_view(session: Session, rules: Assignment, submission: Submission) -> d
             "adjustment": {"points": review.adjustment if review else 0.0,
                            "reason": review.adjustment_reason if review else ""},
             "comments": comments(review), "version": review.version if review else 0,
-            "rubric_points": manual_points(rules, review), "total": total, "total_max": maximum,
+            "rubric_points": manual.points(rules, review), "total": total, "total_max": maximum,
             "released_at": _text(released_at(session, submission.assignment)),
             "history": history(session, submission.person_id, submission.assignment)}
 
@@ -129,7 +101,7 @@ def student_view(session: Session, rules: Assignment, submission: Submission) ->
     review = of_person(session, submission.person_id, submission.assignment) if when else None
     if review is None or review.submission_id != submission.id:
         return None
-    total, maximum = grade(rules, counted_of(session, rules, submission.person_id) or submission, review, True)
+    total, maximum = manual.grade(rules, counted_of(session, rules, submission.person_id) or submission, review, True)
     found = applied(review)
     return {"items": [{"id": item.id, "title": item.title, "points": item.points}
                       for item in rules.rubric.items if item.id in found],
@@ -263,3 +235,16 @@ def ungraded_next(session: Session, rules: Assignment, after_student: str = "") 
         if chosen is not None and reviewed.get(person_id) != chosen.id:
             return chosen
     return None
+
+
+def distribution(session: Session, rules: Assignment) -> dict:
+    """How often each rubric item is applied among the assignment's reviews (the class report's, the
+    grading list's): ``{"reviews": N, "items": [{"id", "title", "points", "applied"}]}``."""
+    counts = {item.id: 0 for item in rules.rubric.items}
+    found = list(session.scalars(select(Review.applied).where(Review.assignment == rules.name)))
+    for text in found:
+        for item_id in json.loads(text):
+            if item_id in counts:
+                counts[item_id] += 1
+    return {"reviews": len(found), "items": [{"id": item.id, "title": item.title, "points": item.points,
+                                              "applied": counts[item.id]} for item in rules.rubric.items]}

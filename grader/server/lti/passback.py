@@ -19,7 +19,7 @@ from pathlib import Path
 from sqlalchemy import Connection, Engine, and_, or_, select, update
 from sqlalchemy.orm import Session
 
-from grader.server.course import gradebook, reviews
+from grader.server.course import gradebook, manual, reviews
 from grader.server.lti import ags, platforms
 from grader.server.store import db
 from grader.server.store.models import GRADING, QUEUED, Link
@@ -40,7 +40,7 @@ def _same(first: float | None, second: float | None) -> bool:
 
 
 def refresh(session: Session, server: Server, person_id: int, assignment: str) -> int:
-    """The person's links to ``assignment`` given its total now (``reviews.grade``: the counted score, and the
+    """The person's links to ``assignment`` given its total now (``manual.grade``: the counted score, and the
     points given by hand once released); how many became due. None while a
     submission of theirs waits to be graded: a regrade's first results would send the scores of a gradebook half
     regraded (the older submission's, where the last counts)."""
@@ -54,8 +54,8 @@ def refresh(session: Session, server: Server, person_id: int, assignment: str) -
     chosen = gradebook.counted(rules, mine)
     if chosen is None:
         return 0
-    released = reviews.released_at(session, assignment) is not None   # the manual part counts once released
-    score, maximum = reviews.grade(rules, chosen, reviews.of_person(session, person_id, assignment), released)
+    released = manual.released_at(session, assignment) is not None   # the manual part counts once released
+    score, maximum = manual.grade(rules, chosen, reviews.of_person(session, person_id, assignment), released)
     became = 0
     for link in links:
         if maximum is None or (_same(score, link.wanted_score) and _same(maximum, link.wanted_maximum)):

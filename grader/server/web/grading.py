@@ -11,7 +11,7 @@ import json
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 from sqlalchemy import select
 
-from grader.server.course import policy, regrades, reviews
+from grader.server.course import manual, policy, regrades, reviews
 from grader.server.store import db, uploads
 from grader.server.store.models import STUDENT, CannedComment, Person, Review, Submission
 from grader.server.web import access, code, reviewing
@@ -30,16 +30,6 @@ def _source(submission: Submission) -> str:
     return uploads.hog_text(kept)
 
 
-def distribution(session, rules) -> dict[str, int]:
-    """How many reviews of the assignment apply each rubric item."""
-    counts = {item.id: 0 for item in rules.rubric.items}
-    for text in session.scalars(select(Review.applied).where(Review.assignment == rules.name)):
-        for item_id in json.loads(text):
-            if item_id in counts:
-                counts[item_id] += 1
-    return counts
-
-
 @grading.get("/staff/assignments/<name>/grading")
 def overview(name: str):
     person = access.staff()
@@ -49,12 +39,12 @@ def overview(name: str):
     for student in database.scalars(select(Person).where(Person.role == STUDENT).order_by(Person.student_id)):
         chosen = reviews.counted_of(database, rules, student.id)
         review = reviews.of_person(database, student.id, rules.name)
-        total, maximum = reviews.grade(rules, chosen, review, True)
+        total, maximum = manual.grade(rules, chosen, review, True)
         rows.append({"student": student, "counted": chosen, "review": review, "total": total, "total_max": maximum,
                      "outdated": bool(review and chosen and review.submission_id != chosen.id)})
     return render_template("staff_grading.html", person=person, assignment=rules, rows=rows,
-                           released_at=reviews.released_at(database, rules.name),
-                           distribution=distribution(database, rules),
+                           released_at=manual.released_at(database, rules.name),
+                           distribution=reviews.distribution(database, rules),
                            open_requests=len(regrades.listed(database, person, open_only=True)))
 
 
@@ -181,7 +171,7 @@ def student_context(person, submission: Submission) -> dict:
     view = reviews.student_view(database, rules, submission) if rules is not None else None
     if view is None:
         return {"review": None}
-    closes = regrades.closes_at(rules, reviews.released_at(database, submission.assignment))
+    closes = regrades.closes_at(rules, manual.released_at(database, submission.assignment))
     return {"review": view, "lines": code.lines(_source(submission), view["comments"]),
             "requests": [regrades.described(rules, r) for r in regrades.of_submission(database, submission.id)],
             "items": rules.rubric.items, "closes": closes, "asking": closes is not None and db.now() <= closes}
