@@ -8,6 +8,7 @@ import csv
 
 import pytest
 
+from grader.cli import main
 from tests.server.conftest import bearer, issue, signed_in
 from tests.server.reviewing import graded, put, review, rubric_app, rubric_course
 
@@ -143,3 +144,16 @@ def test_the_gradebook_and_its_csv_have_a_column_per_rubric_item_and_the_total_c
     after = table()
     assert (after["s1"]["total"], after["s1"]["total_max"]) == ("21.5", "25.0")
     assert "<th>rubric:docs</th>" in staff.get("/staff/assignments/hog").get_data(as_text=True)
+
+
+def test_hog_serve_release_releases_the_grades_as_the_button_does(served, capsys):
+    app, tokens = served
+    number = graded(app, "s1", 20.0)
+    client = app.test_client()
+    assert put(client, tokens["t1"], number, 0, rubric={"docs": True}).status_code == 200
+    course = app.config["hog.settings"].course
+    assert main(["--course", str(course), "serve", "release", "hog"]) == 0
+    assert "hog's grades given by hand are released" in capsys.readouterr().out
+    assert client.get(f"/api/submissions/{number}", headers=bearer(tokens["s1"])).get_json()["review"]["total"] == 22.0
+    assert main(["--course", str(course), "serve", "release", "hgo"]) == 2
+    assert "no [assignments.hgo]" in capsys.readouterr().err

@@ -43,11 +43,12 @@ class Wanted:
     version: int
 
 
-def release(session: Session, assignment: str, by: Person) -> datetime:
-    """The assignment's manual grades released (the first release's time kept when released again)."""
+def release(session: Session, assignment: str, by: Person | None) -> datetime:
+    """The assignment's manual grades released (the first release's time kept when released again); ``by``:
+    None from the command line."""
     found = session.get(Release, assignment)
     if found is None:
-        found = Release(assignment=assignment, released_at=db.now(), released_by=by.id)
+        found = Release(assignment=assignment, released_at=db.now(), released_by=by.id if by else None)
         session.add(found)
         session.flush()
     return db.utc(found.released_at)
