@@ -8,6 +8,7 @@ import csv
 
 import pytest
 
+from grader import project
 from grader.cli import main
 from tests.server.conftest import bearer, issue, signed_in
 from tests.server.reviewing import graded, put, review, rubric_app, rubric_course
@@ -57,7 +58,7 @@ def test_a_save_from_a_stale_page_is_refused_with_409_and_the_other_grader_s_wor
     assert put(first, tokens["t1"], number, 1, rubric={}).status_code == 409
 
 
-@pytest.mark.parametrize("body, said", [
+REFUSED = [
     ({"rubric": {"nmaes": True}}, "no rubric item 'nmaes'"),
     ({"rubric": {"names": "yes"}}, "true or false"),
     ({"adjustment": {"points": 1, "reason": ""}}, "a reason"),
@@ -65,13 +66,20 @@ def test_a_save_from_a_stale_page_is_refused_with_409_and_the_other_grader_s_wor
     ({"comments": [{"line": 5, "end_line": 3, "text": "x"}]}, "end_line"),
     ({"comments": [{"line": 2, "text": ""}]}, "text"),
     ({"version": "one"}, "version"),
-])
-def test_a_review_that_cannot_be_saved_is_refused_with_400_and_what_to_fix(served, body, said):
+    ({"grade": 3}, "unknown key 'grade'"),
+]
+
+
+def test_a_review_that_cannot_be_saved_is_refused_with_400_and_what_to_fix(served):
     app, tokens = served
     number = graded(app, "s1", 20.0)
-    sent = {"rubric": {}, "adjustment": {"points": 0, "reason": ""}, "comments": [], "version": 0, **body}
-    answer = app.test_client().put(f"/api/submissions/{number}/review", headers=bearer(tokens["t1"]), json=sent)
-    assert answer.status_code == 400 and said in answer.get_json()["error"], answer.get_json()
+    client = app.test_client()
+    for body, said in REFUSED:
+        sent = {"rubric": {}, "adjustment": {"points": 0, "reason": ""}, "comments": [], "version": 0, **body}
+        answer = client.put(f"/api/submissions/{number}/review", headers=bearer(tokens["t1"]), json=sent)
+        assert answer.status_code == 400 and said in answer.get_json()["error"], (body, answer.get_json())
+    assert client.put(f"/api/submissions/{number}/review", headers=bearer(tokens["t1"]), data="not json").status_code == 400
+    assert review(client, tokens["t1"], number)["version"] == 0   # nothing saved
 
 
 def test_students_reach_no_review_route_and_see_nothing_of_the_manual_part_before_release(served):
@@ -157,3 +165,19 @@ def test_hog_serve_release_releases_the_grades_as_the_button_does(served, capsys
     assert client.get(f"/api/submissions/{number}", headers=bearer(tokens["s1"])).get_json()["review"]["total"] == 22.0
     assert main(["--course", str(course), "serve", "release", "hgo"]) == 2
     assert "no [assignments.hgo]" in capsys.readouterr().err
+
+
+def test_an_item_s_points_changed_in_the_config_apply_to_every_review_and_one_removed_keeps_its_history(served):
+    app, tokens = served
+    number = graded(app, "s1", 20.0)
+    assert put(app.test_client(), tokens["t1"], number, 0, rubric={"names": True, "docs": True}).status_code == 200
+    course = app.config["hog.settings"].course
+    config = course / project.CONFIG_NAME
+    renamed = 'id = "named"\ntitle = "Named"\npoints = -1\n'   # names taken out, another item in its place
+    config.write_text(config.read_text().replace("points = 2\n", "points = 3\n").replace(
+        'id = "names"\ntitle = "Names say what they hold"\npoints = -1\ngroup = "style"\n', renamed))
+    restarted = rubric_app(course)   # hog serve reads its config at start
+    now = review(restarted.test_client(), tokens["t1"], number)
+    assert now["rubric"] == {"named": False, "repeat": False, "docs": True}
+    assert (now["rubric_points"], now["total"], now["total_max"]) == (3.0, 23.0, 26.0)
+    assert "applied names (-1), docs (+2)" in now["history"][0]["what"]
