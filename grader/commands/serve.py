@@ -1,5 +1,6 @@
 """The course server's verbs: ``hog serve``, ``hog serve people ROSTER.csv``, ``hog serve regrade NAME``,
-``hog serve release NAME``, ``hog serve backup DEST``, ``hog serve restore SRC`` and ``hog serve unit`` (its systemd service).
+``hog serve release NAME``, ``hog serve backup DEST``, ``hog serve restore SRC`` and ``hog serve unit``
+(its systemd service).
 
 ``hog serve`` brings the database to the newest schema, puts back in the queue the jobs of graders that
 died (and those a fault of the kit failed), starts the grader process (restarted if it dies) and the thread

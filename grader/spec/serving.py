@@ -13,7 +13,7 @@ penalty_per_day = 0.1                    # the share of the score taken off per 
 submissions_per_hour = 10                # per student
 score = "last"                           # the counted submission: "last" or "best"
 suite = "hog-sp24"                       # graded with this imported okpy suite (hog import-ok); "kit+..." with both
-regrade_requests_days = 7                # days after staff release the manual grades that students may ask for a regrade
+regrade_requests_days = 7                # days after the release of the grades by hand to ask for a regrade
 ```
 Each assignment may have a rubric that staff grade by hand (``grader.spec.rubric``).
 Errors name the file, the line and the fix, as every error of the course config does.

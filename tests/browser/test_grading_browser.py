@@ -9,7 +9,8 @@ import signal
 
 import pytest
 
-from tests.browser.test_server_browser import ARTIFACTS, CHROMIUM, sync_api, watched
+from grader import project
+from tests.browser.test_server_browser import ARTIFACTS, launch, sync_api, watched
 from tests.server.conftest import issue
 from tests.server.reviewing import graded, rubric_app, rubric_course
 from tests.server.test_restart import start
@@ -25,6 +26,7 @@ def served(tmp_path):
     yield base, tokens, numbers
     server.send_signal(signal.SIGTERM)
     server.wait(20)
+    project.use()
 
 
 def grade(page, item: str, line: str, comment: str) -> None:
@@ -42,8 +44,7 @@ def test_staff_grade_two_submissions_release_and_answer_the_student_s_regrade_re
     base, tokens, numbers = served
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM),
-                                              args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        chromium = launch(playwright)
         try:
             errors, elsewhere = [], []
             staff = watched(chromium, errors, elsewhere, base)

@@ -10,31 +10,9 @@ from grader.server.grading import queue
 from grader.server.store import db, uploads
 from grader.server.store.models import GRADING, Person, Submission
 from tests.server.conftest import bearer, make_app, make_course
+from tests.spec.test_rubric import TABLES
 
-RUBRIC = """
-[[assignments.hog.rubric_groups]]
-id = "style"
-title = "Style"
-floor = -2
-
-[[assignments.hog.rubric]]
-id = "names"
-title = "Names say what they hold"
-points = -1
-group = "style"
-
-[[assignments.hog.rubric]]
-id = "repeat"
-title = "Repeated code"
-points = -2
-group = "style"
-
-[[assignments.hog.rubric]]
-id = "docs"
-title = "Docstrings"
-points = 2
-description = "every function says what it returns"
-"""
+RUBRIC = TABLES   # the course config tests' rubric: names -1 and repeat -2 in style (-2 to 0), docs +2
 CODE = 'def roll_dice(num_rolls, dice):\n    """Roll dice."""\n    total = 0\n    return total\n'
 
 
@@ -65,8 +43,8 @@ def graded(app, student_id: str, score: float, *, late_days: int = 0, code: str 
     kept = uploads.folder(settings.course, "hog", number)
     kept.mkdir(parents=True, exist_ok=True)
     (kept / "hog.py").write_text(code)
-    result = {"score": score, "max_score": 23.0, "output": "", "tests": [{"name": "Question 1", "number": "1", "score": score,
-                                                             "max_score": 23.0, "status": "passed", "output": ""}]}
+    result = {"score": score, "max_score": 23.0, "output": "", "tests": [
+        {"name": "Question 1", "number": "1", "score": score, "max_score": 23.0, "status": "passed", "output": ""}]}
     assert queue.finish(settings.engine, (number, 1), result, None, False)
     return number
 

@@ -78,7 +78,8 @@ def test_a_review_that_cannot_be_saved_is_refused_with_400_and_what_to_fix(serve
         sent = {"rubric": {}, "adjustment": {"points": 0, "reason": ""}, "comments": [], "version": 0, **body}
         answer = client.put(f"/api/submissions/{number}/review", headers=bearer(tokens["t1"]), json=sent)
         assert answer.status_code == 400 and said in answer.get_json()["error"], (body, answer.get_json())
-    assert client.put(f"/api/submissions/{number}/review", headers=bearer(tokens["t1"]), data="not json").status_code == 400
+    not_json = client.put(f"/api/submissions/{number}/review", headers=bearer(tokens["t1"]), data="not json")
+    assert not_json.status_code == 400
     assert review(client, tokens["t1"], number)["version"] == 0   # nothing saved
 
 

@@ -24,8 +24,7 @@ variant = "sp19"
 due = 2026-09-15T23:59:00-07:00
 """
 
-RUBRIC = HEAD + """regrade_requests_days = 3
-
+TABLES = """
 [[assignments.hog.rubric_groups]]
 id = "style"
 title = "Style"
@@ -50,6 +49,7 @@ id = "docs"
 title = "Docstrings"
 points = 2
 """
+RUBRIC = HEAD + "regrade_requests_days = 3\n" + TABLES
 
 
 def read(tmp_path, text: str):

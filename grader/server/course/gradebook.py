@@ -147,7 +147,8 @@ def state(session: Session, assignment: str) -> str:
     graded_by_hand = session.execute(select(func.count(), func.sum(Review.version)).where(
         Review.assignment == assignment)).one()
     released = manual.released_at(session, assignment) is not None
-    return ";".join([f"people={people}", f"reviews={graded_by_hand[0]}/{graded_by_hand[1]}/{released}", *(f"{status}={count}/{last}/{attempts}"
+    return ";".join([f"people={people}", f"reviews={graded_by_hand[0]}/{graded_by_hand[1]}/{released}",
+                     *(f"{status}={count}/{last}/{attempts}"
                                             for status, count, last, attempts in by_status)])
 
 

@@ -1,6 +1,6 @@
-"""The manual part of a grade, read from a review and the assignment's release: the rubric items applied, the comments, the points they
-give with the adjustment, and the grade (total and maximum) they make with the counted submission. What
-the gradebook, the reviews and the passback share."""
+"""The manual part of a grade, read from a review and the assignment's release: the rubric items applied,
+the comments, the points they give with the adjustment, and the grade (total and maximum) they make with
+the counted submission. What the gradebook, the reviews and the passback share."""
 
 from __future__ import annotations
 

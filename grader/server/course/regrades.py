@@ -27,7 +27,9 @@ def closes_at(rules: Assignment, released: datetime | None) -> datetime | None:
 
 def title(rules: Assignment, item: str) -> str:
     found = rules.rubric.item(item)
-    return "the autograder's part" if item == AUTOGRADER else found.title if found else f"{item} (no longer in the rubric)"
+    if item == AUTOGRADER:
+        return "the autograder's part"
+    return found.title if found else f"{item} (no longer in the rubric)"
 
 
 def ask(session: Session, rules: Assignment, person: Person, submission: Submission, body) -> RegradeRequest:

@@ -106,7 +106,8 @@ def student_view(session: Session, rules: Assignment, submission: Submission) ->
     found = applied(review)
     return {"items": [{"id": item.id, "title": item.title, "points": item.points}
                       for item in rules.rubric.items if item.id in found],
-            "comments": comments(review), "adjustment": {"points": review.adjustment, "reason": review.adjustment_reason},
+            "comments": comments(review),
+            "adjustment": {"points": review.adjustment, "reason": review.adjustment_reason},
             "total": total, "total_max": maximum, "released_at": _text(when)}
 
 
@@ -129,7 +130,8 @@ def _text_of(value, what: str, *, empty: bool) -> str:
 def wanted(rules: Assignment, body) -> Wanted:
     """A review's content as sent (``{"rubric", "adjustment", "comments", "version"}``), checked."""
     if not isinstance(body, dict):
-        raise Refused(400, 'send a JSON object: {"rubric": {...}, "adjustment": {...}, "comments": [...], "version": N}')
+        raise Refused(400, 'send a JSON object: {"rubric": {...}, "adjustment": {...}, "comments": [...], '
+                           '"version": N}')
     unknown = sorted(set(body) - set(BODY_KEYS))
     if unknown:
         raise Refused(400, f"unknown key {unknown[0]!r}: the keys are {', '.join(BODY_KEYS)}")

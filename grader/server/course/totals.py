@@ -6,7 +6,8 @@ early submissions; the maximum is the autograder's, plus the rubric's positive p
 from __future__ import annotations
 
 
-def total(autograder_after_penalty: float | None, rubric_points: float = 0.0, bonus_points: float = 0.0) -> float | None:
+def total(autograder_after_penalty: float | None, rubric_points: float = 0.0,
+          bonus_points: float = 0.0) -> float | None:
     """The total (never below 0), or None while the autograder's part has no score."""
     if autograder_after_penalty is None:
         return None

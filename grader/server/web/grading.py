@@ -13,7 +13,7 @@ from sqlalchemy import select
 
 from grader.server.course import manual, policy, regrades, reviews
 from grader.server.store import db, uploads
-from grader.server.store.models import STUDENT, CannedComment, Person, Review, Submission
+from grader.server.store.models import STUDENT, CannedComment, Person, Submission
 from grader.server.web import access, code, reviewing
 
 grading = Blueprint("grading", __name__)
@@ -142,11 +142,17 @@ def save(submission_id: int):
 def queue():
     person = access.staff()
     database = access.database()
-    found = regrades.listed(database, person)
     server = access.settings().server
+    found = [regrades.described(server.assignment(r.assignment), r) for r in regrades.listed(database, person)]
     return render_template("staff_regrades.html", person=person,
-                           waiting=[regrades.described(server.assignment(r.assignment), r) for r in found if r.answer is None],
-                           answered=[regrades.described(server.assignment(r.assignment), r) for r in found if r.answer is not None])
+                           waiting=[r for r in found if r["answer"] is None],
+                           answered=[r for r in found if r["answer"] is not None])
+
+
+def _not_done(person, title: str, refused: reviews.Refused):
+    """The page saying why a form's request was refused (its status)."""
+    access.database().rollback()
+    return render_template("message.html", title=title, message=refused.message, person=person), refused.status
 
 
 @grading.post("/staff/regrade-requests/<int:request_id>/answer")
@@ -157,9 +163,7 @@ def answer(request_id: int):
         reviewing.answer(request_id, person, {"message": request.form.get("message", ""),
                                               "changed": request.form.get("changed") == "yes"})
     except reviews.Refused as refused:
-        access.database().rollback()
-        return render_template("message.html", title="Not answered", message=refused.message,
-                               person=person), refused.status
+        return _not_done(person, "Not answered", refused)
     return redirect(url_for("grading.queue"), 303)
 
 
@@ -185,7 +189,5 @@ def ask(submission_id: int):
         reviewing.ask(submission_id, person, {"item": request.form.get("item", ""),
                                               "message": request.form.get("message", "")})
     except reviews.Refused as refused:
-        access.database().rollback()
-        return render_template("message.html", title="Not asked", message=refused.message,
-                               person=person), refused.status
+        return _not_done(person, "Not asked", refused)
     return redirect(url_for("student.submission", submission_id=submission_id) + "#regrades", 303)

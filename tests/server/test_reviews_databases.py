@@ -1,8 +1,11 @@
-"""The total sent back to the LMS once the manual grades are released: the autograder's part alone before,
-then the total and its maximum (the rubric's positive points added), once per change; on SQLite and
-PostgreSQL. A deep-linked line item's maximum is the total's."""
+"""Grading by hand on SQLite and on PostgreSQL: the total sent back to the LMS once the manual grades are
+released (the autograder's part alone before, then the total and its maximum, the rubric's positive points
+added, once per change); two graders saving the same review at the same moment (one save taken, the other
+refused with 409, nothing merged or lost). A deep-linked line item's maximum is the total's."""
 
 from __future__ import annotations
+
+import threading
 
 import pytest
 
@@ -46,3 +49,30 @@ def test_the_released_total_is_sent_once_and_nothing_of_the_manual_part_before(a
 
 def test_a_deep_linked_line_item_s_maximum_is_the_total_s(course):
     assert deep_linking.maximum(course_config.current().server.assignment("hog")) == 25.0   # 23 and docs' 2
+
+
+def at_once(app, tokens, number: int, version: int) -> list[int]:
+    """Both graders' saves of ``version``, sent together: their statuses."""
+    start, answers = threading.Barrier(2), {}
+
+    def save(grader: str) -> None:
+        client = app.test_client()
+        start.wait()
+        answers[grader] = put(client, tokens[grader], number, version,
+                              comments=[{"line": 1, "text": f"{grader}'s comment {version}"}]).status_code
+    threads = [threading.Thread(target=save, args=(grader,)) for grader in ("t1", "t2")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    return sorted(answers.values())
+
+
+def test_two_graders_saving_at_once_never_overwrite_each_other(app):
+    tokens = issue(app, "s1") | issue(app, "t1", "t2", role="staff")
+    number = graded(app, "s1", 20.0)
+    for version in (0, 1):   # the review's first version, then a later one
+        assert at_once(app, tokens, number, version) == [200, 409]
+        saved = review(app.test_client(), tokens["t1"], number)
+        assert saved["version"] == version + 1 and len(saved["comments"]) == 1   # one grader's, whole
+        assert len(saved["history"]) == version + 1
