@@ -35,6 +35,17 @@ def lines(source: str, comments: list[dict] = ()) -> list[Line]:
     return found
 
 
+LAYOUT = """
+.code { font-size: .9em; }
+.code pre { margin: 0; padding: 0 .5rem; background: none; }
+.code th[scope=row] { text-align: right; color: #666; font-weight: normal; }
+.code tr.comment td { background: #fff8dc; }
+.beside { display: grid; grid-template-columns: minmax(14rem, 1fr) 3fr; gap: 1rem; align-items: start; }
+@media (max-width: 50rem) { .beside { grid-template-columns: 1fr; } }
+"""
+
+
 def style() -> str:
-    """The listing's colours (Pygments' default style), as a style sheet."""
-    return HtmlFormatter().get_style_defs(SCOPE)
+    """The grading pages' own style sheet: the listing's colours (Pygments' default style) and its layout
+    (the autograder's result beside the code)."""
+    return HtmlFormatter().get_style_defs(SCOPE) + LAYOUT
