@@ -1,5 +1,5 @@
-"""The migration that adds grading by hand, from a database of the schema before it: every submission and
-score is kept as it was, and the new tables are there and empty."""
+"""The migration that adds grading by hand, from a database of the schema before it (SQLite and PostgreSQL):
+every submission and score is kept as it was, and the new tables are there and empty."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from sqlalchemy import text
 from grader.server.store import db
 
 
-def test_a_database_of_the_earlier_schema_keeps_every_submission_and_score_through_the_migration(course):
-    engine = db.connect(db.default_url(course / "server"))
+def test_a_database_of_the_earlier_schema_keeps_every_submission_and_score_through_the_migration(any_database):
+    engine = db.connect(any_database)
     db.upgrade(engine, "0003")   # the schema before grading by hand
     rows = [(1, "hog", "graded", 20.0, 23.0), (2, "hog", "graded", 11.5, 23.0), (3, "past", "queued", None, None)]
     with engine.begin() as connection:
