@@ -51,6 +51,7 @@ def test_staff_grade_with_clicks_and_a_line_comment_and_the_student_reads_it_aft
     assert "Lines 3–4:</strong> total never changes" in page and "applied docs (+2)" in page
     student = signed_in(app, tokens["s1"])
     assert "Graded by the course staff" not in student.get(f"/submissions/{number}").get_data(as_text=True)
+    assert "20 / 23" in student.get("/").get_data(as_text=True)
     grading = staff.get("/staff/assignments/hog/grading").get_data(as_text=True)
     assert staff.post("/staff/assignments/hog/release", data={"csrf_token": csrf(staff, "/staff/")}).status_code == 303
     assert "Released" not in grading
@@ -58,6 +59,7 @@ def test_staff_grade_with_clicks_and_a_line_comment_and_the_student_reads_it_aft
     mine = student.get(f"/submissions/{number}").get_data(as_text=True)
     assert "Total: 22 / 25" in mine and "+2 Docstrings" in mine and "total never changes" in mine
     assert '<tr id="L3">' in mine
+    assert "22 / 25 with the staff's grading" in student.get("/").get_data(as_text=True)
     asked = student.post(f"/submissions/{number}/regrade-requests", data={
         "csrf_token": csrf(student, f"/submissions/{number}"), "item": "autograder", "message": "question 1 passes"})
     assert asked.status_code == 303

@@ -8,7 +8,7 @@ import json
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
-from grader.server.course import gradebook, leaderboard, people, policy
+from grader.server.course import gradebook, leaderboard, manual, people, policy, reviews
 from grader.server.store import uploads
 from grader.server.store.models import FAILED, GRADED, STAFF
 from grader.server.web import access, grading, intake
@@ -43,7 +43,10 @@ def sign_out():
 def _summary(person, assignment) -> dict:
     mine = gradebook.history(access.database(), person.id, assignment.name)
     chosen = gradebook.counted(assignment, mine)
+    released = manual.released_at(access.database(), assignment.name) is not None
+    review = reviews.of_person(access.database(), person.id, assignment.name) if released else None
     return {"assignment": assignment, "submissions": mine, "counted": chosen,
+            "total": manual.grade(assignment, chosen, review, True) if review is not None else None,
             "extension": intake.extension(access.database(), person, assignment.name),
             "late_used": max((s.late_days for s in mine), default=0),
             "score": policy.counted_score(assignment, chosen.score, chosen.late_days) if chosen else None}
