@@ -5,6 +5,7 @@ page, asks for a regrade and reads the answer. A student reaches none of the sta
 
 from __future__ import annotations
 
+import io
 import re
 
 import pytest
@@ -110,7 +111,7 @@ def test_a_student_reaches_none_of_the_grading_pages(served):
         assert student.get(page).status_code == 403, page
     token = csrf(student)
     for page in (f"/staff/submissions/{number}/grade", "/staff/assignments/hog/release",
-                 "/staff/regrade-requests/1/answer"):
+                 "/staff/regrade-requests/1/answer", "/staff/assignments/hog/canvas.csv"):
         assert student.post(page, data={"csrf_token": token}).status_code == 403, page
     other = signed_in(app, tokens["s2"])
     assert other.post(f"/submissions/{number}/regrade-requests", data={
@@ -128,3 +129,31 @@ def test_the_class_report_says_how_often_each_rubric_item_was_applied(served):
     assert "Of 2 reviewed submissions" in report
     assert '<td>Names say what they hold</td><td class="number">-1</td><td class="number">2</td>' in report
     assert '<td>Docstrings</td><td class="number">+2</td><td class="number">0</td>' in report
+
+
+EXPORT = ("Student,ID,SIS User ID,SIS Login ID,Section,Hog\n"
+          "    Points Possible,,,,,\n"
+          "Sam One,101,,s1,A,\n"
+          "Sue Two,102,,s2@example.edu,A,\n")
+
+
+def test_a_canvas_column_of_the_totals_is_made_from_canvas_s_export_once_released(served):
+    app, tokens = served
+    number = graded(app, "s1", 20.0)
+    graded(app, "s2", 15.0)
+    staff = signed_in(app, tokens["t1"])
+    page = staff.get(f"/staff/submissions/{number}/grade").get_data(as_text=True)
+    assert staff.post(f"/staff/submissions/{number}/grade", data=form(page, toggle="docs")).status_code == 303
+
+    def column() -> list[str]:
+        answer = staff.post("/staff/assignments/hog/canvas.csv", content_type="multipart/form-data", data={
+            "csrf_token": csrf(staff, "/staff/"), "export": (io.BytesIO(EXPORT.encode()), "export.csv")})
+        assert answer.status_code == 200, answer.get_data(as_text=True)
+        return answer.get_data(as_text=True).splitlines()
+
+    assert column()[1:] == ["Points Possible,,,,,23", "Sam One,101,,s1,A,20", "Sue Two,102,,s2@example.edu,A,15"]
+    assert staff.post("/staff/assignments/hog/release", data={"csrf_token": csrf(staff, "/staff/")}).status_code == 303
+    assert column()[1:] == ["Points Possible,,,,,25", "Sam One,101,,s1,A,22", "Sue Two,102,,s2@example.edu,A,15"]
+    wrong = staff.post("/staff/assignments/hog/canvas.csv", content_type="multipart/form-data", data={
+        "csrf_token": csrf(staff, "/staff/"), "export": (io.BytesIO(b"Name,Score\n"), "export.csv")})
+    assert wrong.status_code == 400 and "has no Student, ID" in wrong.get_data(as_text=True)

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, Response, redirect, render_template, request, url_for
+from flask import Blueprint, Response, redirect, render_template, request, send_file, url_for
 from sqlalchemy import select
 
-from grader.server.course import manual, policy, regrades, reviews
+from grader.errors import UsageError
+from grader.server.course import manual, policy, regrades, reports, reviews
 from grader.server.store import db, uploads
 from grader.server.store.models import STUDENT, CannedComment, Person, Submission
 from grader.server.web import access, code, reviewing
@@ -54,6 +55,20 @@ def release(name: str):
     person = access.staff()
     reviewing.release(name, person)
     return redirect(url_for("grading.overview", name=name), 303)
+
+
+@grading.post("/staff/assignments/<name>/canvas.csv")
+def canvas_csv(name: str):
+    """A Canvas column of the totals, from the Canvas gradebook export sent (field ``export``)."""
+    person = access.staff()
+    rules = access.assignment_or_404(name)
+    sent = request.files.get("export")
+    try:
+        made = reports.canvas_column(access.database(), access.settings().course, rules,
+                                     sent.stream.read(uploads.MAX_UPLOAD) if sent is not None else b"")
+    except UsageError as error:
+        return render_template("message.html", title="Not a Canvas export", message=str(error), person=person), 400
+    return send_file(made, mimetype="text/csv", as_attachment=True, download_name=f"{name}-canvas.csv", max_age=0)
 
 
 @grading.get("/staff/assignments/<name>/next-ungraded")
