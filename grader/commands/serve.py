@@ -1,4 +1,5 @@
 """The course server's verbs: ``hog serve``, ``hog serve people ROSTER.csv``, ``hog serve regrade NAME``,
+``hog serve groups NAME GROUPS.csv``,
 ``hog serve backup DEST``, ``hog serve restore SRC`` and ``hog serve unit`` (its systemd service).
 
 ``hog serve`` brings the database to the newest schema, puts back in the queue the jobs of graders that
@@ -29,10 +30,11 @@ from grader.spec import course, okpy_suite
 try:   # the server's libraries are an extra: pip install 'hog-kit[server]'
     import waitress
     from sqlalchemy.engine import make_url
-    from grader.server.course import people as tokens
+    from grader.server.course import group_lists, groups as group_rules, people as tokens
     from grader.server.grading import graders, queue
     from grader.server.lti import passback
     from grader.server.store import backup as backups, db
+    from grader.server.web import intake
     from grader.server.web.app import create_app
 except ImportError as missing:   # said when a serve verb runs, not when the command line is parsed
     waitress = None
@@ -86,14 +88,45 @@ def people(*, roster: str, role: str, database: str | None, out: TextIO) -> int:
 def regrade(*, assignment: str, database: str | None, out: TextIO) -> int:
     """``hog serve regrade NAME``: every submission of the assignment back in the queue."""
     root, config = _course()
-    if config.server.assignment(assignment) is None:
-        names = ", ".join(a.name for a in config.server.assignments) or "none yet"
-        raise UsageError(f"no [assignments.{assignment}] in {project.display(config.path)} (its assignments: "
-                         f"{names})")
+    _assignment(config, assignment)
     _, engine = _database(root, database)
     count = queue.regrade(engine, assignment)
     out.write(f"{count} submissions of {assignment} queued to be graded again (a running hog serve grades them)\n")
     return 0
+
+
+def groups(*, assignment: str, groups_csv: str, database: str | None, out: TextIO) -> int:
+    """``hog serve groups NAME GROUPS.csv``: the assignment's groups made those of the file (columns
+    ``student_id,group``), every line checked before anything changes; what changed, a line a student."""
+    root, config = _course()
+    rules = _assignment(config, assignment)
+    path = Path(groups_csv)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as error:
+        raise UsageError(f"cannot read {groups_csv}: {error}") from None
+    _, engine = _database(root, database)
+    with db.sessions(engine)() as session, session.begin():
+        db.writing(session)
+        try:
+            changes = group_lists.set_groups(session, rules, group_lists.read_csv(text, groups_csv),
+                                             lambda person: intake.variant_for(root, rules, person), groups_csv)
+            for person_id in changes.people:
+                passback.refresh(session, config.server, person_id, rules.name)
+        except group_rules.Refused as refused:
+            raise UsageError(f"{refused.message}; nothing was changed") from None
+    out.writelines(f"{line}\n" for line in changes.lines)
+    out.write(f"{len(changes.lines)} students of {assignment} changed group\n" if changes.lines else
+              f"the groups of {assignment} are those of {groups_csv} already: nothing changed\n")
+    return 0
+
+
+def _assignment(config, name: str):
+    found = config.server.assignment(name)
+    if found is None:
+        names = ", ".join(a.name for a in config.server.assignments) or "none yet"
+        raise UsageError(f"no [assignments.{name}] in {project.display(config.path)} (its assignments: {names})")
+    return found
 
 
 def backup(*, dest: str, database: str | None, out: TextIO) -> int:
@@ -205,12 +238,14 @@ def serve(*, host: str, port: int, database: str | None, jobs: int, scheduler: s
 
 def run(*, action: str | None, host: str, port: int, database: str | None, jobs: int, scheduler: str | None,
         workers: int | None, roster: str | None, role: str | None, assignment: str | None, folder: str | None,
-        user: str | None, out: TextIO) -> int:
-    """``hog serve [people|regrade|backup|restore|unit]``: the verb its action names."""
+        user: str | None, out: TextIO, groups_csv: str | None = None) -> int:
+    """``hog serve [people|regrade|groups|backup|restore|unit]``: the verb its action names."""
     if action == "people":
         return people(roster=roster, role=role, database=database, out=out)
     if action == "regrade":
         return regrade(assignment=assignment, database=database, out=out)
+    if action == "groups":
+        return groups(assignment=assignment, groups_csv=groups_csv, database=database, out=out)
     if action == "backup":
         return backup(dest=folder, database=database, out=out)
     if action == "restore":

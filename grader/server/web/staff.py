@@ -1,4 +1,4 @@
-"""The staff's pages: the live gradebook (and its CSV), each student's history and extensions, any
+"""The staff's pages: the live gradebook (and its CSV), each student's history, extensions and groups, any
 submission's instructor view, the class and similarity reports of the counted submissions, regrade-all."""
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from flask import Blueprint, Response, abort, jsonify, redirect, render_template
 from markupsafe import Markup
 from sqlalchemy import func, select
 
-from grader.server.course import gradebook, reports
+from grader.server.course import gradebook, group_lists, groups, reports
 from grader.server.grading import queue
 from grader.server.lti import passback
 from grader.server.store.models import STUDENT, Extension, Person, Submission
-from grader.server.web import access
+from grader.server.web import access, intake
 
 staff = Blueprint("staff", __name__, url_prefix="/staff")
 MAX_EXTENSION = 365
@@ -109,18 +109,39 @@ def _student(student_id: str) -> Person:
 
 
 @staff.get("/students/<path:student_id>")
-def student(student_id: str):
+def student(student_id: str, error: str = "", changes: list | None = None, status: int = 200):
     person = access.staff()
     found = _student(student_id)
     database = access.database()
     extensions = {e.assignment: e.days for e in database.scalars(select(Extension).where(
         Extension.person_id == found.id))}
+    chosen = access.settings().server.assignments
     return render_template("staff_student.html", person=person, student=found, extensions=extensions,
                            passback=[(link, passback.state_text(link))
                                      for link in passback.links(database, found.id)],
-                           assignments=access.settings().server.assignments,
-                           history={a.name: gradebook.history(database, found.id, a.name)
-                                    for a in access.settings().server.assignments})
+                           assignments=chosen, error=error, changes=changes,
+                           history={a.name: groups.visible(database, found.id, a.name) for a in chosen},
+                           groups={a.name: groups.group_of(database, found.id, a.name) for a in chosen}), status
+
+
+@staff.post("/students/<path:student_id>/group")
+def regroup(student_id: str):
+    """Put the student in the group named (a new one where no group has that name; none where blank)."""
+    database = access.database(writes=True)
+    access.staff()
+    found = _student(student_id)
+    chosen = access.assignment_or_404(request.form.get("assignment", ""))
+    course = access.settings().course
+    try:
+        changes = group_lists.set_one(database, chosen, found, request.form.get("group", ""),
+                                      lambda each: intake.variant_for(course, chosen, each))
+        for person_id in changes.people:
+            passback.refresh(database, access.settings().server, person_id, chosen.name)
+        database.commit()
+    except groups.Refused as refused:
+        database.rollback()
+        return student(student_id, error=refused.message, status=refused.status)
+    return student(student_id, changes=changes.lines)
 
 
 @staff.post("/students/<path:student_id>/extensions")
