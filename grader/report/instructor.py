@@ -4,7 +4,7 @@
 (never inside the Gradescope results, which a student can see): which cases failed,
 hidden ones by their id, what each returned, the isolation, and the tabulated
 ``final_strategy`` with its exact win rate. The class report and the contest read it. Where a question's
-first failing case is hidden, ``revealed`` is the question's output as a student would read it were that case
+first failing case is hidden, ``revealed`` (else null) is the question's output as a student would read it were that case
 public: the course server shows it once no student can submit any more (``hidden_cases = "after_due"``).
 """
 
@@ -56,7 +56,7 @@ def record(result: GradeResult) -> dict:
                                                                  if question.question.name else {}),
                           "role": question.question.role,
                           "score": question.score, "max_score": question.max_score, "failed": failed,
-                          **({"revealed": shown} if (shown := revealed_output(result, question)) else {})})
+                          "revealed": revealed_output(result, question) or None})
         if question.question.role == "final_strategy":
             final = {"table": encode_table(question.table), "win_rate": question.win_rate,
                      "message": capped(question.message, 1000)}

@@ -32,7 +32,7 @@ def test_the_results_say_a_hidden_case_failed_and_the_instructor_record_keeps_it
     shown = kept[0]["revealed"]
     assert shown.startswith("0/1 cases passed\n\n")
     assert f">>> {call}" in shown and "# Error: expected" in shown and "# but got\n#     -1" in shown
-    assert "hidden case 4" in shown and all("revealed" not in each for each in kept[1:])
+    assert "hidden case 4" in shown and all(each["revealed"] is None for each in kept[1:])
 
 
 def test_a_question_whose_first_failure_is_public_keeps_nothing_more():
@@ -40,4 +40,4 @@ def test_a_question_whose_first_failure_is_public_keeps_nothing_more():
     first = result.questions[0]
     public = CaseVerdict(first.question.cases[0], False, got="-1\n")
     result.questions[0] = QuestionResult(first.question, 0.0, [public, *first.verdicts])
-    assert "revealed" not in instructor.record(result)["questions"][0]
+    assert instructor.record(result)["questions"][0]["revealed"] is None
