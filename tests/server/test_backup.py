@@ -15,7 +15,6 @@ import time
 from pathlib import Path
 
 import pytest
-from alembic import command
 from alembic.config import Config
 from alembic.script import ScriptDirectory
 
@@ -26,7 +25,7 @@ from grader.server.course import people
 from grader.server.grading import graders
 from grader.server.store import backup, db, dumps, liveness, uploads
 from tests.server.conftest import (CONFIG, SOLUTION, bearer, fresh_postgres_database, issue, make_app, signed_in,
-                                   upload)
+                                   upgraded_to, upload)
 
 STUDENTS = [f"s{number}" for number in range(1, 9)]
 
@@ -229,11 +228,7 @@ def test_a_restore_that_fails_removes_what_it_wrote(course, tmp_path, backed_up,
 
 def test_a_backup_of_an_older_schema_is_brought_to_the_newest_when_restored(course, tmp_path):
     engine = db.connect(db.default_url(course / "server"))
-    config = Config()
-    config.set_main_option("script_location", str(db.MIGRATIONS))
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "0001")
+    upgraded_to(engine, "0001")
     engine.dispose()
     line = said(serve.backup, dest=str(tmp_path / "old"), database=None)
     assert "sqlite database (schema 0001, 0 submissions)" in line

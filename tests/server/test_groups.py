@@ -7,14 +7,12 @@ from __future__ import annotations
 import threading
 from datetime import datetime, timedelta, timezone
 
-from alembic import command
-from alembic.config import Config
 from sqlalchemy import text
 
 from grader import project
 from grader.server.store import db
 from grader.server.store.models import Extension, Person
-from tests.server.conftest import bearer, issue, signed_in, upload
+from tests.server.conftest import bearer, issue, signed_in, upgraded_to, upload
 from tests.server.groups_helpers import SOURCE, configured, grade_all, page_action, submissions
 
 API = "/api/assignments/hog/group"
@@ -218,11 +216,8 @@ def test_each_member_s_row_applies_their_own_extension_to_the_group_s_late_submi
 
 def test_the_groups_migration_keeps_every_submission_and_score_of_the_schema_before(course):
     engine = db.connect(db.default_url(course / "server"))
-    config = Config()
-    config.set_main_option("script_location", str(db.MIGRATIONS))
+    upgraded_to(engine, "0003")
     with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "0003")
         connection.execute(text("INSERT INTO people (id, student_id, email, role) VALUES (1, 's1', '', 'student')"))
         for number, score in ((1, 3.0), (2, 21.5)):
             connection.execute(text(
