@@ -5,6 +5,7 @@ submitted, and the group they are in now counts."""
 from __future__ import annotations
 
 import io
+import json
 
 import pytest
 
@@ -79,3 +80,16 @@ def test_staff_move_a_student_on_their_page_and_the_one_moved_keeps_seeing_what_
     three = staff.post("/staff/students/s3/group", data={"csrf_token": csrf(staff, page), "assignment": "hog",
                                                          "group": "blue"})
     assert three.status_code == 400 and "group blue has 3 students" in three.get_data(as_text=True)
+
+
+def test_the_class_report_counts_a_group_s_submission_once(course, migrated_sqlite):
+    app = configured(course, migrated_sqlite)
+    tokens = {**issue(app, "s1", "s2", "s3"), **issue(app, "t1", role="staff")}
+    upload(app.test_client(), tokens["s2"], SOURCE)   # alone, before red: it stops counting
+    said(course, "student_id,group\ns1,red\ns2,red\n")
+    for who in ("s1", "s3"):
+        upload(app.test_client(), tokens[who], SOURCE)
+    grade_all(app, 12.0)
+    assert signed_in(app, tokens["t1"]).get("/staff/assignments/hog/report").status_code == 200
+    figures = json.loads((course / "server" / "reports" / "hog" / "class" / "report.json").read_text())
+    assert figures["submissions"] == 2   # red's, counted for s1 and s2, and s3's

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from grader.classroom.batch import GRADED_FROM
 from grader.project.files import write_atomically
 from grader.report import classroom, instructor
-from grader.server.course import gradebook
+from grader.server.course import standing
 from grader.server.store import uploads
 from grader.server.store.models import STUDENT, Person, Submission
 from grader.similarity import batch as similarity
@@ -26,10 +26,13 @@ UNSAFE = re.compile(r"[^A-Za-z0-9._@-]")
 
 
 def _counted(session: Session, assignment: Assignment) -> list[tuple[str, Submission]]:
-    found = []
+    """Each student's counted submission, named after them; a group's once (under its first member's name), so
+    that partners are not compared with themselves."""
+    found, seen = [], set()
     for person in session.scalars(select(Person).where(Person.role == STUDENT).order_by(Person.student_id)):
-        chosen = gradebook.counted(assignment, gradebook.history(session, person.id, assignment.name))
-        if chosen is not None:
+        chosen = standing.for_person(session, assignment, person.id)[1].chosen
+        if chosen is not None and chosen.id not in seen:
+            seen.add(chosen.id)
             found.append((UNSAFE.sub("_", person.student_id) or f"student{person.id}", chosen))
     return found
 
