@@ -25,7 +25,8 @@ from grader.classroom import pool
 from grader.classroom import roster as roster_module
 from grader.commands.grading import isolation_level
 from grader.errors import UsageError
-from grader.spec import course, okpy_suite
+from grader.spec import course, load_variant, okpy_suite
+from grader.spec.config_error import ConfigError
 
 try:   # the server's libraries are an extra: pip install 'hog-kit[server]'
     import waitress
@@ -54,7 +55,22 @@ def _course() -> tuple[Path, course.Course]:
                          "inside DIR or give --course DIR)")
     for assignment in config.server.assignments:   # a suite named but never imported: said now, not per job
         okpy_suite.chosen(assignment.suite)
+        _checkpoint_questions(config, assignment)
     return place.root, config
+
+
+def _checkpoint_questions(config: course.Course, assignment) -> None:
+    """A checkpoint's questions, where named, are questions of the variants the assignment grades."""
+    if assignment.checkpoint is None or assignment.checkpoint.questions is None:
+        return
+    for variant_id in [assignment.variant] if assignment.variant else course.used_variants():
+        labels = [q.label for q in load_variant(variant_id).questions]
+        missing = [q for q in assignment.checkpoint.questions if q not in labels]
+        if missing:
+            where = f"assignments.{assignment.name}.checkpoint.questions"
+            raise ConfigError(project.display(config.path), config.lines.get(where),
+                              f"{where} names {', '.join(missing)}, not a question of {variant_id}",
+                              f"its questions are {', '.join(labels)}")
 
 
 def _database(root: Path, database: str | None):

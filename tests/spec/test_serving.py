@@ -128,6 +128,8 @@ def test_the_example_hog_init_writes_is_commented_out_and_reads_back_when_uncomm
      "hog-course.toml:8: assignments.hog.checkpoint.questions is '1-5' (write the questions' numbers"),
     ('[assignments.hog]\nvariant = "sp19"\ndue = 2026-09-15T23:59:00Z\n[assignments.hog.checkpoint]\ndue = 2026-09-08T00:00:00Z\npoint = 1',
      "hog-course.toml:8: [assignments.hog.checkpoint] has an unknown key 'point' (the keys are due, questions, points)"),
+    ('[assignments.hog]\nvariant = "sp19"\ndue = 2026-09-15T23:59:00Z\n[assignments.hog.checkpoint]\ndue = 2026-09-08T00:00:00Z\nquestions = ["1", "99"]',
+     "hog-course.toml:8: assignments.hog.checkpoint.questions names 99, not a question of sp19 (its questions are"),
 ])
 def test_a_server_config_error_names_the_file_the_line_and_the_fix(tmp_path, capsys, text, message):
     folder = write(tmp_path, text)
