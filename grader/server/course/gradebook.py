@@ -122,14 +122,16 @@ def rows(session: Session, assignment: Assignment, summaries: Summaries) -> list
     for person_id, _, _ in students:
         group_id = in_group.get(person_id, (None, ""))[0]
         mine, theirs = own.get(person_id, []), made_for.get(group_id, []) if group_id is not None else []
-        seen[person_id] = sorted({s.id: s for s in mine + theirs}.values(), key=lambda s: s.id)
+        seen[person_id] = sorted({s.id: s for s in mine + theirs}.values(), key=lambda s: s.id) if theirs else mine
         counting[person_id] = theirs or mine
-    wanted = [s for person in counting.values() for s in person if s.status == GRADED]
-    shown = summaries.of(session, wanted if assignment.checkpoint else [])
-    stand = {}
-    for person_id, mine in counting.items():
-        stand[person_id] = standing.of(assignment, person_id, mine, extensions.get(person_id, 0),
-                                       lambda s: shown[s.id][3] if s.id in shown else frozenset())
+    # Every graded result is read only where a checkpoint asks which questions passed; else the counted ones'.
+    shown = summaries.of(session, [s for person in counting.values() for s in person if s.status == GRADED]
+                         if assignment.checkpoint else [])
+
+    def passed(submission) -> frozenset:
+        return shown[submission.id][3] if submission.id in shown else frozenset()
+    stand = {person_id: standing.of(assignment, person_id, mine, extensions.get(person_id, 0), passed)
+             for person_id, mine in counting.items()}
     shown.update(summaries.of(session, [each.chosen for each in stand.values()
                                         if each.chosen is not None and each.chosen.id not in shown]))
     labels = _labels(assignment, {s.variant for group in own.values() for s in group})

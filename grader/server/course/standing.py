@@ -73,7 +73,8 @@ def of(rules: Assignment, person_id: int, counting: list, extension: int, passed
     taken = [s for s in counting if late[s.id] <= rules.late_days]
     chosen = policy.counted(rules, [s for s in taken if s.status == GRADED], lambda s: late[s.id])
     score = policy.counted_score(rules, chosen.score, late[chosen.id]) if chosen is not None else None
-    graded = [s for s in taken if s.status == GRADED and s.score is not None]
+    bonuses = rules.checkpoint is not None or rules.early is not None
+    graded = [s for s in taken if s.status == GRADED and s.score is not None] if bonuses or chosen is None else []
     checkpoint = early = None
     if rules.checkpoint is not None:
         by = rules.checkpoint.due + extension * policy.DAY
