@@ -10,13 +10,13 @@ from tests.server.conftest import csrf, make_app
 SOURCE = b'"""The Game of Hog (CS 61A Spring 2019 rules)."""\n'
 
 
-def configured(course, migrated, extra: str = "group_size = 2\n", tables: str = ""):
+def configured(course, migrated, extra: str = "group_size = 2\n", tables: str = "", url: str | None = None):
     """The course's ``hog`` given ``extra`` keys (and ``tables`` after it), and an app over its SQLite (a copy of
-    ``migrated``, the ``migrated_sqlite`` fixture's)."""
+    ``migrated``, the ``migrated_sqlite`` fixture's), or over ``url``."""
     config = course / project.CONFIG_NAME
     config.write_text(config.read_text().replace("[assignments.hog]\n", f"[assignments.hog]\n{extra}")
                       .replace("[assignments.past]", f"{tables}\n[assignments.past]"))
-    return make_app(course, f"sqlite:///{course / 'server' / 'hog.sqlite3'}", migrated)
+    return make_app(course, url or f"sqlite:///{course / 'server' / 'hog.sqlite3'}", migrated)
 
 
 def grade_all(app, score: float = 20.0, *, max_score: float = 23.0, tests: list | None = None,

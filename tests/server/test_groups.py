@@ -165,8 +165,9 @@ def test_the_rate_limit_counts_the_group_s_submissions(course, migrated_sqlite):
     assert refused.status_code == 429 and "submissions per hour from a group" in refused.get_json()["error"]
 
 
-def test_two_members_uploading_at_the_same_moment_are_both_stored_and_graded_and_the_last_counts(course, migrated_sqlite):
-    app = configured(course, migrated_sqlite)
+def test_two_members_uploading_at_the_same_moment_are_both_stored_and_graded_and_the_last_counts(
+        course, migrated_sqlite, any_database):
+    app = configured(course, migrated_sqlite, url=any_database)
     tokens = {**issue(app, "s1", "s2"), **issue(app, "t1", role="staff")}
     client = app.test_client()
     client.post(f"{API}/invitations", json={"student_id": "s2"}, headers=bearer(tokens["s1"]))
