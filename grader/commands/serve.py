@@ -126,7 +126,7 @@ def groups(*, assignment: str, groups_csv: str, database: str | None, out: TextI
         db.writing(session)
         try:
             changes = group_lists.set_groups(session, rules, group_lists.read_csv(text, groups_csv),
-                                             lambda person: intake.variant_for(root, rules, person), groups_csv)
+                                             intake.variant_of(root, rules), groups_csv)
             for person_id in changes.people:
                 passback.refresh(session, config.server, person_id, rules.name)
         except group_rules.Refused as refused:

@@ -93,3 +93,19 @@ def test_the_class_report_counts_a_group_s_submission_once(course, migrated_sqli
     assert signed_in(app, tokens["t1"]).get("/staff/assignments/hog/report").status_code == 200
     figures = json.loads((course / "server" / "reports" / "hog" / "class" / "report.json").read_text())
     assert figures["submissions"] == 2   # red's, counted for s1 and s2, and s3's
+
+
+def test_staff_set_every_group_on_the_gradebook_page_from_the_groups_as_they_are(course, migrated_sqlite):
+    app = configured(course, migrated_sqlite)
+    tokens = {**issue(app, "s1", "s2", "s3"), **issue(app, "t1", role="staff")}
+    said(course, "student_id,group\ns1,red\ns2,red\n")
+    staff = signed_in(app, tokens["t1"])
+    page = staff.get("/staff/assignments/hog").get_data(as_text=True)
+    assert "student_id,group\ns1,red\ns2,red\n</textarea>" in page
+    sent = {"csrf_token": csrf(staff, "/staff/assignments/hog"), "groups": "student_id,group\ns1,red\ns3,red\n"}
+    done = staff.post("/staff/assignments/hog/groups", data=sent)
+    assert done.status_code == 200
+    assert "Changed: s2: red -&gt; (no group); s3: (no group) -&gt; red" in done.get_data(as_text=True)
+    wrong = staff.post("/staff/assignments/hog/groups", data={**sent, "groups": "student_id,group\ns9,red\n"})
+    assert wrong.status_code == 400 and "the groups:2: no student s9 on the server" in wrong.get_data(as_text=True)
+    assert [group_of(app, tokens[s]) for s in ("s1", "s2", "s3")] == ["red", None, "red"]

@@ -33,11 +33,6 @@ def view(person: Person, rules) -> dict:
             "invitations": [person_json(p) for p in invited], "invited_by": [person_json(p) for p in invited_by]}
 
 
-def _variant_of(rules):
-    course = access.settings().course
-    return lambda person: intake.variant_for(course, rules, person)
-
-
 def _refresh(rules, people: list[int]) -> None:
     for person_id in people:
         passback.refresh(access.database(), access.settings().server, person_id, rules.name)
@@ -54,7 +49,7 @@ def _act(name: str, action: str, fields: dict, *, api: bool) -> tuple[Person, ob
             wanted = fields.get("student_id"), fields.get("email")
             if not all(isinstance(each, (str, type(None))) for each in wanted):
                 raise groups.Refused(400, 'name the student: {"student_id": "..."} or {"email": "..."}')
-            groups.invite(database, rules, person, _variant_of(rules), student_id=(wanted[0] or "").strip() or None,
+            groups.invite(database, rules, person, intake.variant_of(access.settings().course, rules), student_id=(wanted[0] or "").strip() or None,
                           email=(wanted[1] or "").strip() or None)
         elif action == "leave":
             groups.leave(database, rules, person)

@@ -57,6 +57,11 @@ def variant_for(course: Path, assignment: Assignment, person: Person) -> str | N
     return student.variant if student is not None else None
 
 
+def variant_of(course: Path, assignment: Assignment):
+    """``variant_for`` of one course and assignment, as groups ask it of each person."""
+    return lambda person: variant_for(course, assignment, person)
+
+
 def _extension_days(person: Person, assignment: str):
     return select(Extension.days).where(Extension.person_id == person.id, Extension.assignment == assignment)
 
