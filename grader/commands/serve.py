@@ -162,7 +162,7 @@ def serve(*, host: str, port: int, database: str | None, jobs: int, scheduler: s
     app = create_app(course=root, server=config.server, database=url)
     try:
         server = waitress.create_server(app, host=host, port=port, threads=THREADS,
-                                        clear_untrusted_proxy_headers=True)
+                                        clear_untrusted_proxy_headers=False)   # read by web.forwarded
     except OSError as error:
         raise UsageError(f"cannot listen on {host}:{port}: {error.strerror or error} (choose another --port, "
                          f"or stop what listens there)") from None

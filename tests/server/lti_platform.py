@@ -37,8 +37,8 @@ class _Quiet(WSGIRequestHandler):
 
 
 @functools.cache
-def platform_key() -> RSAKey:
-    """The platform's signing key (a test that rotates it gives the platform a new one)."""
+def platform_key(number: int = 1) -> RSAKey:
+    """Platform ``number``'s signing key (a test that rotates it gives the platform a new one)."""
     return RSAKey.generate_key(2048, private=True, auto_kid=True)
 
 
@@ -46,8 +46,8 @@ class Platform:
     """The platform; ``tool_jwks()`` gives the tool's public key set (fetched from its /lti/jwks where
     ``tool_jwks`` is a URL). ``user`` is who launches next; ``scores`` what the line items received."""
 
-    def __init__(self, tool_jwks, *, client_id: str = "hog-tool", deployment_id: str = "deployment-1"):
-        self.key = platform_key()   # one per test process: a new RSA key takes 50-150 ms
+    def __init__(self, tool_jwks, *, client_id: str = "hog-tool", deployment_id: str = "deployment-1", number: int = 1):
+        self.key = platform_key(number)   # one per test process and platform: a new RSA key takes 50-150 ms
         self.tool_jwks = tool_jwks
         self.client_id, self.deployment_id = client_id, deployment_id
         self.user = {"sub": "canvas-user-1", "email": "s1@example.edu", "name": "Sam One", "roles": [LEARNER]}

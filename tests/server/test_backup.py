@@ -110,7 +110,7 @@ def test_a_backup_made_while_uploads_arrive_restores_each_acknowledged_upload_an
         app, tokens, folder, line, before = backed_up_while_uploading(course, url, tmp_path, migrated_sqlite)
     finally:
         liveness.release(course, "elsewhere:1:ns")
-    assert line.startswith(f"backed up server/ into {folder}: sqlite database (schema 0003, ")
+    assert line.startswith(f"backed up server/ into {folder}: sqlite database (schema 0004, ")
     assert "server files: metrics_token, people.csv, secret_key" in line
     assert stat.S_IMODE(folder.stat().st_mode) == 0o700
     assert all(stat.S_IMODE(path.stat().st_mode) == (0o700 if path.is_dir() else 0o600) for path in folder.rglob("*"))
@@ -228,7 +228,7 @@ def test_a_backup_of_an_older_schema_is_brought_to_the_newest_when_restored(cour
     line = said(serve.backup, dest=str(tmp_path / "old"), database=None)
     assert "sqlite database (schema 0001, 0 submissions)" in line
     target = other_course(tmp_path)
-    assert "schema 0001 brought to 0003" in said(serve.restore, source=str(tmp_path / "old"), database=None)
+    assert "schema 0001 brought to 0004" in said(serve.restore, source=str(tmp_path / "old"), database=None)
     restored = db.connect(db.default_url(target / "server"))
     with restored.connect() as connection:
         assert "sent_as" in {row[1] for row in connection.exec_driver_sql("PRAGMA table_info(submissions)")}
