@@ -17,9 +17,9 @@ from sqlalchemy import func, select
 
 from grader.cli import main
 from grader.server.lti import bindings, keys, passback, roster
-from grader.server.store.models import STAFF, STUDENT, Identity, Person, Submission, Unbound
+from grader.server.store.models import STAFF, Base, STUDENT, Identity, Person, Submission, Unbound
 from tests.server.conftest import issue, make_app, signed_in
-from tests.server.lti_platform import INSTRUCTOR, LEARNER, Platform
+from tests.server.lti_platform import INSTRUCTOR, LEARNER, Platform, login_query
 from tests.server.test_lti import LAUNCH, LTI, counts, launched, register
 from tests.server.test_lti_passback import graded, sender
 
@@ -324,3 +324,25 @@ def test_a_claim_longer_than_the_tool_keeps_is_refused_on_every_database(course,
     finally:
         platform.stop()
         app.config["hog.settings"].engine.dispose()
+
+
+# 5. No shared table anyone can fill.
+def _flooded(app, platform, logins: int) -> None:
+    flooder = app.test_client()
+    query = f"/lti/login?{login_query(platform)}"
+    assert all(flooder.get(query).status_code == 302 for _ in range(logins))
+    assert counts(app) == {"Person": 0, "Identity": 0, "Link": 0, "Nonce": 0}
+    with app.config["hog.settings"].sessions() as session:   # nothing of a login is kept on the server
+        assert all(session.scalar(select(func.count()).select_from(table)) == 0
+                   for table in Base.metadata.sorted_tables if table.name.startswith("lti_") and
+                   table.name not in ("lti_platforms", "lti_deployments", "lti_bindings"))
+    assert launched(app.test_client(), platform).status_code == 303   # anyone else's login works
+
+
+def test_logins_from_one_client_keep_nothing_and_leave_every_other_login_working(app, platform):
+    _flooded(app, platform, 200)
+
+
+@pytest.mark.slow
+def test_twenty_thousand_logins_from_one_client_leave_every_other_login_working(app, platform):
+    _flooded(app, platform, 20_000)
