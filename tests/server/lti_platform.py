@@ -25,6 +25,7 @@ CLAIM = "https://purl.imsglobal.org/spec/lti/claim/"
 LEARNER = "http://purl.imsglobal.org/vocab/lis/v2/membership#Learner"
 INSTRUCTOR = "http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"
 TEACHING_ASSISTANT = "http://purl.imsglobal.org/vocab/lis/v2/membership/Instructor#TeachingAssistant"
+TRICKLE_SECONDS = 20.0
 
 
 class _Server(socketserver.ThreadingMixIn, WSGIServer):
@@ -55,6 +56,8 @@ class Platform:
         self.scores: list[tuple[str, dict]] = []        # (line item, score) as received
         self.lineitems: dict[str, dict] = {"1": {"id": "", "label": "hog", "scoreMaximum": 23}}
         self.down = False
+        self.trickle = 0.0                # > 0: its key set answers a byte that often, for TRICKLE_SECONDS at most
+        self.jwks_fetches = 0
         self.tokens: set[str] = set()
         self.assertions_checked = 0
         self.redirect_uri = ""            # the tool's launch URL, as registered
@@ -109,6 +112,10 @@ class Platform:
         body = environ["wsgi.input"].read(length) if length else b""
         query = {name: values[0] for name, values in parse_qs(environ.get("QUERY_STRING", "")).items()}
         if path == "/jwks":
+            self.jwks_fetches += 1
+            if self.trickle:
+                respond("200 OK", [("Content-Type", "application/json")])
+                return self._trickled()
             return _answer(respond, 200, {"keys": [self.key.as_dict(private=False)]})
         if path == "/favicon.ico":
             respond("204 No Content", [])
@@ -149,6 +156,12 @@ class Platform:
                                     "members": self.members[start:start + 2]}).encode()]
             return self._lineitems(respond, path, method, environ.get("CONTENT_TYPE", ""), body)
         return _answer(respond, 404, {"error": "not found"})
+
+    def _trickled(self):
+        """A key set that never ends: a space every ``trickle`` seconds, for TRICKLE_SECONDS at most."""
+        for _ in range(int(TRICKLE_SECONDS / self.trickle)):
+            time.sleep(self.trickle)
+            yield b" "
 
     def _authorize(self, respond, query: dict):
         expected = {"scope": "openid", "response_type": "id_token", "response_mode": "form_post", "prompt": "none",

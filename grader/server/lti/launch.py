@@ -14,7 +14,7 @@ from joserfc import jws, jwt
 from joserfc.errors import ExpiredTokenError, InvalidKeyIdError, JoseError
 
 from grader.server.lti import deep_linking
-from grader.server.lti.keys import ALGORITHM, KeysUnavailable, PlatformKeys
+from grader.server.lti.keys import ALGORITHM, KeysBusy, KeysUnavailable, PlatformKeys
 from grader.server.lti.platforms import Registered
 from grader.spec.serving import NAME
 
@@ -100,6 +100,9 @@ def _verified_claims(token: str, header: dict, platform: Registered, keys: Platf
     try:
         key_set = keys.key_set(platform.jwks_url, header.get("kid"))
         claims = jwt.decode(token, key_set, algorithms=[ALGORITHM]).claims
+    except KeysBusy:
+        raise Refused(503, "the LMS's keys are being fetched for other launches: launch again in a few seconds") \
+            from None
     except KeysUnavailable as error:
         raise Refused(401, f"the platform's keys could not be fetched ({error}): try again in a minute") from None
     except InvalidKeyIdError:
