@@ -291,6 +291,25 @@ def test_a_deep_linking_return_url_crafted_to_add_directives_is_refused(app, pla
     assert counts(app)["Person"] == 0
 
 
+@pytest.mark.parametrize("given", ["https://lms.test;frame-ancestors *", "https://lms.test\r\nX-Evil: 1",
+                                   "https://user@lms.test", "javascript:alert(1)//x"])
+def test_an_address_that_is_not_a_plain_origin_is_refused_where_it_would_go_into_a_header(course, capsys, given):
+    assert hog(course, "add-platform", "--issuer", "https://lms.test", "--client-id", "c", "--deployment-id", "d",
+               "--auth-url", "https://lms.test/a", "--token-url", "https://lms.test/t", "--jwks-url",
+               "https://lms.test/j", "--lms-url", given) == 2
+    assert "is not an http(s) URL" in capsys.readouterr().err
+
+
+def test_a_page_s_way_back_goes_into_location_only_as_an_assignment_s_page(app):
+    client = signed_in(app, issue(app, "s1")["s1"])
+    page = client.get("/").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page)[1]
+    for back, where in (("/assignments/hog", "/assignments/hog"), ("/assignments/hog\r\nSet-Cookie: x=1", "/"),
+                        ("/assignments/../staff/", "/")):
+        answer = client.post("/alias", data={"csrf_token": token, "alias": "pig", "back": back})
+        assert answer.status_code == 303 and answer.headers["Location"] == where
+
+
 @pytest.mark.parametrize("data", [{"id": 7, "nested": [1, "two"]}, ["a", 1], 7, "opaque", None])
 def test_a_deep_linking_request_s_data_comes_back_unchanged_whatever_its_json_type(app, course, platform, data):
     platform.user["roles"] = [INSTRUCTOR]

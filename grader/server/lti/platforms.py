@@ -48,7 +48,7 @@ def origin(url: str) -> str:
 
 
 def _checked_url(url: str, option: str) -> str:
-    if checked_origin(url) is None:
+    if checked_origin(url) is None or any(ord(each) < 33 or ord(each) == 127 for each in url):
         raise UsageError(f"{option} {url!r} is not an http(s) URL: give the address the LMS's documentation "
                          f"names, e.g. https://canvas.instructure.com")
     return url

@@ -4,6 +4,7 @@ earlier submissions, late days, and the contest leaderboard (an alias each choos
 from __future__ import annotations
 
 import json
+import re
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
@@ -112,5 +113,5 @@ def alias():
     chosen = " ".join(request.form.get("alias", "").split())[:ALIAS_LIMIT]
     person.alias = chosen or None
     access.database().commit()
-    return redirect(request.form.get("back") if request.form.get("back", "").startswith("/assignments/")
-                    else url_for("student.home"), 303)
+    back = request.form.get("back", "")   # placed in Location: an assignment's page, nothing else
+    return redirect(back if re.fullmatch(r"/assignments/[A-Za-z0-9_-]{1,64}", back) else url_for("student.home"), 303)
