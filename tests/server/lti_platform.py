@@ -1,4 +1,4 @@
-"""An LTI 1.3 platform for the tests, on 127.0.0.1, built with joserfc as the tool is: its key set at /jwks; an
+"""An LTI 1.3 platform for the tests, on 127.0.0.1 (over https where given a TLS context), built with joserfc as the tool is: its key set at /jwks; an
 OIDC authorization endpoint (/auth) that checks the login's redirect and form-posts a signed id_token back to
 the tool's launch URL; a token endpoint (/token) that takes only a client assertion signed by a key of the
 tool's /lti/jwks; line items (/lineitems) that record the scores posted to them, and that can be made to
@@ -12,6 +12,7 @@ import html
 import json
 import secrets
 import socketserver
+import ssl
 import threading
 import time
 import urllib.request
@@ -47,7 +48,8 @@ class Platform:
     """The platform; ``tool_jwks()`` gives the tool's public key set (fetched from its /lti/jwks where
     ``tool_jwks`` is a URL). ``user`` is who launches next; ``scores`` what the line items received."""
 
-    def __init__(self, tool_jwks, *, client_id: str = "hog-tool", deployment_id: str = "deployment-1", number: int = 1):
+    def __init__(self, tool_jwks, *, client_id: str = "hog-tool", deployment_id: str = "deployment-1", number: int = 1,
+                 tls: ssl.SSLContext | None = None, host: str = "127.0.0.1"):
         self.key = platform_key(number)   # one per test process and platform: a new RSA key takes 50-150 ms
         self.tool_jwks = tool_jwks
         self.client_id, self.deployment_id = client_id, deployment_id
@@ -71,7 +73,9 @@ class Platform:
             {"user_id": "canvas-teacher", "email": "t1@example.edu", "roles": [INSTRUCTOR]},
             {"user_id": "canvas-user-3", "email": "s3@example.edu", "roles": [LEARNER], "status": "Inactive"}]
         self._server = make_server("127.0.0.1", 0, self._app, server_class=_Server, handler_class=_Quiet)
-        self.url = f"http://127.0.0.1:{self._server.server_port}"
+        if tls is not None:   # over https (``host`` resolving to 127.0.0.1), as an LMS on a site of its own
+            self._server.socket = tls.wrap_socket(self._server.socket, server_side=True)
+        self.url = f"{'https' if tls else 'http'}://{host}:{self._server.server_port}"
         self.lineitems["1"]["id"] = f"{self.url}/lineitems/1"
         threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
 
