@@ -5,6 +5,7 @@ the frame says so and one click continues the launch in a window of its own, whe
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -89,43 +90,37 @@ def _submitted_in(where) -> None:
     sync_api.expect(where.locator("#status")).to_have_text("queued", timeout=20_000)
 
 
-def _browser(playwright, tmp_path, blocked: bool):
-    """Chromium with its third-party cookies allowed or blocked (its profile's setting, as a user sets it)."""
+@contextlib.contextmanager
+def lms_course_page(platform: Platform, tmp_path, *, blocked: bool):
+    """The LMS's course page (the tool in its frame) in Chromium with its third-party cookies allowed or
+    blocked (its profile's setting, as a user sets it); and the browser."""
     profile = tmp_path / "profile"
     (profile / "Default").mkdir(parents=True)
     (profile / "Default" / "Preferences").write_text(
         '{"profile": {"cookie_controls_mode": %d, "block_third_party_cookies": %s}}'
         % (1 if blocked else 0, "true" if blocked else "false"))
-    return playwright.chromium.launch_persistent_context(str(profile), executable_path=CHROMIUM, args=ARGS,
-                                                         ignore_https_errors=True)
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch_persistent_context(str(profile), executable_path=CHROMIUM, args=ARGS,
+                                                                ignore_https_errors=True)
+        try:
+            page = browser.new_page()
+            page.goto(f"{platform.url}/course")
+            yield page, browser
+        finally:
+            browser.close()
 
 
 @pytest.mark.slow
 def test_across_sites_with_third_party_cookies_allowed_the_launch_signs_in_inside_the_lms_s_frame(sites, tmp_path):
-    _, platform = sites
-    with sync_api.sync_playwright() as playwright:
-        browser = _browser(playwright, tmp_path, blocked=False)
-        try:
-            page = browser.new_page()
-            page.goto(f"{platform.url}/course")
-            _submitted_in(page.frame_locator("iframe[title=Hog]"))
-        finally:
-            browser.close()
+    with lms_course_page(sites[1], tmp_path, blocked=False) as (page, _):
+        _submitted_in(page.frame_locator("iframe[title=Hog]"))
 
 
 @pytest.mark.slow
 def test_across_sites_with_third_party_cookies_blocked_one_click_continues_in_a_window_of_its_own(sites, tmp_path):
-    _, platform = sites
-    with sync_api.sync_playwright() as playwright:
-        browser = _browser(playwright, tmp_path, blocked=True)
-        try:
-            page = browser.new_page()
-            page.goto(f"{platform.url}/course")
-            frame = page.frame_locator("iframe[title=Hog]")
-            sync_api.expect(frame.get_by_role("heading", name="Open Hog in a new window")).to_be_visible(
-                timeout=20_000)
-            with browser.expect_page() as opened:
-                frame.get_by_role("link", name="Open Hog in a new window").click()
-            _submitted_in(opened.value)
-        finally:
-            browser.close()
+    with lms_course_page(sites[1], tmp_path, blocked=True) as (page, browser):
+        frame = page.frame_locator("iframe[title=Hog]")
+        sync_api.expect(frame.get_by_role("heading", name="Open Hog in a new window")).to_be_visible(timeout=20_000)
+        with browser.expect_page() as opened:
+            frame.get_by_role("link", name="Open Hog in a new window").click()
+        _submitted_in(opened.value)

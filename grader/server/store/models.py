@@ -117,26 +117,26 @@ class Identity(Base):
     subject: Mapped[str] = mapped_column(String(255))
 
 
-class Binding(Base):
-    """An LMS course (context) of a deployment bound to this course server: its staff are staff here, its
-    learners students (``hog serve lti link``). Context ids are unique only within a deployment."""
-    __tablename__ = "lti_bindings"
-    __table_args__ = (UniqueConstraint("issuer", "deployment_id", "context_id"),)
+class _LmsCourse:
+    """An LMS course (context) of a deployment of a platform: context ids are unique only within a deployment."""
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     issuer: Mapped[str] = mapped_column(String(255))
     deployment_id: Mapped[str] = mapped_column(String(255))
     context_id: Mapped[str] = mapped_column(String(255))
 
 
-class Unbound(Base):
+class Binding(_LmsCourse, Base):
+    """An LMS course bound to this course server: its staff are staff here, its learners students
+    (``hog serve lti link``)."""
+    __tablename__ = "lti_bindings"
+    __table_args__ = (UniqueConstraint("issuer", "deployment_id", "context_id"),)
+
+
+class Unbound(_LmsCourse, Base):
     """An LMS course launched from that is not bound (each launch refused): when last and how often, for
     ``hog serve lti list`` to show staff what to bind. At most ``bindings.UNBOUND_KEPT`` per platform."""
     __tablename__ = "lti_unbound"
     __table_args__ = (UniqueConstraint("issuer", "deployment_id", "context_id"),)
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    issuer: Mapped[str] = mapped_column(String(255))
-    deployment_id: Mapped[str] = mapped_column(String(255))
-    context_id: Mapped[str] = mapped_column(String(255))
     title: Mapped[str] = mapped_column(String(255), default="")
     last_seen: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
     count: Mapped[int] = mapped_column(Integer, default=0)
