@@ -1,11 +1,13 @@
 """A launch from an LMS on another site, as real ones are (``lms.test`` framing ``tool.test``, both over https
 with a certificate made here, both on 127.0.0.1), in Chromium with third-party cookies allowed and blocked:
 allowed, the launch signs the student in inside the LMS's frame and its pages and upload work there; blocked,
-the frame says so and one click continues the launch in a window of its own, where they work."""
+the tool's cookies are partitioned (CHIPS) and it works there still; in a browser that refuses even those
+(Safari), the frame says so and one click continues the launch in a window of its own, where they work."""
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import socket
@@ -91,14 +93,16 @@ def _submitted_in(where) -> None:
 
 
 @contextlib.contextmanager
-def lms_course_page(platform: Platform, tmp_path, *, blocked: bool):
+def lms_course_page(platform: Platform, tmp_path, *, blocked: bool, partitioned: bool = True):
     """The LMS's course page (the tool in its frame) in Chromium with its third-party cookies allowed or
-    blocked (its profile's setting, as a user sets it); and the browser."""
+    blocked (its profile's setting, as a user sets it), and partitioned cookies (CHIPS) kept or, as by a
+    browser that has none, refused; and the browser."""
     profile = tmp_path / "profile"
     (profile / "Default").mkdir(parents=True)
-    (profile / "Default" / "Preferences").write_text(
-        '{"profile": {"cookie_controls_mode": %d, "block_third_party_cookies": %s}}'
-        % (1 if blocked else 0, "true" if blocked else "false"))
+    refused = {} if partitioned else {"content_settings": {"exceptions": {"cookies": {   # the tool's, under the LMS
+        "[*.]tool.test,[*.]lms.test": {"setting": 2}}}}}
+    (profile / "Default" / "Preferences").write_text(json.dumps({"profile": {
+        "cookie_controls_mode": 1 if blocked else 0, "block_third_party_cookies": blocked, **refused}}))
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch_persistent_context(str(profile), executable_path=CHROMIUM, args=ARGS,
                                                                 ignore_https_errors=True)
@@ -117,8 +121,16 @@ def test_across_sites_with_third_party_cookies_allowed_the_launch_signs_in_insid
 
 
 @pytest.mark.slow
-def test_across_sites_with_third_party_cookies_blocked_one_click_continues_in_a_window_of_its_own(sites, tmp_path):
-    with lms_course_page(sites[1], tmp_path, blocked=True) as (page, browser):
+def test_across_sites_with_third_party_cookies_blocked_the_tool_s_partitioned_cookies_sign_in_inside_the_frame(
+        sites, tmp_path):
+    with lms_course_page(sites[1], tmp_path, blocked=True) as (page, _):
+        _submitted_in(page.frame_locator("iframe[title=Hog]"))
+
+
+@pytest.mark.slow
+def test_a_browser_refusing_the_tool_s_cookies_in_the_frame_continues_in_a_window_of_its_own_in_one_click(
+        sites, tmp_path):
+    with lms_course_page(sites[1], tmp_path, blocked=True, partitioned=False) as (page, browser):
         frame = page.frame_locator("iframe[title=Hog]")
         sync_api.expect(frame.get_by_role("heading", name="Open Hog in a new window")).to_be_visible(timeout=20_000)
         with browser.expect_page() as opened:

@@ -2,7 +2,8 @@
 as many as they like). Pages are Jinja2 templates under ``grader/templates/server/`` (StrictUndefined), their
 script and style static files (``static/``, under the security headers of ``headers``);
 forms carry CSRF tokens (Flask-WTF); the session cookie is HttpOnly, and over https (the course's public
-URL) Secure and SameSite=None, so that a session begun by an LTI launch inside an LMS's frame keeps working
+URL) Secure, SameSite=None and Partitioned (CHIPS: kept per embedding site, which browsers blocking
+third-party cookies still keep), so that a session begun by an LTI launch inside an LMS's frame keeps working
 there (the forms' CSRF tokens guard what it changes), SameSite=Lax over plain http (where None is refused).
 Every value a page shows has its bidirectional controls made visible (``neutralised``). Nothing here runs
 student code: uploads are queued for the graders."""
@@ -60,7 +61,7 @@ def create_app(*, course: Path, server: Server, database: str) -> Flask:
     app.config.update(
         SECRET_KEY=secret_key(course / "server"), MAX_CONTENT_LENGTH=uploads.MAX_UPLOAD + FORM_SLACK,
         SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SECURE=server.secure,
-        SESSION_COOKIE_SAMESITE="None" if server.secure else "Lax",
+        SESSION_COOKIE_SAMESITE="None" if server.secure else "Lax", SESSION_COOKIE_PARTITIONED=server.secure,
         SESSION_COOKIE_NAME="hog_session", PERMANENT_SESSION_LIFETIME=timedelta(days=120),
         WTF_CSRF_TIME_LIMIT=None, JSON_SORT_KEYS=False,
         **{access.SETTINGS: access.Settings(course, server, engine, db.sessions(engine))})

@@ -89,7 +89,7 @@ def login():
     response = redirect(f"{platform.auth_url}{'&' if '?' in platform.auth_url else '?'}{urlencode(query)}", 302)
     secure = access.settings().server.secure
     response.set_cookie(_cookie(state), "1", max_age=int(STATE_LIFETIME.total_seconds()), path=platforms.LAUNCH,
-                        httponly=True, secure=secure, samesite="None" if secure else "Lax")
+                        httponly=True, secure=secure, samesite="None" if secure else "Lax", partitioned=secure)
     return response
 
 
@@ -147,7 +147,9 @@ def launch():
         session[PICK] = {"return_url": said.deep_link.return_url, "data": said.deep_link.data_json,
                          "issuer": said.issuer, "client_id": said.client_id, "deployment_id": said.deployment_id}
     response = redirect(url_for("lti.pick") if said.deep_link is not None else _landing(said, person), 303)
-    response.delete_cookie(_cookie(state), path=platforms.LAUNCH)
+    secure = access.settings().server.secure
+    response.delete_cookie(_cookie(state), path=platforms.LAUNCH, secure=secure, samesite="None" if secure else "Lax",
+                           partitioned=secure)
     return response
 
 
