@@ -384,3 +384,12 @@ def test_logins_from_one_client_keep_nothing_and_leave_every_other_login_working
 @pytest.mark.slow
 def test_twenty_thousand_logins_from_one_client_leave_every_other_login_working(app, platform):
     _flooded(app, platform, 20_000)
+
+
+def test_a_registration_or_binding_longer_than_its_column_is_refused_saying_so(app):
+    with app.config["hog.settings"].sessions() as session:
+        with pytest.raises(UsageError, match="--deployment-id is longer than 255 characters"):
+            platforms.add(session, issuer="https://lms.test", client_id="c", deployment_id="d" * 256,
+                          auth_url="https://lms.test/a", token_url="https://lms.test/t", jwks_url="https://lms.test/j")
+        with pytest.raises(UsageError, match="at most 255 characters"):
+            bindings.link(session, issuer="https://lms.test", deployment_id="d", context_id="c" * 256)

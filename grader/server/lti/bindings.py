@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from grader.errors import UsageError
 from grader.server.store import db
+from grader.server.lti.platforms import LONGEST
 from grader.server.store.models import Binding, Deployment, Platform, Unbound
 
 UNBOUND_KEPT = 300   # unbound contexts kept per platform (issuer); past it the one seen longest ago goes
@@ -31,8 +32,9 @@ def _deployment_known(session: Session, issuer: str, deployment_id: str) -> bool
 
 def link(session: Session, *, issuer: str, deployment_id: str, context_id: str) -> bool:
     """Bind a context of a registered deployment; whether it is new (an unbound row of it is dropped)."""
-    if not context_id:
-        raise UsageError("give the LMS course's context id (the launch's refusal page and hog serve lti list show it)")
+    if not context_id or len(context_id) > LONGEST:
+        raise UsageError(f"give the LMS course's context id, at most {LONGEST} characters (the launch's refusal page "
+                         f"and hog serve lti list show it)")
     if not _deployment_known(session, issuer, deployment_id):
         raise UsageError(f"{issuer} has no registered deployment {deployment_id!r}: hog serve lti list shows those "
                          f"recorded (hog serve lti add-platform records one)")

@@ -23,6 +23,7 @@ SCOPES = ("https://purl.imsglobal.org/spec/lti-ags/scope/lineitem",
           "https://purl.imsglobal.org/spec/lti-ags/scope/score",
           "https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly")
 LOGIN, LAUNCH, JWKS = "/lti/login", "/lti/launch", "/lti/jwks"
+LONGEST = 255   # characters of an issuer, a client id, a deployment id or a context id (their columns')
 
 
 HOST = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\]")
@@ -71,6 +72,10 @@ def add(session: Session, *, issuer: str, client_id: str, deployment_id: str, au
                              f"e.g. https://school.instructure.com")
     if not client_id or not deployment_id:
         raise UsageError("--client-id and --deployment-id are what the LMS shows once the tool is registered there")
+    for value, option in ((issuer, "--issuer"), (client_id, "--client-id"), (deployment_id, "--deployment-id"),
+                          (lms_url or "", "--lms-url")):
+        if len(value) > LONGEST:
+            raise UsageError(f"{option} is longer than {LONGEST} characters: give the value the LMS shows")
     platform = session.scalars(select(Platform).where(Platform.issuer == issuer, Platform.client_id == client_id)
                                .options(selectinload(Platform.deployments))).first()
     if platform is None:
