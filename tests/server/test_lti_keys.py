@@ -16,7 +16,8 @@ from joserfc.jwk import RSAKey
 
 from grader.commands import serve
 from grader.server.lti import keys
-from tests.server.lti_platform import Platform, platform_key
+from tests.server.conftest import _TOOL_KEY
+from tests.server.lti_platform import Platform
 from tests.server.test_lti import LAUNCH, begun, register
 
 URL = "https://lms.test/jwks"
@@ -37,8 +38,11 @@ def clock(monkeypatch):
     return found
 
 
+KEY = RSAKey.import_key(_TOOL_KEY(), {"kid": "k1"})   # made once in a test process, and shared with the other tests of it
+
+
 def published(age: float | None = None):
-    return {"keys": [platform_key().as_dict(private=False)]}, age
+    return {"keys": [KEY.as_dict(private=False)]}, age
 
 
 def test_launches_needing_one_key_set_at_once_share_one_fetch():
@@ -50,7 +54,7 @@ def test_launches_needing_one_key_set_at_once_share_one_fetch():
         return published()
     found = keys.PlatformKeys(fetch, waiting=8)
     answers = []
-    threads = [threading.Thread(target=lambda: answers.append(found.key_set(URL, platform_key().kid)))
+    threads = [threading.Thread(target=lambda: answers.append(found.key_set(URL, KEY.kid)))
                for _ in range(8)]
     for each in threads:
         each.start()
@@ -96,7 +100,7 @@ def test_a_failed_fetch_is_remembered_and_tried_again_later(clock):
 def test_a_key_set_is_kept_as_its_cache_control_says_within_bounds(clock, age, kept):
     calls = []
     found = keys.PlatformKeys(lambda url: (calls.append(url), published(age))[1])
-    kid = platform_key().kid
+    kid = KEY.kid
     found.key_set(URL, kid)
     clock.now += kept - 1
     found.key_set(URL, kid)

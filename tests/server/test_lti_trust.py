@@ -5,6 +5,7 @@ a deep linking request's return URL crafted to write the page's policy, and its 
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 import threading
@@ -329,7 +330,9 @@ def test_a_deep_linking_request_s_data_comes_back_unchanged_whatever_its_json_ty
     signed = re.search(r'name="JWT" value="([^"]+)"',
                        client.post("/lti/pick", data={"assignment": "hog", "csrf_token": token}).get_data(as_text=True))[1]
     assert _returned(course, signed) == {"id": 7, "nested": [1, "two"]}
-    hog_assignment = app.config["hog.settings"].server.assignment("hog")
+    # a manifest's assignment: its maximum is known without reading its variant's spec each time
+    hog_assignment = dataclasses.replace(app.config["hog.settings"].server.assignment("hog"), variant=None,
+                                         manifest="rosters/r.csv")
     for data in (["a", 1], 7, "opaque", None, True):
         asked = deep_linking.request({DEEP: {"deep_link_return_url": "https://lms.test/deep", "data": data,
                                              "accept_types": ["ltiResourceLink"]}})
@@ -378,7 +381,7 @@ def _flooded(app, platform, logins: int) -> None:
 
 
 def test_logins_from_one_client_keep_nothing_and_leave_every_other_login_working(app, platform):
-    _flooded(app, platform, 50)
+    _flooded(app, platform, 20)
 
 
 @pytest.mark.slow

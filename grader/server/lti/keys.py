@@ -6,6 +6,7 @@ key set at a time, is remembered a while when it fails, and only a few requests 
 
 from __future__ import annotations
 
+import functools
 import json
 import threading
 import time
@@ -44,7 +45,14 @@ def _made() -> str:
 
 def tool_key(server_folder: Path) -> RSAKey:
     """The tool's private key (made the first time), with its kid: the key's RFC 7638 thumbprint."""
-    key = RSAKey.import_key(kept_secret(Path(server_folder) / TOOL_KEY, _made))
+    return _imported(kept_secret(Path(server_folder) / TOOL_KEY, _made))
+
+
+@functools.lru_cache(maxsize=8)
+def _imported(pem: str) -> RSAKey:
+    """The key of ``pem``, imported once (an RSA key's import costs tens of milliseconds; a launch, a deep
+    linking response and each client assertion ask for it)."""
+    key = RSAKey.import_key(pem)
     return RSAKey.import_key(key.as_dict(private=True), {"kid": key.thumbprint(), "alg": ALGORITHM, "use": "sig"})
 
 
