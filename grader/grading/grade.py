@@ -17,7 +17,8 @@ from typing import Callable
 from grader import cases as case_source
 from grader import project
 from grader.cases import unlocking
-from grader.grading import construct_check, tabulate
+from grader.diagnosis import Diagnosis
+from grader.grading import construct_check, diagnose, tabulate
 from grader.errors import GraderFault, UsageError
 from grader.sandbox import CaseRun, Limits, StepKind, cap, case_code, run_cases
 from grader.sandbox.level import NAMES as LEVEL_NAMES
@@ -37,6 +38,7 @@ class CaseVerdict:
     passed: bool
     step: int = 0              # index of the first step that went wrong
     got: str = ""              # what that step showed (or the error)
+    diagnosis: Diagnosis | None = None   # its first wrong step and the rules deciding it (grader.grading.diagnose)
 
 
 @dataclass
@@ -152,7 +154,8 @@ def final_strategy_result(variant: Variant, question: Question, run: CaseRun, ve
 def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
           questions: list[Question] | None = None, hidden: bool = True,
           leave_out: frozenset[str] = frozenset(), minimum: str | None = None,
-          seed: int | None = None, early: Early | None = None, keep_compiled: bool = False) -> GradeResult:
+          seed: int | None = None, early: Early | None = None, keep_compiled: bool = False,
+          diagnoses: bool = True) -> GradeResult:
     """Grade one submission (a hog.py, or a folder holding one) on a variant.
 
     ``leave_out`` names cases not to run (``hog test`` leaves out the cases a student has not unlocked).
@@ -162,6 +165,7 @@ def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
     ``early``: a sandbox started before the cases were read (``grader.sandbox.early``).
     ``keep_compiled``: the cases' compiled form read from the grader's signed cache and kept there
     (``case_code.keep``), for a process that grades one submission (``hog grade``).
+    ``diagnoses``: each question's first failing case gets its diagnosis (``grader.grading.diagnose``).
     """
     started = time.perf_counter()
     seed = (case_source.DEFAULT_SEED if seed is None else seed) if hidden else None
@@ -213,6 +217,9 @@ def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
                 results.append(QuestionResult(question, _score(question, verdicts[question.number]),
                                               verdicts[question.number]))
         results = [_constructs_checked(result, checks) for result in results]
+        if diagnoses and report.import_error is None:
+            results = diagnose.attach(Path(submission), variant, results, limits=limits, setup=setup_lines(variant),
+                                      names=api_names(variant), minimum=minimum)
     finally:
         for pending in checks.values():
             pending.cancel()
