@@ -23,7 +23,7 @@ def diagnose(variant: Variant, question: Question, traced: Traced, got) -> Diagn
     want = trace.on_reference(variant, traced.session)
     hog = reference.load(variant.id)
     if question.role in GAME_ROLES:
-        return game.diagnose(variant, question, hog, traced.written, want, got)
+        return game.diagnose(variant, hog, traced.written, want, got)
     return calls.diagnose(variant, question, hog, want, got)
 
 

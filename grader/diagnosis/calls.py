@@ -1,5 +1,6 @@
-"""The diagnosis of a failing case of a rule function or a strategy: the first call whose result differs
-from the reference's, and the rules that decide that call, with its numbers."""
+"""The diagnosis of a failing case of a rule function or a strategy: each call the reference made explained
+by the rules, and the first call whose result differs (``game_trace.calls_diagnosis``, which a student
+folder's pytest runs too, on the same explanations)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ import inspect
 
 from grader.diagnosis.model import Diagnosis
 from grader.diagnosis.steps import Rules, Said
-from grader.shipped.student.game_trace import first_wrong_call
 from grader.spec import Question, Variant
+from grader.shipped.student.game_trace import calls_diagnosis
 
 
 def _call_text(function: str, args: list) -> str:
@@ -16,13 +17,12 @@ def _call_text(function: str, args: list) -> str:
 
 
 def _bound(hog, function: str, args: list) -> dict:
-    signature = inspect.signature(getattr(hog, function))
-    bound = signature.bind_partial(*args)
+    bound = inspect.signature(getattr(hog, function)).bind_partial(*args)
     bound.apply_defaults()
     return dict(bound.arguments)
 
 
-def _explained(variant: Variant, question: Question, rules: Rules, args: list, outcomes: list, value) -> Said | None:
+def _said(question: Question, rules: Rules, args: list, outcomes: list, value) -> Said | None:
     """The rules of one call of the question's function; None for a role the rules do not explain."""
     said, role = Said(), question.role
     named = _bound(rules.hog, question.function, args)
@@ -49,42 +49,28 @@ def _strategy(rules: Rules, role: str, named: list, value, said: Said) -> None:
                               f"{cutoff}, so the strategy rolls {value}")
         return
     new = score + points
-    swapped = rules.swaps(new, opponent, said)
-    after = (opponent, new) if swapped else (new, opponent)
+    after = (opponent, new) if rules.swaps(new, opponent, said) else (new, opponent)
     said.sentences.append(f"rolling 0 would take the player from {score} to {after[0]} (the opponent to {after[1]}), "
                           f"a gain of {after[0] - score} against the {cutoff_name} {cutoff}, so the strategy rolls {value}")
+
+
+def explained_calls(variant: Variant, question: Question, hog, want_calls) -> list[dict | None]:
+    """Each call the reference made, as the rules explain it (``call``, ``text``, ``rules``; None for a call
+    that did not return)."""
+    rules, explained = Rules(variant, hog), []
+    for args, how, value, outcomes in want_calls:
+        said = _said(question, rules, list(args), list(outcomes), value) if how == "value" else None
+        call = _call_text(question.function, list(args))
+        heading = call + (f" with the dice showing {', '.join(map(str, outcomes))}" if outcomes else "")
+        explained.append(None if said is None else {"call": call, "text": f"{heading}: {said.text}",
+                                                    "rules": said.rules})
+    return explained
 
 
 def diagnose(variant: Variant, question: Question, hog, want_calls, got_calls) -> Diagnosis | None:
     """The first wrong call; None when the records agree or cannot be read."""
     if not isinstance(want_calls, list) or not want_calls:
         return None
-    got_calls = got_calls if isinstance(got_calls, list) else []
-    index = first_wrong_call(want_calls, [list(call) for call in got_calls])
-    if index is None:
-        return _dice_count(variant, question, want_calls, got_calls)
-    args, _, value, outcomes = want_calls[index]
-    call = _call_text(question.function, args)
-    said = _explained(variant, question, Rules(variant, hog), list(args), list(outcomes), value)
-    if said is None:
-        return None
-    mine = got_calls[index] if index < len(got_calls) else None
-    if mine is None:
-        got = "the submission never made this call (an earlier one failed)"
-    elif mine[1] == "raised":
-        return Diagnosis(f"{call} raised {mine[2]}; by the rules it returns {value!r}", (), decided=False)
-    else:
-        got = f"the submission returns {mine[2]}"
-    heading = f"{call}" + (f" with the dice showing {', '.join(map(str, outcomes))}" if outcomes else "")
-    return Diagnosis(f"{heading}: {said.text}; the rules give {value!r}, {got}", tuple(said.rules))
-
-
-def _dice_count(variant: Variant, question: Question, want_calls, got_calls) -> Diagnosis | None:
-    """Every result agrees, but a call used the dice another number of times than the rules roll."""
-    for want, got in zip(want_calls, got_calls):
-        if len(want[3]) != len(got[3]):
-            call = _call_text(question.function, want[0])
-            return Diagnosis(f"{call} rolls {len(want[3])} dice by the rules, so it calls the dice {len(want[3])} "
-                             f"time(s), every die even after a 1; the submission's called them {len(got[3])} time(s)",
-                             (variant.rule("roll").name,) if 1 in want[3] and variant.rule("roll") else ())
-    return None
+    found = calls_diagnosis(explained_calls(variant, question, hog, want_calls), want_calls, got_calls,
+                            question.function)
+    return None if found is None else Diagnosis.of(found)

@@ -14,6 +14,12 @@ class Diagnosis:
     turn: dict = field(default_factory=dict)   # a game's first wrong turn: TURN_FIELDS
     decided: bool = True             # False: what went wrong is named, but no rule decides it (a crash)
 
+    @classmethod
+    def of(cls, found: dict) -> "Diagnosis":
+        """From the plain form ``game_trace`` makes (its ``text``, ``rules``, ``decided`` and a turn's fields)."""
+        return cls(found["text"], tuple(found["rules"]), {key: found[key] for key in TURN_FIELDS if key in found},
+                   found.get("decided", True))
+
     def redacted(self, role: str) -> "Diagnosis":
         """What a student may see of a hidden case's diagnosis: the rules it names, none of its numbers."""
         what = "the first wrong turn" if self.turn else "the first wrong call"

@@ -148,3 +148,100 @@ def first_wrong_call(want, got):
         if index >= len(got) or list(call[1:3]) != list(got[index][1:3]) or list(call[0]) != list(got[index][0]):
             return index
     return None
+
+
+# ------------------------------------------------------------ the diagnosis of a record
+
+def _scores(pair):
+    return "%s and %s" % (pair[0], pair[1]) if isinstance(pair, list) and len(pair) == 2 else str(pair)
+
+
+def _crash(ending, number):
+    if ending and ending[0] == "raised":
+        where = ending[3] if ending[3] and ending[3] != "<lambda>" else "play"
+        return "turn %d: %s raised %s" % (number, where, ending[1]) + (": " + ending[2] if ending[2] else "")
+    if ending and ending[0] == "stopped":
+        return "turn %d: the game was still going after %s calls of the strategies and the dice " \
+               "(play does not end)" % (number, ending[1])
+    return ""
+
+
+def game_diagnosis(explained, want_events, got_events, goal):
+    """The first turn where the submission's game (``got_events``) leaves the rules' (``want_events``) as a
+    dict: ``text``, ``rules``, ``decided`` and the turn's fields; ``explained``: for each of the rules' turns,
+    ``text`` (what the rules give on it) and ``rules`` (their names); None when the games agree."""
+    want, _ = turns(want_events)
+    got, ending = turns(got_events) if isinstance(got_events, list) else ([], None)
+    found = first_difference(want, got)
+    if found is None or len(explained) < min(found[0] + 1, len(want)):
+        return None
+    index, differ = found
+    if index >= len(want):   # the submission played on after the rules' game ended
+        last, extra = (want[-1]["after"] if want else None), got[index]
+        return {"text": "turn %d: the rules' game ends after turn %d with the scores %s (a score at the goal %s), "
+                        "but the submission played on: player %s moved again"
+                        % (index + 1, index, _scores(last), goal, extra["player"]),
+                "rules": [], "decided": True, "turn": index + 1, "player": extra["player"],
+                "before": extra["before"], "rolled": extra["rolled"], "outcomes": extra["outcomes"],
+                "want": last, "got": extra["after"]}
+    turn, theirs = want[index], (got[index] if index < len(got) else None)
+    fields = {"turn": index + 1, "player": turn["player"], "before": turn["before"], "rolled": turn["rolled"],
+              "outcomes": turn["outcomes"], "want": turn["after"], "got": theirs["after"] if theirs else None}
+    crash = _crash(ending, index + 1) if theirs is None or theirs["after"] is None else ""
+    if crash:
+        return dict(fields, text=crash, rules=[], decided=False)
+    parts = [explained[index]["text"]]
+    if theirs is None:
+        fields["got"] = ending[1] if ending and ending[0] == "end" else None
+        parts.append("the rules' game goes on to this turn, but the submission's game ended before it "
+                     "(it returned %s)" % (fields["got"],))
+    elif "player" in differ:
+        parts.append("the rules ask player %s's strategy, but the submission asked player %s's"
+                     % (turn["player"], theirs["player"]))
+    elif "outcomes" in differ:
+        parts.append("the rules roll %s dice, but the submission called the dice %d time(s)"
+                     % (turn["rolled"], len(theirs["outcomes"])))
+    elif differ == ["said"]:
+        parts.append(_commentary(turn, theirs))
+    if theirs is not None and theirs["after"] != turn["after"]:
+        parts.append("so the scores after the turn are %s, but the submission's are %s"
+                     % (_scores(turn["after"]), _scores(theirs["after"])))
+    return dict(fields, text="; ".join(parts), rules=list(explained[index]["rules"]), decided=True)
+
+
+def _commentary(want, got):
+    printed, following = want["said"]
+    got_printed, got_following = got["said"] or ["", False]
+    if printed != got_printed:
+        return "after the turn the commentary is called with %s and prints %r, but the submission's printed %r" \
+               % (_scores(want["after"]), printed.rstrip() or "nothing", got_printed.rstrip() or "nothing")
+    if following != got_following:
+        return "after the turn the commentary returns the function to call after the next turn, but the " \
+               "submission's game did not keep it"
+    return "the commentary is called differently after this turn"
+
+
+def calls_diagnosis(explained, want_calls, got_calls, function):
+    """The first call whose result differs, as a dict of ``text``, ``rules`` and ``decided``; ``explained``:
+    for each of the rules' calls, ``text`` (the call and what the rules give) and ``rules``; None when every
+    call agrees."""
+    got_calls = got_calls if isinstance(got_calls, list) else []
+    index = first_wrong_call(want_calls, got_calls)
+    if index is None:
+        for item, want, got in zip(explained, want_calls, got_calls):
+            if len(want[3]) != len(got[3]):
+                return {"text": "%s rolls %d dice by the rules, so it calls the dice %d time(s), every die even after "
+                                "a 1; the submission's called them %d time(s)"
+                                % (item["call"], len(want[3]), len(want[3]), len(got[3])),
+                        "rules": list(item["rules"]), "decided": True}
+        return None
+    if index >= len(explained) or explained[index] is None:
+        return None
+    item, mine = explained[index], (got_calls[index] if index < len(got_calls) else None)
+    if mine is not None and mine[1] == "raised":
+        return {"text": "%s raised %s; by the rules it returns %r" % (item["call"], mine[2], want_calls[index][2]),
+                "rules": [], "decided": False}
+    got = "the submission never made this call (an earlier one failed)" if mine is None else \
+        "the submission returns %s" % (mine[2],)
+    return {"text": "%s; the rules give %r, %s" % (item["text"], want_calls[index][2], got),
+            "rules": list(item["rules"]), "decided": True}
