@@ -13,6 +13,7 @@ penalty_per_day = 0.1                    # the share of the score taken off per 
 submissions_per_hour = 10                # per student
 score = "last"                           # the counted submission: "last" or "best"
 suite = "hog-sp24"                       # graded with this imported okpy suite (hog import-ok); "kit+..." with both
+diagnoses = false                        # failing cases without their diagnosis (default true)
 ```
 Errors name the file, the line and the fix, as every error of the course config does.
 """
@@ -30,7 +31,7 @@ DEFAULT_URL = "http://127.0.0.1:8000"
 SERVER_KEYS = ("url", "frame_ancestors")
 ORIGIN = re.compile(r"https?://(\*\.)?[A-Za-z0-9.-]+(:[0-9]{1,5})?")   # a page that may frame the server's
 ASSIGNMENT_KEYS = ("variant", "manifest", "opens", "due", "late_days", "penalty_per_day",
-                   "submissions_per_hour", "score", "suite")
+                   "submissions_per_hour", "score", "suite", "diagnoses")
 SCORES = ("last", "best")
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 SUITE = re.compile(r"(kit\+)?[a-z0-9][a-z0-9_-]*")   # an imported okpy suite's name, as --suite takes it
@@ -48,6 +49,7 @@ class Assignment:
     submissions_per_hour: int = 20
     score: str = "last"
     suite: str | None = None     # an imported okpy suite graded instead of the kit's cases ("kit+NAME": both)
+    diagnoses: bool = True       # a failing case shows its first wrong step and the rules deciding it
 
 
 @dataclass(frozen=True)
@@ -127,13 +129,18 @@ def _assignment(name: str, table, shown: str, lines: dict, known: list[str]) -> 
         raise ConfigError(shown, lines.get(f"{here}.suite"), f"{here}.suite is {suite!r}",
                           'write the name an okpy suite was imported under (hog import-ok), e.g. suite = "hog-sp24", '
                           'or "kit+hog-sp24" to grade with the kit\'s cases too')
+    diagnoses = table.get("diagnoses", True)
+    if type(diagnoses) is not bool:
+        raise ConfigError(shown, lines.get(f"{here}.diagnoses"), f"{here}.diagnoses is {diagnoses!r}",
+                          "write diagnoses = true (a failing case names its first wrong step and the rules "
+                          "deciding it) or diagnoses = false")
     return Assignment(name, variant, manifest, opens, due,
                       _whole(table.get("late_days", 0), shown, lines.get(f"{here}.late_days"),
                              f"{here}.late_days", 0),
                       float(penalty),
                       _whole(table.get("submissions_per_hour", 20), shown,
                              lines.get(f"{here}.submissions_per_hour"), f"{here}.submissions_per_hour", 1),
-                      score, suite)
+                      score, suite, diagnoses)
 
 
 def read(data: dict, shown: str, lines: dict, known: list[str]) -> Server:
