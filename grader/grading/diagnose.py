@@ -12,6 +12,8 @@ from pathlib import Path
 
 from grader import diagnosis, project
 from grader.diagnosis import Diagnosis
+from grader.reference import engine
+from grader.strategy import advice
 from grader.sandbox import Limits, StepKind, run_cases
 from grader.spec import Variant
 
@@ -64,3 +66,20 @@ def _diagnosis(variant: Variant, question, traced, run) -> Diagnosis | None:
         return diagnosis.diagnose(variant, question, traced, last.value)
     except Exception:  # noqa: BLE001 - a record the kit cannot read explains nothing; the verdict stands
         return None
+
+
+def advised(variant: Variant, result):
+    """A final strategy that lost points, with the three states its games reach where another number of dice
+    gains the most exact win rate (``grader.strategy.advice``); any other result as it is."""
+    if result.question.role != "final_strategy" or result.table is None or result.passed:
+        return result
+    changes = advice.best_changes(engine.rules_for(variant.id), result.table)
+    if not changes:
+        return result
+    said = "; ".join(f"at {change.score} against {change.opponent_score}, rolling {change.better} instead of "
+                     f"{change.rolls} gains {change.gain:.6f}" for change in changes)
+    text = (f"the states where another number of dice gains the most win rate, weighted by how often the "
+            f"strategy's own games reach them: {said} (each the exact gain in average win rate of that one change)")
+    return replace(result, diagnosis=Diagnosis(text, (), {"changes": [
+        {"score": c.score, "opponent_score": c.opponent_score, "rolls": c.rolls, "better": c.better,
+         "gain": round(c.gain, 9)} for c in changes]}))

@@ -49,6 +49,7 @@ class QuestionResult:
     message: str = ""          # e.g. the final strategy's exact win rate
     table: list[list[int]] | None = None   # final_strategy as tabulated (for the instructor, never shown)
     win_rate: float | None = None          # its exact average win rate against the baseline
+    diagnosis: Diagnosis | None = None     # the final strategy's: where other dice gain the most (diagnose.advice)
 
     @property
     def max_score(self) -> float:
@@ -220,6 +221,7 @@ def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
         if diagnoses and report.import_error is None:
             results = diagnose.attach(Path(submission), variant, results, limits=limits, setup=setup_lines(variant),
                                       names=api_names(variant), minimum=minimum)
+            results = [diagnose.advised(variant, result) for result in results]
     finally:
         for pending in checks.values():
             pending.cancel()

@@ -33,7 +33,7 @@ def diagnosis_of(result: QuestionResult, *, student: bool) -> Diagnosis | None:
     """The diagnosis of the failing case a report shows; a hidden case's redacted where a student reads it."""
     verdict = result.first_failure
     if verdict is None or verdict.diagnosis is None:
-        return None
+        return result.diagnosis
     if verdict.case.hidden and student:
         return verdict.diagnosis.redacted(result.question.role)
     return verdict.diagnosis
@@ -50,7 +50,8 @@ def describe(result: QuestionResult, setup: str, rerun: str, *, student: bool = 
     handout's rules, and no file of the kit's."""
     verdict = result.first_failure
     if verdict is None:
-        return result.message
+        return f"{result.question.heading}: {result.message}" + _diagnosis_lines(result, student) \
+            if result.diagnosis else result.message
     if verdict.case.hidden:
         return f"{result.question.heading}: {HIDDEN_FAILED} (the public cases may all pass; " \
                f"check the rules in the handout)" + _diagnosis_lines(result, student)

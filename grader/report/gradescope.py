@@ -38,7 +38,8 @@ def counted(question: QuestionResult) -> str:
 def explained(result: GradeResult, question: QuestionResult, rerun: str = RERUN) -> str:
     """Why a question lost points, as a student reads it: the first failing public case as the ok
     client shows it, or a count of the hidden ones; empty when it did not lose any."""
-    if question.passed or not (result.import_error or question.first_failure is not None):
+    if question.passed or not (result.import_error or question.first_failure is not None
+                               or question.diagnosis is not None):
         return ""
     return result.import_error or describe(question, result.variant.setup,
                                            rerun.format(number=question.question.number), student=True)
