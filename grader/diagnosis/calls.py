@@ -9,23 +9,24 @@ import inspect
 from grader.diagnosis.model import Diagnosis
 from grader.diagnosis.steps import Rules, Said
 from grader.spec import Question, Variant
-from grader.shipped.student.game_trace import calls_diagnosis
+from grader.shipped.student.game_trace import calls_diagnosis, first_wrong_call
 
 
-def _call_text(function: str, args: list) -> str:
-    return f"{function}({', '.join(map(str, args))})"
+def _call_text(function: str, args: list, named: list) -> str:
+    return f"{function}({', '.join([str(arg) for arg in args] + [f'{key}={value}' for key, value in named])})"
 
 
-def _bound(hog, function: str, args: list) -> dict:
-    bound = inspect.signature(getattr(hog, function)).bind_partial(*args)
+def _bound(hog, function: str, args: list, named: list) -> dict:
+    bound = inspect.signature(getattr(hog, function)).bind_partial(*args, **dict(named))
     bound.apply_defaults()
     return dict(bound.arguments)
 
 
-def _said(question: Question, rules: Rules, args: list, outcomes: list, value) -> Said | None:
+def _said(question: Question, rules: Rules, args: list, keywords: list, outcomes: list, value) -> Said | None:
     """The rules of one call of the question's function; None for a role the rules do not explain."""
     said, role = Said(), question.role
-    named = _bound(rules.hog, question.function, args)
+    named = _bound(rules.hog, question.function, args, keywords)
+    args = list(named.values())
     if role == "zero_dice":
         rules.zero_dice(args[0], said)
     elif role == "swap":
@@ -54,13 +55,16 @@ def _strategy(rules: Rules, role: str, named: list, value, said: Said) -> None:
                           f"a gain of {after[0] - score} against the {cutoff_name} {cutoff}, so the strategy rolls {value}")
 
 
-def explained_calls(variant: Variant, question: Question, hog, want_calls) -> list[dict | None]:
+def explained_calls(variant: Variant, question: Question, hog, want_calls, only: int | None = None) -> list[dict | None]:
     """Each call the reference made, as the rules explain it (``call``, ``text``, ``rules``; None for a call
-    that did not return)."""
+    that did not return); with ``only``, that call alone (the others None)."""
     rules, explained = Rules(variant, hog), []
-    for args, how, value, outcomes in want_calls:
-        said = _said(question, rules, list(args), list(outcomes), value) if how == "value" else None
-        call = _call_text(question.function, list(args))
+    for index, (args, how, value, outcomes, keywords) in enumerate(want_calls):
+        if only is not None and index != only:
+            explained.append(None)
+            continue
+        said = _said(question, rules, list(args), list(keywords), list(outcomes), value) if how == "value" else None
+        call = _call_text(question.function, list(args), list(keywords))
         heading = call + (f" with the dice showing {', '.join(map(str, outcomes))}" if outcomes else "")
         explained.append(None if said is None else {"call": call, "text": f"{heading}: {said.text}",
                                                     "rules": said.rules})
@@ -71,6 +75,8 @@ def diagnose(variant: Variant, question: Question, hog, want_calls, got_calls) -
     """The first wrong call; None when the records agree or cannot be read."""
     if not isinstance(want_calls, list) or not want_calls:
         return None
-    found = calls_diagnosis(explained_calls(variant, question, hog, want_calls), want_calls, got_calls,
+    got = got_calls if isinstance(got_calls, list) else []
+    index = first_wrong_call(want_calls, got)
+    found = calls_diagnosis(explained_calls(variant, question, hog, want_calls, index), want_calls, got,
                             question.function)
     return None if found is None else Diagnosis.of(found)

@@ -7,6 +7,7 @@ reference's record of the same call is made here (``grader.diagnosis``).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 from pathlib import Path
 
@@ -29,17 +30,27 @@ def _why(step) -> str:
 
 
 def attach(submission: Path, variant: Variant, results: list, *, limits: Limits, setup: list[str],
-           names: list[str], minimum: str | None) -> list:
+           names: list[str], minimum: str | None, traced: dict | None = None) -> list:
     """``results`` with a diagnosis on the first failing case of each question where the rules decide
-    one (a question of an imported okpy suite has none)."""
-    wanted = []
+    one (a question of an imported okpy suite has none); ``traced``: (case id, step) → (Traced, its run) of the calls traced in the grading's own run."""
+    wanted, traced = [], traced or {}
     for index, result in enumerate(results):
         verdict = result.first_failure
         if verdict is None or result.question.name:
             continue
-        traced = diagnosis.traced_session(variant, result.question, verdict.case, verdict.step)
-        if traced is not None:
-            wanted.append((index, verdict, traced))
+        if (verdict.case.id, verdict.step) in traced:
+            found = _diagnosis(variant, result.question, *traced[verdict.case.id, verdict.step])
+            if found is not None:
+                verdict.diagnosis = found
+            continue
+        session = diagnosis.traced_session(variant, result.question, verdict.case, verdict.step)
+        if session is None:
+            continue
+        known = _from_value(variant, result.question, session, verdict)
+        if known is not None:
+            verdict.diagnosis = known
+        else:
+            wanted.append((index, verdict, session))
     if not wanted:
         return results
     traced_limits = replace(limits, total_seconds=min(limits.total_seconds, TRACE_SECONDS))
@@ -53,6 +64,36 @@ def attach(submission: Path, variant: Variant, results: list, *, limits: Limits,
         if found is not None:
             verdict.diagnosis = found
     return results
+
+
+def public_traces(variant: Variant, cases) -> dict:
+    """(case id, step) → Traced: every call of a public game case, traced (cached per variant)."""
+    return _public_traces(variant, tuple(case.id for case in cases))
+
+
+@functools.lru_cache(maxsize=16)
+def _public_traces(variant: Variant, ids: tuple[str, ...]) -> dict:
+    found = {}
+    for case in variant.cases:
+        question = variant.question(case.question)
+        if case.id not in ids or question.role not in diagnosis.GAME_ROLES:
+            continue
+        for step in range(len(case.steps)):
+            made = diagnosis.traced_session(variant, question, case, step)
+            if made is not None:
+                found[case.id, step] = made
+    return found
+
+
+def _from_value(variant: Variant, question, traced, verdict) -> Diagnosis | None:
+    """The diagnosis read from the value the failing step showed (no second run), where that can tell it."""
+    if verdict.value is None or traced.session[-1] != diagnosis.trace.call_step(
+            verdict.case.steps[verdict.step].source, question.function):
+        return None
+    try:
+        return diagnosis.from_value(variant, question, traced, verdict.value)
+    except Exception:  # noqa: BLE001 - then the call is traced in the sandbox
+        return None
 
 
 def _diagnosis(variant: Variant, question, traced, run) -> Diagnosis | None:

@@ -39,6 +39,7 @@ class CaseVerdict:
     step: int = 0              # index of the first step that went wrong
     got: str = ""              # what that step showed (or the error)
     diagnosis: Diagnosis | None = None   # its first wrong step and the rules deciding it (grader.grading.diagnose)
+    value: object = field(default=None, compare=False, repr=False)   # the value that step returned, if any
 
 
 @dataclass
@@ -129,7 +130,7 @@ def judge(case: Case, run: CaseRun) -> CaseVerdict:
         if index >= len(run.steps):
             return CaseVerdict(case, False, index, "the case stopped before this line")
         if not _matches(step.want, run.steps[index]):
-            return CaseVerdict(case, False, index, shown(run.steps[index]))
+            return CaseVerdict(case, False, index, shown(run.steps[index]), value=run.steps[index].value)
     return CaseVerdict(case, True)
 
 
@@ -195,19 +196,25 @@ def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
     tabulation = [tabulate.table_session(variant)] if final else []
     rating = tabulate.Rating(variant, limits) if final else None
     checks = _start_construct_checks(Path(submission), questions, limits)   # they run beside the sandbox
-    first = tabulation + _sessions(graded)
+    # Each public game case's call, traced: the diagnosis of one that fails needs no second run.
+    traced = diagnose.public_traces(variant, graded) if diagnoses else {}
+    first = tabulation + _sessions(graded) + [each.session for each in traced.values()]
     if keep_compiled:
         case_code.keep(first)
     try:
         report = run_cases(Path(submission), first, setup=setup_lines(variant),
                            support_files=project.support_files(Path(submission)), limits=limits, names=api_names(variant),
-                           groups=["tabulation"] * len(tabulation) + [c.question for c in graded], minimum=minimum,
+                           groups=["tabulation"] * len(tabulation) + [c.question for c in graded]
+                           + ["diagnosis"] * len(traced), minimum=minimum,
                            on_result=(lambda index, run: index == 0 and rating.start(run)) if final else None,
                            early=early, later=hidden_ones if hidden else None)
+        public = len(tabulation) + len(graded)
+        runs = report.cases[:public] + report.cases[public + len(traced):]
+        traced_runs = dict(zip(traced, report.cases[public:public + len(traced)]))
         graded += drawn
         below_minimum(report.level, minimum)
         verdicts: dict[str, list[CaseVerdict]] = {q.number: [] for q in questions}
-        for case, run in zip(graded, report.cases[len(tabulation):]):
+        for case, run in zip(graded, runs[len(tabulation):]):
             verdicts[case.question].append(judge(case, run))
         results = []
         for question in questions:
@@ -220,7 +227,8 @@ def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
         results = [_constructs_checked(result, checks) for result in results]
         if diagnoses and report.import_error is None:
             results = diagnose.attach(Path(submission), variant, results, limits=limits, setup=setup_lines(variant),
-                                      names=api_names(variant), minimum=minimum)
+                                      names=api_names(variant), minimum=minimum,
+                                      traced={key: (traced[key], run) for key, run in traced_runs.items()})
             results = [diagnose.advised(variant, result) for result in results]
     finally:
         for pending in checks.values():

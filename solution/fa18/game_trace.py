@@ -64,16 +64,17 @@ def _hog_calls(name, run):
             outcomes.append(plain(outcome))
             return outcome
         return traced
-    def recorded(*args):
+    def recorded(*args, **kwargs):
         outcomes = []
         args = [recording(arg, outcomes) if callable(arg) else arg for arg in args]
+        shown = [plain(arg) if not callable(arg) else "dice" for arg in args]
+        named = [[key, plain(value)] for key, value in sorted(kwargs.items())]
         try:
-            value = original(*args)
+            value = original(*args, **kwargs)
         except Exception as error:
-            calls.append(([plain(arg) if not callable(arg) else "dice" for arg in args], "raised",
-                          type(error).__name__, outcomes))
+            calls.append((shown, "raised", type(error).__name__, outcomes, named))
             raise
-        calls.append(([plain(arg) if not callable(arg) else "dice" for arg in args], "value", plain(value), outcomes))
+        calls.append((shown, "value", plain(value), outcomes, named))
         return value
     globals()[name] = recorded
     try:
@@ -145,7 +146,9 @@ def first_wrong_call(want, got):
     """The index of the first call whose result differs between two ``_hog_calls`` records (a call the
     submission never made counts as different), or None."""
     for index, call in enumerate(want):
-        if index >= len(got) or list(call[1:3]) != list(got[index][1:3]) or list(call[0]) != list(got[index][0]):
+        theirs = got[index] if index < len(got) else None
+        if theirs is None or list(call[1:3]) != list(theirs[1:3]) or list(call[0]) != list(theirs[0]) \
+                or [list(pair) for pair in call[4]] != [list(pair) for pair in theirs[4]]:
             return index
     return None
 
@@ -229,7 +232,7 @@ def calls_diagnosis(explained, want_calls, got_calls, function):
     index = first_wrong_call(want_calls, got_calls)
     if index is None:
         for item, want, got in zip(explained, want_calls, got_calls):
-            if len(want[3]) != len(got[3]):
+            if len(want[3]) != len(got[3]) and item is not None:
                 return {"text": "%s rolls %d dice by the rules, so it calls the dice %d time(s), every die even after "
                                 "a 1; the submission's called them %d time(s)"
                                 % (item["call"], len(want[3]), len(want[3]), len(got[3])),
