@@ -71,3 +71,23 @@ class Rules:
         if extra:
             said.add(self.variant, "bonus", 0, [], rolled, previous, extra)
         return extra
+
+
+def example(variant: Variant, hog, applies: str) -> str:
+    """The explanation of rule step ``applies`` with numbers of a turn where it applies, the values the
+    reference gives: what the handout shows under the rule (the words a diagnosis uses, with other numbers)."""
+    rules = Rules(variant, hog)
+    if applies == "roll":
+        numbers = ([2, 1, 6], 1)
+    elif applies == "zero_dice":
+        numbers = (47, rules.zero(47))
+    elif applies == "swap":
+        player, opponent = next(((x, b) for x in range(21, 200) for b in range(11, 100)
+                                 if x != b and rules.swaps(x, b)), (43, 83))
+        numbers = (player, opponent, rules.swaps(player, opponent))
+    elif rules.parity:
+        numbers = (21, [3, 5, 6], 3, 0, 2)
+    else:
+        numbers = (0, [], 3, 1, 3)
+    rule = variant.rule(applies)
+    return explain.render(applies, rule.explain if rule else "", *numbers)
