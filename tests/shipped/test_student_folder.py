@@ -19,6 +19,15 @@ def pytest_in(folder, *args):
                           capture_output=True, text=True, timeout=120)
 
 
+def student_with(tmp_path, old: str, new: str):
+    """An sp19 student folder whose hog.py is the solution with ``old`` replaced by ``new``."""
+    folder = tmp_path / "student"
+    shutil.copytree(project.SKELETON / "sp19", folder)
+    hog = (project.SOLUTION / "sp19" / "hog.py").read_text()
+    (folder / "hog.py").write_text(hog.replace(old, new))
+    return folder
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", VARIANTS, ids=[v.id for v in VARIANTS])
 def test_every_question_passes_on_the_solution_and_fails_on_the_skeleton(variant):
@@ -63,10 +72,7 @@ Run only this question:  python -m pytest -k q02""" in result.stdout
 def test_a_failing_game_names_its_first_wrong_turn_and_the_rule_deciding_it(tmp_path):
     """The folder carries no reference: its pytest replays the case on the student's own play and compares
     each turn with the rules' record of the same game, which tests/diagnoses.json carries."""
-    folder = tmp_path / "student"
-    shutil.copytree(project.SKELETON / "sp19", folder)
-    hog = (project.SOLUTION / "sp19" / "hog.py").read_text()
-    (folder / "hog.py").write_text(hog.replace("if is_swap(score, opponent_score):", "if False:"))
+    folder = student_with(tmp_path, "if is_swap(score, opponent_score):", "if False:")
     result = pytest_in(folder, "-k", "q05")
     assert "1 failed" in result.stdout
     assert """Diagnosis: turn 1: player 0 moves with the scores at 90 and 10 and rolls 2 dice (5, 5); Pig Out: the
@@ -81,10 +87,7 @@ Run only this question:  python -m pytest -k q05""" in result.stdout
 
 @pytest.mark.slow
 def test_a_crash_shows_the_error_the_student_caused(tmp_path):
-    folder = tmp_path / "student"
-    shutil.copytree(project.SKELETON / "sp19", folder)
-    hog = (project.SOLUTION / "sp19" / "hog.py").read_text()
-    (folder / "hog.py").write_text(hog.replace("total += outcome", "total += outcome / 0"))
+    folder = student_with(tmp_path, "total += outcome", "total += outcome / 0")
     result = pytest_in(folder, "-k", "q01")
     assert "1 failed" in result.stdout
     assert "# but got\n#     Traceback (most recent call last):\n#       ...\n#     ZeroDivisionError: " \
