@@ -13,8 +13,6 @@ from pathlib import Path
 
 from grader import diagnosis, project
 from grader.diagnosis import Diagnosis
-from grader.reference import engine
-from grader.strategy import advice
 from grader.sandbox import Limits, StepKind, run_cases
 from grader.spec import Variant
 
@@ -114,6 +112,8 @@ def advised(variant: Variant, result):
     gains the most exact win rate (``grader.strategy.advice``); any other result as it is."""
     if result.question.role != "final_strategy" or result.table is None or result.passed:
         return result
+    from grader.reference import engine   # the exact engine (NumPy), imported only for a final strategy to advise
+    from grader.strategy import advice
     changes = advice.best_changes(engine.rules_for(variant.id), result.table)
     if not changes:
         return result
