@@ -40,7 +40,9 @@ MUTANTS = {
              ("        if is_swap(score, opponent_score):", "        if False:"),
              ("        say = say(score0, score1)\n", "        say(score0, score1)\n"),
              ("    if free_bacon(opponent_score) >= margin:", "    if free_bacon(opponent_score) > margin:"),
-             ("    if points >= margin:", "    if points > margin:")],
+             ("    if points >= margin:", "    if points > margin:"),
+             ('    """Roll the number of dice that gives the best chance of winning."""\n',
+              '    """Roll the number of dice that gives the best chance of winning."""\n    return 4\n')],
     "fa18": [PIG_OUT, ("return max(2 * tens - ones, 1)", "return max(2 * tens - ones, 0)"), NEVER_ZERO_DICE,
              ("return digit_difference(player_score) == digit_difference(opponent_score)",
               "return digit_difference(player_score) == digit_difference(opponent_score) != 0"),
@@ -62,6 +64,9 @@ MUTANTS = {
               ("    if new_score - score >= threshold:", "    if new_score - score > threshold:")],
 }
 FAST = Limits(case_seconds=2.0, total_seconds=60.0)
+DECIDED = {"roll_dice", "zero_dice", "take_turn", "swap", "play", "feral_hogs", "commentary", "zero_strategy",
+           "swap_strategy", "final_strategy"}
+"""The roles whose answers the rules decide, each of which a diagnosis covers (the others are named too)."""
 
 
 def submissions(folder: Path) -> list[tuple[str, str, Path]]:
@@ -110,6 +115,20 @@ def wrong(variant, question, verdict) -> str:
     return "" if set(found.rules) <= set(item["rules"]) else "other rules"
 
 
+def wrong_advice(variant, question) -> str:
+    """Why a final strategy's advice disagrees with the exact engine, or ""."""
+    from grader.reference import engine
+    from grader.strategy import match
+    rules = engine.rules_for(variant.id)
+    before = match.win_rate(rules, question.table).average
+    for change in question.diagnosis.turn["changes"]:
+        changed = [list(row) for row in question.table]
+        changed[change["score"]][change["opponent_score"]] = change["better"]
+        if abs(match.win_rate(rules, changed).average - before - change["gain"]) > 1e-8:
+            return f"at {change['score']} against {change['opponent_score']} the gain is not {change['gain']}"
+    return ""
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=1, help="grades of each submission each way (default 1)")
@@ -137,7 +156,8 @@ def main() -> int:
                     print(f"  no diagnosis: {name} question {question.question.label} ({role})")
                     continue
                 diagnosed[role] += 1
-                why = wrong(variant, question.question, verdict) if verdict is not None else ""
+                why = wrong(variant, question.question, verdict) if verdict is not None else \
+                    wrong_advice(variant, question)
                 if why:
                     mistakes.append(f"{name} question {question.question.label}: {why}")
     print(f"\n{len(graded)} submissions: the corpus's {len(graded) - sum(map(len, MUTANTS.values()))} and "
@@ -145,8 +165,10 @@ def main() -> int:
     print(f"{'role':<22} {'failing':>8} {'diagnosed':>10} {'share':>7}")
     for role in sorted(failing):
         print(f"{role:<22} {failing[role]:>8} {diagnosed[role]:>10} {diagnosed[role] / failing[role]:>7.0%}")
+    decided, covered = sum(failing[r] for r in DECIDED), sum(diagnosed[r] for r in DECIDED)
+    print(f"{'rule-decided roles':<22} {decided:>8} {covered:>10} {covered / decided:>7.0%}")
     total, shown = sum(failing.values()), sum(diagnosed.values())
-    print(f"{'all':<22} {total:>8} {shown:>10} {shown / total:>7.0%}")
+    print(f"{'all roles':<22} {total:>8} {shown:>10} {shown / total:>7.0%}")
     print(f"\ndiagnoses checked against the reference: {shown}, wrong: {len(mistakes)}")
     for mistake in mistakes:
         print(f"  wrong: {mistake}")
