@@ -23,7 +23,7 @@ from collections import Counter
 from pathlib import Path
 
 from grader import diagnosis, project, reference
-from grader.diagnosis import calls, game, trace
+from grader.diagnosis import calls, commentary, game, trace
 from grader.grading import grade
 from grader.sandbox import Limits
 from grader.shipped.student.game_trace import turns
@@ -64,7 +64,8 @@ MUTANTS = {
               ("    if new_score - score >= threshold:", "    if new_score - score > threshold:")],
 }
 FAST = Limits(case_seconds=2.0, total_seconds=60.0)
-DECIDED = {"roll_dice", "zero_dice", "take_turn", "swap", "play", "feral_hogs", "commentary", "zero_strategy",
+DECIDED = {"roll_dice", "zero_dice", "take_turn", "swap", "play", "feral_hogs", "commentary", "announce_highest",
+           "zero_strategy",
            "swap_strategy", "final_strategy"}
 """The roles whose answers the rules decide, each of which a diagnosis covers (the others are named too)."""
 
@@ -90,6 +91,9 @@ def wrong(variant, question, verdict) -> str:
         return "" if not found.rules else "a crash blamed on a rule"
     want = trace.on_reference(variant, traced.session)
     hog = reference.load(variant.id)
+    if question.role in trace.SAID_ROLES:   # the call named is one of the rules' record, with its printing
+        return "" if any(item and found.text.startswith(item) for item in
+                         commentary.explained_calls(question, hog, want)) else "no call the reference made"
     if question.role in diagnosis.GAME_ROLES:
         rules_turns, _ = turns(want)
         number = found.turn.get("turn", 0)

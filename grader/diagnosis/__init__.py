@@ -9,7 +9,7 @@ nothing of the reference's code is ever shown.
 from __future__ import annotations
 
 from grader import reference
-from grader.diagnosis import calls, game, trace
+from grader.diagnosis import calls, commentary, game, trace
 from grader.diagnosis.model import TURN_FIELDS, Diagnosis
 from grader.diagnosis.trace import CALL_ROLES, GAME_ROLES, Traced, traced_session
 from grader.spec import Question, Variant
@@ -25,6 +25,8 @@ def diagnose(variant: Variant, question: Question, traced: Traced, got) -> Diagn
     hog = reference.load(variant.id)
     if question.role in GAME_ROLES:
         return game.diagnose(variant, hog, traced.written, want, got)
+    if question.role in trace.SAID_ROLES:
+        return commentary.diagnose(question, hog, want, got)
     return calls.diagnose(variant, question, hog, want, got)
 
 

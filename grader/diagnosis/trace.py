@@ -15,6 +15,7 @@ from grader.spec import Case, Question, Variant
 
 GAME_ROLES = frozenset({"play", "feral_hogs", "commentary"})
 CALL_ROLES = frozenset({"roll_dice", "zero_dice", "take_turn", "swap", "zero_strategy", "swap_strategy"})
+SAID_ROLES = frozenset({"announce_highest"})
 WRAPPED = {"strategy0": "strategy(0, {})", "strategy1": "strategy(1, {})", "dice": "dice({})", "say": "say({})"}
 
 
@@ -75,6 +76,11 @@ def traced_session(variant: Variant, question: Question, case: Case, step: int) 
         if made is None:
             return None
         return Traced([s.source for s in case.steps[:step]] + [TRACER, made[0]], made[1])
+    if question.role in SAID_ROLES:
+        steps = [s.source for s in case.steps[:step]]
+        failing = "try:\n" + "".join(f"    {line}\n" for line in case.steps[step].source.rstrip("\n").splitlines()) \
+            + "except Exception:\n    pass\n"
+        return Traced([TRACER, f"_hog_said = _hog_commentary({question.function!r})"] + steps + [failing, "_hog_said"])
     if question.role not in CALL_ROLES:
         return None
     for index in range(step, -1, -1):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 
 from grader import diagnosis, reference
-from grader.diagnosis import calls, game, trace
+from grader.diagnosis import calls, commentary, game, trace
 from grader.spec import Variant
 
 FILE = "tests/diagnoses.json"
@@ -25,6 +25,9 @@ def _entry(variant: Variant, question, traced) -> dict | None:
     want = trace.on_reference(variant, traced.session)
     hog = reference.load(variant.id)
     steps, call = traced.session[:-2], traced.session[-1]
+    if question.role in trace.SAID_ROLES:   # the tracer first, then the whole session
+        return {"kind": "said", "steps": traced.session[1:], "want": want,
+                "explained": commentary.explained_calls(question, hog, want)}
     if question.role in diagnosis.GAME_ROLES:
         return {"kind": "game", "steps": steps, "call": call, "want": want,
                 "goal": traced.written.get("goal", variant.goal),

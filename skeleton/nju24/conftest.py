@@ -140,7 +140,9 @@ def diagnosis(case, source):
     try:
         with contextlib.redirect_stdout(io.StringIO()):
             exec("from hog import *", namespace)
-            for step in entry["steps"] + [game_trace.TRACER, entry["call"]]:
+            steps = [game_trace.TRACER] + entry["steps"] if entry["kind"] == "said" else \
+                entry["steps"] + [game_trace.TRACER, entry["call"]]
+            for step in steps:
                 try:
                     value = eval(compile(step, "<case>", "eval"), namespace)
                 except SyntaxError:
@@ -149,6 +151,8 @@ def diagnosis(case, source):
         return None
     if entry["kind"] == "game":
         return game_trace.game_diagnosis(entry["explained"], entry["want"], value, entry["goal"])
+    if entry["kind"] == "said":
+        return game_trace.said_diagnosis(entry["explained"], entry["want"], value)
     return game_trace.calls_diagnosis(entry["explained"], entry["want"], value, entry["function"])
 
 

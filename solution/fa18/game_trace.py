@@ -84,6 +84,26 @@ def _hog_calls(name, run):
     finally:
         globals()[name] = original
     return calls
+
+
+def _hog_commentary(name):
+    import contextlib, io
+    original, said, chains = globals()[name], [], [0]
+    def wrap(function, chain):
+        def traced(*args):
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                following = function(*args)
+            print(out.getvalue(), end="")
+            said.append(["said", chain, list(args), out.getvalue(), callable(following)])
+            return wrap(following, chain) if callable(following) else following
+        return traced
+    def made(*args, **kwargs):
+        chains[0] += 1
+        said.append(["made", chains[0], list(args), sorted([key, value] for key, value in kwargs.items())])
+        return wrap(original(*args, **kwargs), chains[0])
+    globals()[name] = made
+    return said
 '''
 
 
@@ -248,3 +268,25 @@ def calls_diagnosis(explained, want_calls, got_calls, function):
         "the submission returns %s" % (mine[2],)
     return {"text": "%s; the rules give %r, %s" % (item["text"], want_calls[index][2], got),
             "rules": list(item["rules"]), "decided": True}
+
+
+def said_diagnosis(explained, want, got):
+    """The first call of a commentary function whose printed line or returned function differs, as a dict of
+    ``text``, ``rules`` and ``decided``; ``explained``: per event of the rules' record, the rules' sentence
+    (or None); None when every call agrees."""
+    got = got if isinstance(got, list) else []
+    for index, event in enumerate(want):
+        mine = got[index] if index < len(got) else None
+        if mine is not None and list(mine) == list(event):
+            continue
+        if event[0] != "said" or index >= len(explained) or explained[index] is None:
+            return None
+        if mine is None or mine[0] != "said" or list(mine[2]) != list(event[2]):
+            theirs = "the submission's commentary was not called so" if mine is None else \
+                "the submission's commentary was called otherwise here"
+        elif mine[3] != event[3]:
+            theirs = "the submission's printed %r" % (mine[3].rstrip() or "nothing")
+        else:
+            theirs = "the submission's returned %s" % ("a function" if mine[4] else "no function")
+        return {"text": "%s; %s" % (explained[index], theirs), "rules": [], "decided": True}
+    return None

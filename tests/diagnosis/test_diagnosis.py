@@ -21,7 +21,8 @@ NEVER_SWAPS = {"sp19": "if is_swap(score, opponent_score):", "fa18": "if is_swap
                "nju24": "if swine_swap(score):"}
 
 
-ROLES = {"2": "zero_dice", "3": "take_turn", "5": "play", "6": "commentary", "10": "zero_strategy"}
+ROLES = {"2": "zero_dice", "3": "take_turn", "5": "play", "6": "commentary", "7": "announce_highest",
+         "10": "zero_strategy"}
 
 
 def diagnosed(variant_id: str, number: str, names: dict, source: str, before: tuple[str, ...] = ()):
@@ -130,6 +131,16 @@ def test_commentary_is_told_the_first_call_whose_line_differs():
     assert found.turn["turn"] == 1
     assert "prints 'Player 0 now has 12 and Player 1 now has 0', but the submission's printed " \
            "'Player 0 now has 0 and Player 1 now has 12'" in found.text
+
+
+def test_announce_highest_is_told_the_gain_and_the_biggest_gain_so_far_where_its_line_differs():
+    names = mutant("nju21", "if gain > running_high:", "if gain >= running_high:")
+    found, _ = diagnosed("nju21", "7", names, "f3 = f2(20, 20)", ("f0 = announce_highest(1)", "f1 = f0(12, 0)",
+                                                                  "f2 = f1(12, 9)"))
+    assert found.text == ("the commentary for Player 1 is called with 12 and 0: Player 1's score goes from 0 to 0, "
+                          "a gain of 0, not more than the biggest gain so far (0), so it prints nothing; the "
+                          "submission's printed \"0 point(s)! That's a record gain for Player 1!\"")
+    assert found.rules == ()
 
 
 @pytest.mark.parametrize("variant_id", sorted(NEVER_SWAPS))
