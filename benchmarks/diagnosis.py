@@ -65,8 +65,7 @@ MUTANTS = {
 }
 FAST = Limits(case_seconds=2.0, total_seconds=60.0)
 DECIDED = {"roll_dice", "zero_dice", "take_turn", "swap", "play", "feral_hogs", "commentary", "announce_highest",
-           "zero_strategy",
-           "swap_strategy", "final_strategy"}
+           "zero_strategy", "swap_strategy", "final_strategy"}
 """The roles whose answers the rules decide, each of which a diagnosis covers (the others are named too)."""
 
 
