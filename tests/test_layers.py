@@ -21,6 +21,7 @@ LAYERS = [
     ["grader.strategy"],                                             # exact play of any Rules
     ["grader.reference"],                                            # the reference hog.py, its rules
     ["grader.cases"],                                                # public and hidden cases
+    ["grader.diagnosis"],                                            # a failing case's first wrong step
     ["grader.sandbox"],                                              # student code, isolated
     ["grader.grading"],                                              # verdicts and scores
     ["grader.report"],                                               # what people read

@@ -149,15 +149,17 @@ def write_skipped(out: Path, skipped: list[Skipped]) -> None:
 
 
 def grade_one(variant: Variant, submission: Path, *, isolation: str, seed: int, suite: Suite | None = None,
-              kit: bool = True) -> tuple[dict, bool]:
+              kit: bool = True, diagnoses: bool = True) -> tuple[dict, bool]:
     """One submission's results.json, and whether the kit itself failed on it (runs in a forked worker,
     which inherits the Variant as given: a course's points included). A fault of the machine is tried again
     (``RETRY_SECONDS``); how often, under ``RETRIED``. ``suite``: an imported okpy suite graded instead of
-    the kit's cases, or beside them (``kit``)."""
+    the kit's cases, or beside them (``kit``). ``diagnoses``: each failing case's diagnosis (the assignment's
+    ``diagnoses`` of the course config)."""
     retried = 0
     while True:
         try:
-            data, fault = _graded(variant, submission, isolation=isolation, seed=seed, suite=suite, kit=kit)
+            data, fault = _graded(variant, submission, isolation=isolation, seed=seed, suite=suite, kit=kit,
+                                  diagnoses=diagnoses)
             break
         except MACHINE_FAULTS as error:
             if retried == len(RETRY_SECONDS):
@@ -171,7 +173,7 @@ def grade_one(variant: Variant, submission: Path, *, isolation: str, seed: int, 
 
 
 def _graded(variant: Variant, submission: Path, *, isolation: str, seed: int, suite: Suite | None,
-            kit: bool) -> tuple[dict, bool]:
+            kit: bool, diagnoses: bool = True) -> tuple[dict, bool]:
     """``grade_one``'s one try: MACHINE_FAULTS raised, any other fault of the kit a "grader failed" result."""
     if submission.is_file() and submission.suffix.lower() == ".zip":
         folder = scratch_space.sandbox_folder(prefix="hog-zip-")
@@ -183,14 +185,14 @@ def _graded(variant: Variant, submission: Path, *, isolation: str, seed: int, su
             if found is None:
                 return _not_graded(variant, submission, seed, "the zip holds no hog.py"), False
             result, fault = grade_safely(found, variant, suite=suite, kit=kit, minimum=isolation, seed=seed,
-                                         raising=MACHINE_FAULTS)
+                                         raising=MACHINE_FAULTS, diagnoses=diagnoses)
             return _results(result), fault
         finally:
             scratch_space.remove(folder)
     if submission.is_dir() and not (submission / "hog.py").is_file():
         return _not_graded(variant, submission, seed, "the submission holds no hog.py"), False
     result, fault = grade_safely(submission, variant, suite=suite, kit=kit, minimum=isolation, seed=seed,
-                                 raising=MACHINE_FAULTS)
+                                 raising=MACHINE_FAULTS, diagnoses=diagnoses)
     return _results(result), fault
 
 

@@ -25,6 +25,9 @@ def add(add_verb: Callable, ids: str) -> None:
     grade.add_argument("--isolation", choices=LEVELS, help=ISOLATION_HELP)
     grade.add_argument("--seed", type=int, metavar="N", help=SEED_HELP)
     grade.add_argument("--suite", metavar="NAME", help=SUITE_HELP)
+    grade.add_argument("--no-diagnoses", action="store_true",
+                       help="show failing cases without their diagnosis (the first wrong step and the rules "
+                            "deciding it)")
 
     test = add_verb("test", help="run the public cases against your hog.py (all questions, or -q N)")
     test.add_argument("-q", "--question", metavar="N", help="only this question, e.g. 3 or 05")

@@ -31,7 +31,7 @@ def _grade(args: argparse.Namespace) -> int:
         return _verbs("grading").grade(submission=args.submission, variant=args.variant, fmt=args.format,
                                        output=args.output, isolation=args.isolation, seed=args.seed,
                                        force_variant=args.force_variant, out=sys.stdout, early=early,
-                                       suite=args.suite)
+                                       suite=args.suite, diagnoses=not args.no_diagnoses)
 
 
 HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {

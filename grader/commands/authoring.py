@@ -223,7 +223,8 @@ def _submitting(server: str | None, assignment: str | None,
             raise UsageError(f"[assignments.{assignment}] of {project.display(config.path)} is for variant "
                              f"{declared.variant}, not {variant}: assign {declared.variant}, or choose the "
                              f"assignment for {variant}")
-    return grader.publishing.assign.Submitting(url, assignment)
+    return grader.publishing.assign.Submitting(url, assignment,
+                                               declared.diagnoses if config is not None else True)
 
 
 def _assign_roster(*, variant: str | None, roster: str, path: str, by: str, seed: int, like: str,

@@ -85,14 +85,14 @@ def _output_target(output: str) -> Path:
 
 def grade(*, submission: str, variant: str | None, fmt: str, output: str | None, out: TextIO,
           isolation: str | None = None, seed: int | None = None, force_variant: bool = False,
-          early: Early | None = None, suite: str | None = None) -> int:
+          early: Early | None = None, suite: str | None = None, diagnoses: bool = True) -> int:
     """``hog grade``: exit 0 whenever grading completed, 1 for a fault of the grader (including an
     isolation below the required level).
 
     Without ``variant``, the variant hog.py declares; a ``variant`` that differs from the
     declared one is refused (usage error) unless ``force_variant``. ``early``: the run already
     ``starting.started`` (the command line's), else it starts here. ``suite``: ``--suite NAME`` (an imported
-    okpy suite instead of the kit's cases) or ``kit+NAME`` (both)."""
+    okpy suite instead of the kit's cases) or ``kit+NAME`` (both). ``diagnoses``: failing cases diagnosed."""
     path = _submission(submission)
     with contextlib.nullcontext(early) if early is not None else starting.started(path) as early:
         # The sandbox's interpreter is starting, while the spec, the reference and the cases are read.
@@ -102,7 +102,7 @@ def grade(*, submission: str, variant: str | None, fmt: str, output: str | None,
         target = _output_target(output) if output else None
         imported, kit = okpy_suite.chosen(suite)
         result, fault = okpy_grade.grade_safely(path, spec, suite=imported, kit=kit, minimum=level, seed=seed,
-                                                early=early, keep_compiled=True)
+                                                early=early, keep_compiled=True, diagnoses=diagnoses)
     text = FORMATS[fmt](result)
     if target is not None:
         try:

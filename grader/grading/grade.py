@@ -17,7 +17,8 @@ from typing import Callable
 from grader import cases as case_source
 from grader import project
 from grader.cases import unlocking
-from grader.grading import construct_check, tabulate
+from grader.diagnosis import Diagnosis
+from grader.grading import construct_check, diagnose, tabulate
 from grader.errors import GraderFault, UsageError
 from grader.sandbox import CaseRun, Limits, StepKind, cap, case_code, run_cases
 from grader.sandbox.level import NAMES as LEVEL_NAMES
@@ -37,6 +38,8 @@ class CaseVerdict:
     passed: bool
     step: int = 0              # index of the first step that went wrong
     got: str = ""              # what that step showed (or the error)
+    diagnosis: Diagnosis | None = None   # its first wrong step and the rules deciding it (grader.grading.diagnose)
+    value: object = field(default=None, compare=False, repr=False)   # the value that step returned, if any
 
 
 @dataclass
@@ -47,6 +50,7 @@ class QuestionResult:
     message: str = ""          # e.g. the final strategy's exact win rate
     table: list[list[int]] | None = None   # final_strategy as tabulated (for the instructor, never shown)
     win_rate: float | None = None          # its exact average win rate against the baseline
+    diagnosis: Diagnosis | None = None     # the final strategy's: where other dice gain the most (diagnose.advice)
 
     @property
     def max_score(self) -> float:
@@ -126,7 +130,7 @@ def judge(case: Case, run: CaseRun) -> CaseVerdict:
         if index >= len(run.steps):
             return CaseVerdict(case, False, index, "the case stopped before this line")
         if not _matches(step.want, run.steps[index]):
-            return CaseVerdict(case, False, index, shown(run.steps[index]))
+            return CaseVerdict(case, False, index, shown(run.steps[index]), value=run.steps[index].value)
     return CaseVerdict(case, True)
 
 
@@ -152,7 +156,8 @@ def final_strategy_result(variant: Variant, question: Question, run: CaseRun, ve
 def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
           questions: list[Question] | None = None, hidden: bool = True,
           leave_out: frozenset[str] = frozenset(), minimum: str | None = None,
-          seed: int | None = None, early: Early | None = None, keep_compiled: bool = False) -> GradeResult:
+          seed: int | None = None, early: Early | None = None, keep_compiled: bool = False,
+          diagnoses: bool = True) -> GradeResult:
     """Grade one submission (a hog.py, or a folder holding one) on a variant.
 
     ``leave_out`` names cases not to run (``hog test`` leaves out the cases a student has not unlocked).
@@ -162,6 +167,7 @@ def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
     ``early``: a sandbox started before the cases were read (``grader.sandbox.early``).
     ``keep_compiled``: the cases' compiled form read from the grader's signed cache and kept there
     (``case_code.keep``), for a process that grades one submission (``hog grade``).
+    ``diagnoses``: each question's first failing case gets its diagnosis (``grader.grading.diagnose``).
     """
     started = time.perf_counter()
     seed = (case_source.DEFAULT_SEED if seed is None else seed) if hidden else None
@@ -190,19 +196,25 @@ def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
     tabulation = [tabulate.table_session(variant)] if final else []
     rating = tabulate.Rating(variant, limits) if final else None
     checks = _start_construct_checks(Path(submission), questions, limits)   # they run beside the sandbox
-    first = tabulation + _sessions(graded)
+    # Each public game case's call, traced: the diagnosis of one that fails needs no second run.
+    traced = diagnose.public_traces(variant, graded) if diagnoses else {}
+    first = tabulation + _sessions(graded) + [each.session for each in traced.values()]
     if keep_compiled:
         case_code.keep(first)
     try:
         report = run_cases(Path(submission), first, setup=setup_lines(variant),
                            support_files=project.support_files(Path(submission)), limits=limits, names=api_names(variant),
-                           groups=["tabulation"] * len(tabulation) + [c.question for c in graded], minimum=minimum,
+                           groups=["tabulation"] * len(tabulation) + [c.question for c in graded]
+                           + ["diagnosis"] * len(traced), minimum=minimum,
                            on_result=(lambda index, run: index == 0 and rating.start(run)) if final else None,
                            early=early, later=hidden_ones if hidden else None)
+        public = len(tabulation) + len(graded)
+        runs = report.cases[:public] + report.cases[public + len(traced):]
+        traced_runs = dict(zip(traced, report.cases[public:public + len(traced)]))
         graded += drawn
         below_minimum(report.level, minimum)
         verdicts: dict[str, list[CaseVerdict]] = {q.number: [] for q in questions}
-        for case, run in zip(graded, report.cases[len(tabulation):]):
+        for case, run in zip(graded, runs[len(tabulation):]):
             verdicts[case.question].append(judge(case, run))
         results = []
         for question in questions:
@@ -213,6 +225,11 @@ def grade(submission: Path, variant: Variant, *, limits: Limits | None = None,
                 results.append(QuestionResult(question, _score(question, verdicts[question.number]),
                                               verdicts[question.number]))
         results = [_constructs_checked(result, checks) for result in results]
+        if diagnoses and report.import_error is None:
+            results = diagnose.attach(Path(submission), variant, results, limits=limits, setup=setup_lines(variant),
+                                      names=api_names(variant), minimum=minimum,
+                                      traced={key: (traced[key], run) for key, run in traced_runs.items()})
+            results = [diagnose.advised(variant, result) for result in results]
     finally:
         for pending in checks.values():
             pending.cancel()

@@ -194,7 +194,7 @@ def grade_with(submission: Path, variant: Variant, suite: Suite | None, kit: boo
     if not kit:
         return grade_suite(submission, variant, suite, **options)
     own = kit_grading.grade(submission, variant, **options)
-    imported = grade_suite(submission, variant, suite, **{**options, "early": None})
+    imported = grade_suite(submission, variant, suite, **{**options, "early": None, "diagnoses": False})
     return replace(own, questions=own.questions + imported.questions, seconds=own.seconds + imported.seconds,
                    import_error=own.import_error or imported.import_error)
 

@@ -184,11 +184,13 @@ _Dumper.add_representer(str, lambda dumper, text: dumper.represent_scalar(
 
 def _rules(draft: Draft) -> list[dict]:
     pig_out = next(rule for rule in draft.like.rules if rule.name == "Pig Out")
-    rules = [{"name": pig_out.name, "summary": pig_out.summary, "choices": list(pig_out.choices)}]
-    members = [(draft.zero, "Free Bacon")] + ([(draft.bonus, draft.bonus.name)] if draft.bonus else []) \
-        + [(draft.swap, "Swine Swap")]
-    for member, name in members:
-        rule = {"name": name, "summary": member.summary, "choices": list(member.choices)}
+    rules = [{"name": pig_out.name, "summary": pig_out.summary, "choices": list(pig_out.choices), "applies": "roll",
+              **({"explain": pig_out.explain} if pig_out.explain else {})}]
+    members = [(draft.zero, "Free Bacon", "zero_dice")] + \
+        ([(draft.bonus, draft.bonus.name, "bonus")] if draft.bonus else []) + [(draft.swap, "Swine Swap", "swap")]
+    for member, name, applies in members:
+        # the step it decides; its arithmetic is said in the step's plain words (grader.spec.explain.DEFAULT)
+        rule = {"name": name, "summary": member.summary, "choices": list(member.choices), "applies": applies}
         if member is draft.bonus and member.flag == "feral_hogs":
             rule["feature"] = "dice_count_bonus"   # what the engine reads from the spec (as fa19's does)
         rules.append(rule)

@@ -49,6 +49,7 @@ class Submitting:
     (``http(s)://host[:port][/path]``, no trailing slash) and the assignment's name on it."""
     url: str
     assignment: str
+    diagnoses: bool = True   # the assignment's: the folder's pytest diagnoses a failing public case
 
 
 # ------------------------------------------------------------------ contents
@@ -58,7 +59,8 @@ def student_files(variant: Variant, submitting: Submitting | None = None) -> dic
     """The student's folder: skeleton, dice, handout, public cases, pytest wiring; with ``submitting``,
     submit.py (and a .gitignore that keeps the token it stores out of a repository).
     No picture of the optimal strategy: it would be the answer to the final strategy question."""
-    files = build.student_folder(variant, build.skeleton_source(variant))
+    files = build.student_folder(variant, build.skeleton_source(variant),
+                                 diagnosing=submitting is None or submitting.diagnoses)
     files.update(handout.documents(variant, build.solution_source(variant)))
     if submitting is not None:
         files["submit.py"] = submit_script(submitting)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from grader import project
 from grader.cases import unlocking
-from grader.publishing import handout
+from grader.publishing import diagnoses, handout
 from grader.reference import engine, rendering
 from grader.catalogue import docs as catalogue_docs
 from grader.project.files import write_atomically
@@ -24,7 +24,7 @@ from grader.spec import Case, Question, SpecError, Variant
 from grader.strategy.heatmap import heatmap_svg
 
 STUDENT_FILES = ("conftest.py", "case_report.py", "constructs.py", "pytest.ini", "unlock.py", "hog_gui.py",
-                 "hog_gui_game.py", "hog_gui.html", "hog_gui.css", "hog_gui.js")
+                 "hog_gui_game.py", "hog_gui.html", "hog_gui.css", "hog_gui.js", "game_trace.py")
 
 
 # ------------------------------------------------------- the optimal tables
@@ -99,12 +99,16 @@ def case_files(variant: Variant, *, locked: bool = True) -> dict[str, str]:
 # ------------------------------------------------------------------ outputs
 
 
-def student_folder(variant: Variant, hog_source: str, *, locked: bool = True) -> dict[str, str]:
-    """What a student's folder holds: hog.py, dice.py, public cases, pytest wiring, unlock.py."""
+def student_folder(variant: Variant, hog_source: str, *, locked: bool = True,
+                   diagnosing: bool = True) -> dict[str, str]:
+    """What a student's folder holds: hog.py, dice.py, public cases, pytest wiring, unlock.py; with
+    ``diagnosing``, what its pytest needs to diagnose a failing public case (``diagnoses.FILE``)."""
     files = {"hog.py": hog_source, "dice.py": project.DICE.read_text(encoding="utf-8")}
     for name in STUDENT_FILES:
         files[name] = (project.SHIPPED / "student" / name).read_text(encoding="utf-8")
     files.update(case_files(variant, locked=locked))
+    if diagnosing:
+        files[diagnoses.FILE] = diagnoses.text(variant, locked=locked)
     return files
 
 

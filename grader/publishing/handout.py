@@ -20,6 +20,8 @@ import difflib
 import re
 from dataclasses import dataclass
 
+from grader import reference
+from grader.diagnosis import steps
 from grader.reference import rendering
 from grader.spec import Case, Question, Rule, SpecError, Variant
 
@@ -62,6 +64,7 @@ class Example:
 class RuleSection:
     rule: Rule
     examples: tuple[tuple[int, tuple[Example, ...]], ...]   # (example number, its sessions)
+    explained: str = ""   # the rule's explanation with one example's numbers (as a diagnosis says it)
 
 
 @dataclass(frozen=True)
@@ -108,19 +111,22 @@ def _session(variant: Variant, case: Case) -> tuple[Line, ...]:
 
 
 def rule_sections(variant: Variant) -> tuple[RuleSection, ...]:
-    """Each rule with the seed's worked examples that illustrate it, by example number.
+    """Each rule with the seed's worked examples that illustrate it, by example number, and its explanation
+    (``explain`` of the spec) with an example's numbers.
 
     Only public cases are shown: a hidden case stays out of everything a
     student receives.
     """
+    hog = reference.load(variant.id)
     sections = []
     for rule in variant.rules:
         by_number: dict[int, list[Example]] = {}
         for case in variant.cases:
             if case.rule == rule.name and not case.hidden:
                 by_number.setdefault(case.example, []).append(Example(case, _session(variant, case)))
+        explained = steps.example(variant, hog, rule.applies) if rule.explain else ""
         sections.append(RuleSection(rule, tuple((number, tuple(by_number[number]))
-                                                for number in sorted(by_number))))
+                                                for number in sorted(by_number)), explained))
     return tuple(sections)
 
 

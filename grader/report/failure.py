@@ -6,11 +6,12 @@ The layout itself is shared with the students' own pytest run
 
 from __future__ import annotations
 
+from grader.diagnosis import Diagnosis
 from grader.grading.grade import HIDDEN_FAILED, CaseVerdict, QuestionResult
 from grader.spec import okpy_suite
-from grader.shipped.student.case_report import RERUN, RULE, failure
+from grader.shipped.student.case_report import RERUN, RULE, diagnosis_lines, failure
 
-__all__ = ["RERUN", "RULE", "describe", "revealed", "session_lines"]   # ``hog test`` passes its own rerun command
+__all__ = ["RERUN", "RULE", "describe", "diagnosis_of", "revealed", "session_lines"]   # ``hog test`` passes its own rerun command
 
 
 def prompt(source: str) -> list[str]:
@@ -28,16 +29,32 @@ def session_lines(setup: str, verdict: CaseVerdict) -> list[str]:
     return lines
 
 
+def diagnosis_of(result: QuestionResult, *, student: bool) -> Diagnosis | None:
+    """The diagnosis of the failing case a report shows; a hidden case's redacted where a student reads it."""
+    verdict = result.first_failure
+    if verdict is None or verdict.diagnosis is None:
+        return result.diagnosis
+    if verdict.case.hidden and student:
+        return verdict.diagnosis.redacted(result.question.role)
+    return verdict.diagnosis
+
+
+def _diagnosis_lines(result: QuestionResult, student: bool) -> str:
+    found = diagnosis_of(result, student=student)
+    return "" if found is None else "\n" + "\n".join(diagnosis_lines(found.as_json())).rstrip("\n")
+
+
 def describe(result: QuestionResult, setup: str, rerun: str, *, student: bool = False) -> str:
     """The explanation of a question that lost points. For instructors a public case names its
     origin and spec line; for a student (``hog test``, the Gradescope results) where it is in the
     handout's rules, and no file of the kit's."""
     verdict = result.first_failure
     if verdict is None:
-        return result.message
+        return f"{result.question.heading}: {result.message}" + _diagnosis_lines(result, student) \
+            if result.diagnosis else result.message
     if verdict.case.hidden:
         return f"{result.question.heading}: {HIDDEN_FAILED} (the public cases may all pass; " \
-               f"check the rules in the handout)"
+               f"check the rules in the handout)" + _diagnosis_lines(result, student)
     if result.question.name:   # an imported okpy test: its cases' setup is their own, its rerun okpy's
         text = failure(f"{result.question.heading} > {verdict.case.origin}",
                        "" if student else f"({verdict.case.path})",
@@ -48,7 +65,8 @@ def describe(result: QuestionResult, setup: str, rerun: str, *, student: bool = 
     text = failure(f"Question {result.question.label} > Case {short}",
                    f"({verdict.case.label})" if student else f"({verdict.case.origin}; {verdict.case.where})",
                    session_lines(setup, verdict),
-                   verdict.case.steps[verdict.step].want, verdict.got, rerun)
+                   verdict.case.steps[verdict.step].want, verdict.got, rerun,
+                   _shown(diagnosis_of(result, student=student)))
     text = text.strip("-\n")  # the text report draws its own rules between questions
     return text + (f"\n{result.message}" if result.message else "")
 
@@ -63,5 +81,10 @@ def revealed(result: QuestionResult, setup: str, rerun: str) -> str:
     number = verdict.case.id.rsplit("-", 1)[-1]
     text = failure(f"{result.question.heading} > hidden case {number}", f"({verdict.case.label})",
                    session_lines("" if result.question.name else setup, verdict),
-                   verdict.case.steps[verdict.step].want, verdict.got, rerun)
+                   verdict.case.steps[verdict.step].want, verdict.got, rerun,
+                   _shown(diagnosis_of(result, student=False)))   # whole, as the case itself now is
     return text.strip("-\n") + (f"\n{result.message}" if result.message else "")
+
+
+def _shown(found: Diagnosis | None) -> dict | None:
+    return None if found is None else found.as_json()

@@ -20,7 +20,7 @@ from grader import project
 from grader.grading.grade import GradeResult, QuestionResult
 from grader.cases.unlocking import UnlockStatus
 from grader.spec import Question
-from grader.report.failure import RERUN, describe
+from grader.report.failure import RERUN, describe, diagnosis_of
 
 UNLOCKED = ".u"   # a question's number + this: the entry that says whether its locked cases were unlocked
 
@@ -38,10 +38,17 @@ def counted(question: QuestionResult) -> str:
 def explained(result: GradeResult, question: QuestionResult, rerun: str = RERUN) -> str:
     """Why a question lost points, as a student reads it: the first failing public case as the ok
     client shows it, or a count of the hidden ones; empty when it did not lose any."""
-    if question.passed or not (result.import_error or question.first_failure is not None):
+    if question.passed or not (result.import_error or question.first_failure is not None
+                               or question.diagnosis is not None):
         return ""
     return result.import_error or describe(question, result.variant.setup,
                                            rerun.format(number=question.question.number), student=True)
+
+
+def diagnosis_field(result: GradeResult, question: QuestionResult) -> dict:
+    """``{"diagnosis": ...}`` for a question whose shown failing case has one (a hidden case's redacted), else {}."""
+    found = None if question.passed or result.import_error else diagnosis_of(question, student=True)
+    return {} if found is None else {"diagnosis": found.as_json()}
 
 
 def unlocked(status: UnlockStatus) -> str:
@@ -81,10 +88,10 @@ def results(result: GradeResult, *, rerun: str = RERUN) -> dict:
         explanation = explained(result, question, rerun)
         if explanation:
             output += "\n\n" + explanation
-        tests.append({"name": question_name(question.question),
-                      "number": question.question.label, "score": question.score,
-                      "max_score": question.max_score, "status": "passed" if question.passed else "failed",
-                      "output": output, "visibility": "visible"})
+        entry = {"name": question_name(question.question), "number": question.question.label,
+                 "score": question.score, "max_score": question.max_score,
+                 "status": "passed" if question.passed else "failed", "output": output, "visibility": "visible"}
+        tests.append({**entry, **diagnosis_field(result, question)})
     for status in result.unlocks:
         question = status.question
         tests.append({"name": f"Question {question.label}: unlocked", "number": f"{question.label}{UNLOCKED}",

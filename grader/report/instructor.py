@@ -51,7 +51,9 @@ def record(result: GradeResult) -> dict:
     final = None
     for question in result.questions:
         failed = [{"case": verdict.case.id, "hidden": verdict.case.hidden, "step": verdict.step,
-                   "got": capped(verdict.got)} for verdict in question.verdicts if not verdict.passed]
+                   "got": capped(verdict.got),
+                   **({"diagnosis": verdict.diagnosis.as_json()} if verdict.diagnosis is not None else {})}
+                  for verdict in question.verdicts if not verdict.passed]
         questions.append({"number": question.question.label, **({"name": question.question.name}
                                                                  if question.question.name else {}),
                           "role": question.question.role,

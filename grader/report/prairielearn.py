@@ -17,7 +17,7 @@ import json
 
 from grader.grading.grade import GradeResult
 from grader.report.failure import RERUN
-from grader.report.gradescope import counted, explained, kit_fields, question_name, summary, unlocked
+from grader.report.gradescope import counted, diagnosis_field, explained, kit_fields, question_name, summary, unlocked
 
 FAULT = "The autograder failed (not your submission's fault): {error}. Tell your instructor."
 
@@ -31,7 +31,7 @@ def results(result: GradeResult, *, rerun: str = RERUN) -> dict:
     for question in result.questions:
         tests.append({"name": question_name(question.question), "points": question.score,
                       "max_points": question.max_score, "message": counted(question),
-                      "output": explained(result, question, rerun)})
+                      "output": explained(result, question, rerun), **diagnosis_field(result, question)})
     for status in result.unlocks:
         tests.append({"name": f"Question {status.question.label}: unlocked", "points": status.score,
                       "max_points": status.question.unlock.points, "message": unlocked(status), "output": ""})

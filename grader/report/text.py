@@ -53,7 +53,8 @@ def render(result: GradeResult, *, rerun: str = RERUN, student: bool = False) ->
             lines.append(f"              {question.message}")
     lines += [unlock_line(status) for status in result.unlocks]
     for question in result.questions:
-        if not question.passed and not result.import_error and question.first_failure is not None:
+        if not question.passed and not result.import_error and \
+                (question.first_failure is not None or question.diagnosis is not None):
             lines += [RULE, describe(question, variant.setup, rerun.format(number=question.question.number),
                                          student=student)]
     lines += [RULE, f"Score: {_points(result.score)}/{_points(result.max_score)}",

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader import project
-from grader.spec import cache, course
+from grader.spec import cache, course, explain
 from grader.errors import SpecError
 from grader.spec.choices import CONSTRUCTS, Alternative, alternatives, forbidden  # noqa: F401 (the model's)
 from grader.spec.unlock import Concept, Unlock, locked, unlock  # noqa: F401 (Concept: part of the model)
@@ -54,7 +54,8 @@ TOP = {
 }
 COMPOSE = {"layout": Key(str), "zero_dice": Key(str), "swap": Key(str), "bonus": Key(str, "")}
 PHASE = {"number": Key(int), "title": Key(str)}
-RULE = {"name": Key(str), "summary": Key(str), "choices": Key(list, []), "feature": Key(str, "")}
+RULE = {"name": Key(str), "summary": Key(str), "choices": Key(list, []), "feature": Key(str, ""),
+        "applies": Key(str, ""), "explain": Key(str, "")}
 QUESTION = {
     "number": Key(str), "role": Key(str), "function": Key(str), "title": Key(str),
     "phase": Key(int), "points": Key(float), "partial": Key(bool, False),
@@ -119,7 +120,19 @@ def _rule(node: Node, path: str) -> Rule:
         close = closest(feature, FEATURES)
         raise SpecError(path, item.line_of("feature"), f"unknown feature '{feature}'",
                         f"did you mean '{close}'?" if close else f"one of: {', '.join(FEATURES)}")
-    return Rule(item.text("name"), item.text("summary"), tuple(choices), node.line, feature)
+    applies, words = item.text("applies"), " ".join(item.text("explain").split())
+    if applies and applies not in explain.APPLIES:
+        raise SpecError(path, item.line_of("applies"), f"unknown step '{applies}'",
+                        f"one of: {', '.join(explain.APPLIES)}")
+    if words and not applies:
+        raise SpecError(path, item.line_of("explain"), "an explanation needs the step it explains",
+                        f"add 'applies:' (one of: {', '.join(explain.APPLIES)})")
+    missing = explain.unknown_field(applies, words) if words else None
+    if missing:
+        known = ", ".join(explain.fields_of(applies, *explain.SAMPLE[applies]))
+        raise SpecError(path, item.line_of("explain"), f"the explanation has no field '{missing}'",
+                        f"the fields of step '{applies}' are: {known}")
+    return Rule(item.text("name"), item.text("summary"), tuple(choices), node.line, feature, applies, words)
 
 
 def _questions(top: Mapping, path: str, phases: tuple[Phase, ...], rules: tuple[Rule, ...]) -> tuple[Question, ...]:

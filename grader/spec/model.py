@@ -138,6 +138,8 @@ class Rule:
     choices: tuple[str, ...]
     line: int
     feature: str = ""        # one of FEATURES when the rule adds one
+    applies: str = ""        # the step of a turn it decides (grader.spec.explain.APPLIES), "" if not said
+    explain: str = ""        # its arithmetic in words, with fields (grader.spec.explain)
 
 
 @dataclass(frozen=True)
@@ -211,6 +213,10 @@ class Variant:
     @property
     def points(self) -> float:
         return sum(question.points + question.unlock.points for question in self.questions)
+
+    def rule(self, applies: str) -> Rule | None:
+        """The rule that decides step ``applies`` of a turn (grader.spec.explain.APPLIES), or None."""
+        return next((rule for rule in self.rules if rule.applies == applies), None)
 
     @property
     def features(self) -> frozenset[str]:

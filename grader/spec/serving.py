@@ -23,6 +23,7 @@ early_points = 1
 due = 2026-09-08T23:59:00-07:00
 questions = ["1", "2", "3", "4", "5"]    # (default: the spec's phase 1)
 points = 1
+diagnoses = false                        # failing cases without their diagnosis (default true)
 ```
 Each assignment may have a rubric that staff grade by hand (``grader.spec.rubric``).
 Errors name the file, the line and the fix, as every error of the course config does.
@@ -44,7 +45,7 @@ SERVER_KEYS = ("url", "frame_ancestors", "proxies")
 ORIGIN = re.compile(r"https?://(\*\.)?[A-Za-z0-9.-]+(:[0-9]{1,5})?")   # a page that may frame the server's
 ASSIGNMENT_KEYS = ("variant", "manifest", "opens", "due", "late_days", "penalty_per_day",
                    "submissions_per_hour", "score", "suite", "regrade_requests_days", "rubric", "rubric_groups",
-                   "group_size", "hidden_cases", "early", "early_points", "checkpoint")
+                   "group_size", "hidden_cases", "early", "early_points", "checkpoint", "diagnoses")
 CHECKPOINT_KEYS = ("due", "questions", "points")
 SCORES = ("last", "best")
 HIDDEN_CASES = ("counted", "after_due", "shown")   # when a student sees the hidden cases a submission failed
@@ -84,6 +85,7 @@ class Assignment:
     def bonus_max(self) -> float:
         """The points past the autograder's: the checkpoint's and the early bonus's."""
         return (self.checkpoint.points if self.checkpoint else 0.0) + (self.early_points if self.early else 0.0)
+    diagnoses: bool = True       # a failing case shows its first wrong step and the rules deciding it
 
 
 @dataclass(frozen=True)
@@ -209,6 +211,11 @@ def _assignment(name: str, table, shown: str, lines: dict, known: list[str]) -> 
     if "early_points" in table and early is None:
         raise ConfigError(shown, lines.get(f"{here}.early_points"), f"{here}.early_points without an early date",
                           "write early = DATE-TIME (by when the whole project passes), or remove early_points")
+    diagnoses = table.get("diagnoses", True)
+    if type(diagnoses) is not bool:
+        raise ConfigError(shown, lines.get(f"{here}.diagnoses"), f"{here}.diagnoses is {diagnoses!r}",
+                          "write diagnoses = true (a failing case names its first wrong step and the rules "
+                          "deciding it) or diagnoses = false")
     return Assignment(name, variant, manifest, opens, due,
                       _whole(table.get("late_days", 0), shown, lines.get(f"{here}.late_days"),
                              f"{here}.late_days", 0),
@@ -223,7 +230,7 @@ def _assignment(name: str, table, shown: str, lines: dict, known: list[str]) -> 
                       hidden,
                       _checkpoint(table["checkpoint"], shown, lines, here, due) if "checkpoint" in table else None,
                       early, _points(table.get("early_points", 1 if early else 0), shown,
-                                     lines.get(f"{here}.early_points"), f"{here}.early_points"))
+                                     lines.get(f"{here}.early_points"), f"{here}.early_points"), diagnoses)
 
 
 def read(data: dict, shown: str, lines: dict, known: list[str]) -> Server:

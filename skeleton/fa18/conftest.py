@@ -9,7 +9,10 @@ once unlocked, it runs from the answers you typed, which are the right ones.
 Needs only pytest and pytest-doctestplus.
 """
 
+import contextlib
 import doctest
+import io
+import json
 import re
 import sys
 from pathlib import Path
@@ -21,6 +24,7 @@ sys.path.insert(0, str(HERE))
 sys.dont_write_bytecode = True
 
 from case_report import RERUN, failure  # noqa: E402  (ships beside this file)
+import game_trace  # noqa: E402  (ships beside this file)
 from constructs import explain, violations  # noqa: E402  (ships beside this file)
 import unlock  # noqa: E402  (ships beside this file)
 
@@ -117,7 +121,39 @@ def okpy_failure(path, test, example, got):
     question = Path(path).stem
     heading = f"{question} > Case {mark['id']}" if mark else question
     where = f"({mark['label']})" if mark else ""
-    return failure(heading, where, session, example.want, got, RERUN.format(number=question.removeprefix("q")))
+    found = diagnosis(mark["id"], example.source) if mark else None
+    return failure(heading, where, session, example.want, got, RERUN.format(number=question.removeprefix("q")),
+                   found)
+
+
+def diagnosis(case, source):
+    """The first wrong turn or call of a failing public case and the rules deciding it, from what
+    tests/diagnoses.json carries of the case, the call run once more on hog.py; None if it carries nothing."""
+    try:
+        entry = json.loads((HERE / "tests" / "diagnoses.json").read_text(encoding="utf-8"))["cases"].get(
+            f"{case}|{source.strip()}")
+    except (OSError, ValueError, KeyError):
+        return None
+    if entry is None:
+        return None
+    namespace, value = {}, None
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            exec("from hog import *", namespace)
+            steps = [game_trace.TRACER] + entry["steps"] if entry["kind"] == "said" else \
+                entry["steps"] + [game_trace.TRACER, entry["call"]]
+            for step in steps:
+                try:
+                    value = eval(compile(step, "<case>", "eval"), namespace)
+                except SyntaxError:
+                    value = exec(compile(step, "<case>", "exec"), namespace)
+    except Exception:   # the case's own failure already says what went wrong
+        return None
+    if entry["kind"] == "game":
+        return game_trace.game_diagnosis(entry["explained"], entry["want"], value, entry["goal"])
+    if entry["kind"] == "said":
+        return game_trace.said_diagnosis(entry["explained"], entry["want"], value)
+    return game_trace.calls_diagnosis(entry["explained"], entry["want"], value, entry["function"])
 
 
 @pytest.hookimpl(hookwrapper=True)

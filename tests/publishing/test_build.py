@@ -1,6 +1,7 @@
 """Generated folders match their sources; the skeleton is the solution minus each question's code."""
 
 import ast
+import json
 import shutil
 import subprocess
 import sys
@@ -8,7 +9,7 @@ import sys
 import pytest
 
 from grader import project
-from grader.publishing import build
+from grader.publishing import build, diagnoses
 from grader.publishing.build import BuildError, resolve
 from grader.spec import all_variants, load_variant
 
@@ -93,3 +94,12 @@ def test_roles_that_are_not_questions_keep_their_code_without_markers():
     text = resolve(marked + "".join(f"# BEGIN PROBLEM {q.role}\n# END PROBLEM {q.role}\n"
                                     for q in sp19.questions), sp19, skeleton=True)
     assert text.startswith("def always_roll(n):\n    return n\n")
+
+
+def test_a_student_folder_carries_the_diagnoses_of_its_public_cases_but_none_of_a_locked_one():
+    variant = load_variant("sp19")
+    folder = build.student_folder(variant, build.skeleton_source(variant))
+    carried = json.loads(folder[diagnoses.FILE])["cases"]
+    assert "q05-2|play(always_roll(2), always_roll(2), score0=90, dice=make_test_dice(5))" in carried
+    assert not any(key.startswith("q05-1|") for key in carried)   # q05-1 is locked
+    assert diagnoses.FILE not in build.student_folder(variant, build.skeleton_source(variant), diagnosing=False)

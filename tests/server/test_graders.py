@@ -7,7 +7,9 @@ import pytest
 
 pytest.importorskip("sqlalchemy", reason="the course server's libraries: pip install 'hog-kit[server]'")
 
-from grader import cases                                     # noqa: E402
+from grader import cases, project                            # noqa: E402
+from grader.classroom.batch import INSTRUCTOR                # noqa: E402
+from grader.reference import hog_source                      # noqa: E402
 from grader.sandbox import case_code                         # noqa: E402
 from grader.server.grading import graders   # noqa: E402
 from grader.spec import load_variant                         # noqa: E402
@@ -103,3 +105,24 @@ def test_an_assignment_that_names_an_okpy_suite_is_graded_with_it(course):
     config.write_text(config.read_text().replace('suite = "ok"', 'suite = "kit+ok"'))
     data, fault = graders._grade((1, 1, "sp19", str(SOLUTION), 7, "hog"), isolation="process")
     assert not fault and data["max_score"] > 14 and "Question 7" in [test["name"] for test in data["tests"]]
+
+
+@pytest.mark.slow
+def test_an_assignment_with_diagnoses_off_is_graded_without_them(course, tmp_path):
+    """``diagnoses = false`` in [assignments.hog]: the server's grader leaves the diagnoses out of what the
+    student reads and of the instructor's record; by default a failing case has one."""
+    source = hog_source.solution_source(load_variant("sp19"))
+    wrong = tmp_path / "hog.py"
+    wrong.write_text(source.replace("return 1 + min(tens, ones)", "return 1 + max(tens, ones)", 1))
+
+    def diagnosed() -> tuple[bool, bool]:
+        data, fault = graders._grade((1, 1, "sp19", str(wrong), 7, "hog"), isolation="process")
+        assert not fault and data["score"] < data["max_score"]
+        failed = [test for test in data["tests"] if test["status"] == "failed"]
+        record = data.get(INSTRUCTOR, {}).get("questions", [])
+        return (any("diagnosis" in test for test in failed),
+                any("diagnosis" in case for question in record for case in question["failed"]))
+    assert diagnosed() == (True, True)
+    config = course / project.CONFIG_NAME
+    config.write_text(config.read_text().replace("[assignments.hog]\n", "[assignments.hog]\ndiagnoses = false\n"))
+    assert diagnosed() == (False, False)

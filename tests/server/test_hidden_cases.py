@@ -79,3 +79,23 @@ def test_shown_shows_a_failing_hidden_case_at_once(course, migrated_sqlite):
     app, tokens, number = graded_one(course, migrated_sqlite, "shown")
     api = app.test_client().get(f"/api/submissions/{number}", headers=bearer(tokens["s1"])).get_json()
     assert api["result"]["tests"][0]["output"] == REVEALED
+
+
+def test_once_shown_a_hidden_case_s_diagnosis_is_whole_and_before_it_names_only_its_rules(course, migrated_sqlite):
+    """The grader stores a hidden case's diagnosis redacted (its text and rules); the instructor's record keeps it
+    whole, and that is what the student reads once the case itself is shown."""
+    redacted = {"text": "a hidden case of roll_dice: the first wrong step is one where Pig Out applies",
+                "rules": ["Pig Out"]}
+    whole = {"text": "roll_dice(7, ...): Pig Out: a 1 was rolled, so the turn scores 1; the submission returns -1",
+             "rules": ["Pig Out"]}
+    tests = [{**TESTS[0], "diagnosis": redacted}]
+    record = {**RECORD, "questions": [{**RECORD["questions"][0],
+                                       "failed": [{**RECORD["questions"][0]["failed"][0], "diagnosis": whole}]}]}
+    app = configured(course, migrated_sqlite, extra='hidden_cases = "after_due"\n')
+    token = issue(app, "s1")["s1"]
+    number = upload(app.test_client(), token, SOURCE).get_json()["id"]
+    grade_all(app, 0.0, tests=tests, instructor=record)
+    read = lambda app: app.test_client().get(f"/api/submissions/{number}", headers=bearer(token)).get_json()
+    assert read(app)["result"]["tests"][0]["diagnosis"] == redacted
+    later = moved_due(course, datetime.now(timezone.utc) - timedelta(days=3))
+    assert read(later)["result"]["tests"][0]["diagnosis"] == whole

@@ -19,6 +19,15 @@ def pytest_in(folder, *args):
                           capture_output=True, text=True, timeout=120)
 
 
+def student_with(tmp_path, old: str, new: str):
+    """An sp19 student folder whose hog.py is the solution with ``old`` replaced by ``new``."""
+    folder = tmp_path / "student"
+    shutil.copytree(project.SKELETON / "sp19", folder)
+    hog = (project.SOLUTION / "sp19" / "hog.py").read_text()
+    (folder / "hog.py").write_text(hog.replace(old, new))
+    return folder
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", VARIANTS, ids=[v.id for v in VARIANTS])
 def test_every_question_passes_on_the_solution_and_fails_on_the_skeleton(variant):
@@ -52,15 +61,33 @@ q02 > Case q02-2
 # but got
 #     Nothing: the line returned None and printed nothing
 
+Diagnosis: free_bacon(39): Free Bacon: the opponent has 39; the smaller of 3 and 9 is 3, so rolling
+  zero dice scores 4; the rules give 4, the submission returns None (the handout's rules: Free
+  Bacon)
+
 Run only this question:  python -m pytest -k q02""" in result.stdout
 
 
 @pytest.mark.slow
+def test_a_failing_game_names_its_first_wrong_turn_and_the_rule_deciding_it(tmp_path):
+    """The folder carries no reference: its pytest replays the case on the student's own play and compares
+    each turn with the rules' record of the same game, which tests/diagnoses.json carries."""
+    folder = student_with(tmp_path, "if is_swap(score, opponent_score):", "if False:")
+    result = pytest_in(folder, "-k", "q05")
+    assert "1 failed" in result.stdout
+    assert """Diagnosis: turn 1: player 0 moves with the scores at 90 and 10 and rolls 2 dice (5, 5); Pig Out: the
+  dice show 5, 5, no 1 among them, so the turn scores 10; Swine Swap: after the turn the player has
+  100 and the opponent 10, which share the 0 in the ones place, so the scores swap; so the scores
+  after the turn are 10 and 100, but the submission's are 100 and 10 (the handout's rules: Swine
+  Swap)
+
+Run only this question:  python -m pytest -k q05""" in result.stdout
+    assert "def play" not in (folder / "tests" / "diagnoses.json").read_text()
+
+
+@pytest.mark.slow
 def test_a_crash_shows_the_error_the_student_caused(tmp_path):
-    folder = tmp_path / "student"
-    shutil.copytree(project.SKELETON / "sp19", folder)
-    hog = (project.SOLUTION / "sp19" / "hog.py").read_text()
-    (folder / "hog.py").write_text(hog.replace("total += outcome", "total += outcome / 0"))
+    folder = student_with(tmp_path, "total += outcome", "total += outcome / 0")
     result = pytest_in(folder, "-k", "q01")
     assert "1 failed" in result.stdout
     assert "# but got\n#     Traceback (most recent call last):\n#       ...\n#     ZeroDivisionError: " \

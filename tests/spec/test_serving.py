@@ -71,6 +71,17 @@ def test_an_assignment_may_name_the_okpy_suite_it_is_graded_with(tmp_path):
     assert course.read(write(tmp_path / "b", GOOD) / "hog-course.toml").server.assignment("hog").suite is None
 
 
+def test_an_assignment_may_turn_diagnoses_off_and_says_how_to_write_it(tmp_path):
+    hog = course.read(write(tmp_path, GOOD + "diagnoses = false\n") / "hog-course.toml").server.assignment("hog")
+    assert hog.diagnoses is False
+    (tmp_path / "b").mkdir()
+    assert course.read(write(tmp_path / "b", GOOD) / "hog-course.toml").server.assignment("hog").diagnoses is True
+    (tmp_path / "c").mkdir()
+    with pytest.raises(Exception, match=r"hog-course.toml:\d+: assignments.hog.diagnoses is 'no' \(write diagnoses = "
+                                        r"true"):
+        course.read(write(tmp_path / "c", GOOD + 'diagnoses = "no"\n') / "hog-course.toml")
+
+
 def test_a_course_without_a_server_table_serves_on_this_machine_with_no_assignment(tmp_path):
     found = course.read(write(tmp_path, "") / "hog-course.toml").server
     assert found.url == serving.DEFAULT_URL and found.assignments == () and not found.secure

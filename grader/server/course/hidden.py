@@ -27,8 +27,18 @@ def for_student(result: dict | None, instructor: str | None, revealed: bool) -> 
     hidden case shown (a result graded before the grader kept that stays as it was)."""
     if not revealed or result is None or not instructor:
         return result
-    kept = {q.get("number"): q["revealed"] for q in json.loads(instructor).get("questions", []) if q.get("revealed")}
+    questions = [q for q in json.loads(instructor).get("questions", []) if q.get("revealed")]
+    kept = {q.get("number"): q["revealed"] for q in questions}
+    whole = {q.get("number"): q["failed"][0]["diagnosis"] for q in questions
+             if q.get("failed") and "diagnosis" in q["failed"][0]}   # the diagnosis with its numbers
     if not kept:
         return result
-    return {**result, "tests": [{**test, "output": kept[test.get("number")]} if test.get("number") in kept else test
-                                for test in result.get("tests", [])]}
+    return {**result, "tests": [_revealed(test, kept[test.get("number")], whole.get(test.get("number")))
+                                if test.get("number") in kept else test for test in result.get("tests", [])]}
+
+
+def _revealed(test: dict, output: str, diagnosis: dict | None) -> dict:
+    shown = {**test, "output": output}
+    if diagnosis is not None:
+        shown["diagnosis"] = diagnosis
+    return shown

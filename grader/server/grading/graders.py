@@ -37,7 +37,6 @@ from grader.server.grading import healing, queue
 from grader.server.store import db, liveness, uploads
 from grader.spec import Variant, load_variant, okpy_suite
 from grader.spec import course as course_config
-from grader.spec.okpy_suite import Suite
 
 IDLE_SECONDS = 0.05     # between looks at an empty queue (an indexed query: a look costs well under 1 ms)
 BEAT_SECONDS = 2.0      # between heartbeats
@@ -113,16 +112,11 @@ def _waiting(error: BaseException, pause: float) -> None:
 
 def _grade(job: Job, *, isolation: str) -> tuple[dict, bool]:
     _number, _attempt, variant_id, path, seed, assignment = job
-    suite, kit = _suite(assignment)
+    rules = course_config.current().server.assignment(assignment)   # hog-course.toml as it is now
+    suite, kit = okpy_suite.chosen(rules.suite if rules is not None else None)
     imported = {"suite": suite, "kit": kit} if suite is not None else {}   # none: the kit's cases, as ever
-    return grade_one(_variant(variant_id), Path(path), isolation=isolation, seed=seed, **imported)
-
-
-def _suite(name: str) -> tuple[Suite | None, bool]:
-    """The okpy suite an assignment grades with (its ``suite`` in hog-course.toml, read as it is now), and
-    whether the kit's own cases grade too."""
-    assignment = course_config.current().server.assignment(name)
-    return okpy_suite.chosen(assignment.suite if assignment is not None else None)
+    return grade_one(_variant(variant_id), Path(path), isolation=isolation, seed=seed,
+                     diagnoses=rules.diagnoses if rules is not None else True, **imported)
 
 
 class _Grading:

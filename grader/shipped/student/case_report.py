@@ -6,6 +6,8 @@ reports, so students see the same thing locally and from the autograder.
 Standard library only.
 """
 
+import textwrap
+
 RULE = "-" * 69
 UNLOCKED = ".u"           # a results.json entry that says whether a question's locked cases were unlocked
 SHOWN_LINES, SHOWN_CHARACTERS = 12, 800
@@ -37,15 +39,26 @@ def commented(text):
     return "\n".join("#     " + line for line in lines)
 
 
-def failure(heading, where, session_lines, want, got, rerun):
-    """The whole report of one failing case."""
+def failure(heading, where, session_lines, want, got, rerun, diagnosis=None):
+    """The whole report of one failing case; ``diagnosis``: its first wrong step and the rules deciding it
+    (a dict of ``text`` and ``rules``, as the grader's results hold it), or None."""
     return "\n".join([
         RULE, heading, where, "",
         *session_lines, "",
         "# Error: expected", commented(want), "# but got", commented(got), "",
+        *diagnosis_lines(diagnosis),
         f"Run only this question:  {rerun}",
         RULE,
     ])
+
+
+def diagnosis_lines(diagnosis):
+    """A diagnosis as a failing case shows it: its text wrapped, the rules it names, a blank line."""
+    if not diagnosis:
+        return []
+    rules = diagnosis.get("rules") or []
+    text = "Diagnosis: " + diagnosis["text"] + (" (the handout's rules: " + ", ".join(rules) + ")" if rules else "")
+    return textwrap.wrap(text, 100, subsequent_indent="  ") + [""]
 
 
 def graded_report(result, hog):
