@@ -29,7 +29,7 @@ CHECKOUT = Path(__file__).resolve().parent.parent
 README = CHECKOUT / "README.md"
 DOCS = CHECKOUT / "docs"
 FIRST_COMMANDS = ["pip install -e . && hog grade solution/sp19 --variant sp19",
-                  "pip install -e '.[test,browser,cluster,server,docs]' && python -m pytest"]
+                  "pip install -e '.[test,browser,cluster,server,docs]' && python -m pytest -n auto --dist loadgroup"]
 
 
 def blocks(path: Path, language: str) -> list[str]:
@@ -43,6 +43,14 @@ def test_the_readme_is_a_front_door_under_150_lines_that_opens_with_its_two_comm
     assert re.findall(r"```sh\n(.*?)\n```", text, re.S)[:2] == FIRST_COMMANDS
     assert text.index("```sh") < text.index("\n## ")              # the commands come before any section
     assert quickstart()[0] == "pip install 'hog-kit[server]'"     # the blocks CI and test_installed run
+
+
+def test_ci_runs_the_readmes_test_command():
+    """.ci/run ends with the README's second command's test run, as written (spread over the cores)."""
+    command = FIRST_COMMANDS[1].split(" && ", 1)[1]
+    last = (CHECKOUT / ".ci" / "run").read_text(encoding="utf-8").rstrip().splitlines()[-1]
+    assert last.endswith(" " + command) and last.split(" python ")[0].split() == \
+        ["HOG_REQUIRE_POSTGRES=1", "HOG_REQUIRE_DOCKER=1"]
 
 
 def test_every_page_the_readme_links_to_is_there():
