@@ -178,6 +178,9 @@ def test_the_live_pages_name_what_they_look_at_and_the_gradebooks_state_changes_
     states.append(staff.get("/staff/assignments/hog/state.json").get_json()["state"])
     job = queue.claim(engine, queue.grader_name(), 1)[0]
     states.append(staff.get("/staff/assignments/hog/state.json").get_json()["state"])
+    pending = signed_in(app, tokens["s1"]).get("/submissions/1").get_data(as_text=True)
+    assert 'data-live-now="grading"' in pending and 'data-live-until="graded,grader failed"' in pending
+    assert 'data-live-every="0.25"' in pending   # a grade pending is looked for 4 times a second, then no more
     assert queue.finish(engine, job, {"score": 23.0, "max_score": 23.0, "tests": [], "output": ""}, None, False)
     states.append(staff.get("/staff/assignments/hog/state.json").get_json()["state"])
     assert len(set(states)) == 4
