@@ -112,7 +112,7 @@ def test_the_tutorial_runs_from_an_empty_folder_to_the_class_report(tmp_path):
     (tools / "hog").chmod(0o755)
     env = {key: value for key, value in os.environ.items() if not key.startswith(("HOG_", "VIRTUAL_ENV"))}
     env.update(PATH=f"{tools}:{env.get('PATH', '/usr/bin:/bin')}", PYTHONPATH=str(CHECKOUT),
-               HOG_CACHE=str(tmp_path / "cache"))
+               HOG_CACHE=str(tmp_path / "cache"), TZ="UTC")   # hog init writes the machine's time zone
     empty = tmp_path / "empty"
     empty.mkdir()
     tutorial = DOCS / "tutorial.md"

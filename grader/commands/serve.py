@@ -91,7 +91,7 @@ def regrade(*, assignment: str, database: str | None, out: TextIO) -> int:
         raise UsageError(f"no [assignments.{assignment}] in {project.display(config.path)} (its assignments: "
                          f"{names})")
     _, engine = _database(root, database)
-    count = queue.regrade(engine, assignment)
+    count = queue.regrade(engine, assignment, config.server.assignment(assignment))
     out.write(f"{count} submissions of {assignment} queued to be graded again (a running hog serve grades them)\n")
     return 0
 

@@ -1,4 +1,6 @@
-"""The course server's tables of ``hog-course.toml``: ``[server]`` and one ``[assignments.NAME]`` each.
+"""The course server's tables of ``hog-course.toml``: ``[server]`` and one ``[assignments.NAME]`` each, and
+the course's ``time_zone`` at the top of the file (an IANA name, e.g. ``"America/Los_Angeles"``; UTC when
+not given): due dates are shown in it, and late days count its calendar days.
 
 ```toml
 [server]
@@ -19,10 +21,13 @@ Errors name the file, the line and the fix, as every error of the course config 
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timezone, tzinfo
 from pathlib import PurePosixPath
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from grader.spec.config_error import ConfigError
 
@@ -48,6 +53,7 @@ class Assignment:
     submissions_per_hour: int = 20
     score: str = "last"
     suite: str | None = None     # an imported okpy suite graded instead of the kit's cases ("kit+NAME": both)
+    zone: tzinfo = timezone.utc  # the course's time zone, whose calendar days the late days count
 
 
 @dataclass(frozen=True)
@@ -55,6 +61,7 @@ class Server:
     url: str = DEFAULT_URL
     assignments: tuple[Assignment, ...] = ()
     frame_ancestors: tuple[str, ...] = ()    # origins besides the server's own whose pages may frame it (an LMS)
+    time_zone: str = "UTC"                   # the course's (``time_zone`` at the top of the file), an IANA name
 
     def assignment(self, name: str) -> Assignment | None:
         return next((each for each in self.assignments if each.name == name), None)
@@ -78,13 +85,40 @@ def _when(value, shown: str, line: int | None, what: str) -> datetime:
     return value
 
 
+def zone(data: dict, shown: str, lines: dict) -> tuple[str, tzinfo]:
+    """The course's ``time_zone`` (its name, and the zone), checked: an IANA name this machine has (or the
+    ``tzdata`` package, a requirement of the kit, has)."""
+    name = data.get("time_zone", "UTC")
+    fix = 'write an IANA time zone name, e.g. time_zone = "America/Los_Angeles" (or "UTC")'
+    if not isinstance(name, str) or not name:
+        raise ConfigError(shown, lines.get("time_zone"), f"time_zone is {name!r}, not a time zone's name", fix)
+    try:
+        return name, ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ConfigError(shown, lines.get("time_zone"), f"time_zone {name!r} is not a known IANA time zone",
+                          fix) from None
+
+
+def machine_zone() -> str:
+    """This machine's time zone as an IANA name (``TZ``, else where /etc/localtime points), "UTC" where it
+    has none by name: what ``hog init`` writes for a new course, to be edited."""
+    candidates = [os.environ.get("TZ", "").lstrip(":")]
+    with contextlib.suppress(OSError):
+        candidates.append(os.readlink("/etc/localtime").partition("zoneinfo/")[2])
+    for name in candidates:
+        with contextlib.suppress(ConfigError):
+            if name and not name.startswith("/"):
+                return zone({"time_zone": name}, "", {})[0]
+    return "UTC"
+
+
 def _whole(value, shown: str, line: int | None, what: str, least: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < least:
         raise ConfigError(shown, line, f"{what} is {value!r}", f"write a whole number, {least} or more")
     return value
 
 
-def _assignment(name: str, table, shown: str, lines: dict, known: list[str]) -> Assignment:
+def _assignment(name: str, table, shown: str, lines: dict, known: list[str], course_zone: tzinfo) -> Assignment:
     here = f"assignments.{name}"
     if not NAME.fullmatch(name):
         raise ConfigError(shown, lines.get(here), f"[{here}]: an assignment's name is letters, digits, - and _",
@@ -133,7 +167,7 @@ def _assignment(name: str, table, shown: str, lines: dict, known: list[str]) -> 
                       float(penalty),
                       _whole(table.get("submissions_per_hour", 20), shown,
                              lines.get(f"{here}.submissions_per_hour"), f"{here}.submissions_per_hour", 1),
-                      score, suite)
+                      score, suite, course_zone)
 
 
 def read(data: dict, shown: str, lines: dict, known: list[str]) -> Server:
@@ -158,8 +192,9 @@ def read(data: dict, shown: str, lines: dict, known: list[str]) -> Server:
     if not isinstance(assignments, dict):
         raise ConfigError(shown, lines.get("assignments"), "assignments is not a table",
                           "write one [assignments.NAME] table per assignment")
-    return Server(url.rstrip("/"), tuple(_assignment(name, table, shown, lines, known)
-                                         for name, table in assignments.items()), tuple(framing))
+    zone_name, course_zone = zone(data, shown, lines)
+    return Server(url.rstrip("/"), tuple(_assignment(name, table, shown, lines, known, course_zone)
+                                         for name, table in assignments.items()), tuple(framing), zone_name)
 
 
 def example_text() -> str:

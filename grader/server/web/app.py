@@ -20,7 +20,7 @@ from grader import project
 from grader.project.files import kept_secret
 from grader.server.lti import platforms as lti_platforms
 from grader.server.store import db, uploads
-from grader.server.web import access, faults, headers, metrics
+from grader.server.web import access, faults, headers, metrics, times
 from grader.server.web.api import api
 from grader.server.web.health import health
 from grader.server.web.lti import lti
@@ -58,5 +58,6 @@ def create_app(*, course: Path, server: Server, database: str) -> Flask:
     faults.install(app)
     headers.protect(app, server, lti_platforms.Framers(engine))
     app.jinja_env.globals.update(status_text=access.status_text)
-    app.jinja_env.filters["when"] = lambda moment: db.utc(moment).isoformat(timespec="seconds")
+    app.jinja_env.filters["when"] = times.when
+    app.jinja_env.filters["due"] = lambda assignment: times.due(assignment, server.time_zone)
     return app

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import json
+from datetime import datetime
 from html import escape
 from urllib.parse import quote
 
@@ -16,7 +17,7 @@ from grader.server.course import gradebook, reports
 from grader.server.grading import queue
 from grader.server.lti import passback
 from grader.server.store.models import STUDENT, Extension, Person, Submission
-from grader.server.web import access
+from grader.server.web import access, times
 
 staff = Blueprint("staff", __name__, url_prefix="/staff")
 MAX_EXTENSION = 365
@@ -59,6 +60,9 @@ def _rows_html(rows: list[list]) -> Markup:
     return Markup("\n".join(_row_html(tuple(row), tuple(map(type, row))) for row in rows))
 
 
+SUBMITTED_AT = gradebook.HEAD.index("submitted_at")
+
+
 @functools.lru_cache(maxsize=KEPT_ROWS)
 def _row_html(row: tuple, _types: tuple) -> str:
     """One row's HTML; kept by its values and their types (20 and 20.0 are equal, but shown apart)."""
@@ -66,8 +70,18 @@ def _row_html(row: tuple, _types: tuple) -> str:
     link = f'<a href="/staff/submissions/{submission}">{submission}</a>' if submission != "" else ""
     return (f'<tr><td><a href="/staff/students/{quote(student_id, safe="/")}">{escape(student_id)}</a></td>'
             f"<td>{escape(str(row[1]))}</td><td>{link}</td>"
-            + "".join(f"<td>{cell if type(cell) in (int, float) else escape(str(cell))}</td>" for cell in row[3:])
+            + "".join(f"<td>{_cell(cell, number == SUBMITTED_AT)}</td>" for number, cell in enumerate(row[3:], 3))
             + "</tr>")
+
+
+def _cell(value, moment: bool) -> str:
+    """A gradebook cell's HTML: a number as it is, a time (the ISO text of ``submitted_at``) as ``<time>``,
+    any other value escaped."""
+    if type(value) in (int, float):
+        return str(value)
+    if moment and value:
+        return str(times.when(datetime.fromisoformat(value)))
+    return escape(str(value))
 
 
 @staff.get("/assignments/<name>/gradebook.csv")
@@ -83,7 +97,7 @@ def gradebook_csv(name: str):
 def regrade(name: str):
     access.staff()
     found = access.assignment_or_404(name)
-    queue.regrade(access.settings().engine, found.name)
+    queue.regrade(access.settings().engine, found.name, found)
     return redirect(url_for("staff.assignment", name=name), 303)
 
 
