@@ -40,7 +40,7 @@ def assignment(name: str):
     found = access.assignment_or_404(name)
     seen = gradebook.state(access.database(), found.name)   # before the rows: a change between is looked at again
     table = gradebook.rows(access.database(), found, access.settings().summaries)
-    return render_template("staff_gradebook.html", person=person, assignment=found, head=table[0],
+    return render_template("staff_gradebook.html", person=person, assignment=found, head=headings(table[0]),
                            rows=_rows_html(table[1:]), waiting=queue.waiting(access.database()),
                            state=seen)
 
@@ -61,6 +61,17 @@ def _rows_html(rows: list[list]) -> Markup:
 
 
 SUBMITTED_AT = gradebook.HEAD.index("submitted_at")
+HEADINGS = {"student_id": "Student", "email": "Email", "submission": "Submission", "submitted_at": "Submitted",
+            "score": "Score", "max_score": "Out of", "status": "Status", "late_days": "Late days",
+            "raw_score": "Before the late penalty", "submissions": "Submissions", "seed": "Seed",
+            "kit_version": "Kit version"}
+
+
+def headings(columns: list[str]) -> list[tuple[str, str]]:
+    """Each gradebook column's name (as gradebook.csv has it) and its heading for people: a question's
+    column ``q1.2`` is "Q1.2", a column not named here its name in words."""
+    return [(name, HEADINGS.get(name) or (name.upper() if name.startswith("q") and name[1:2].isdigit()
+                                          else name.replace("_", " ").capitalize())) for name in columns]
 
 
 @functools.lru_cache(maxsize=KEPT_ROWS)
@@ -129,12 +140,30 @@ def student(student_id: str):
     database = access.database()
     extensions = {e.assignment: e.days for e in database.scalars(select(Extension).where(
         Extension.person_id == found.id))}
+    history = {a.name: gradebook.history(database, found.id, a.name) for a in access.settings().server.assignments}
     return render_template("staff_student.html", person=person, student=found, extensions=extensions,
                            passback=[(link, passback.state_text(link))
                                      for link in passback.links(database, found.id)],
                            assignments=access.settings().server.assignments,
-                           history={a.name: gradebook.history(database, found.id, a.name)
-                                    for a in access.settings().server.assignments})
+                           history=history, plots={name: _plot(mine) for name, mine in history.items()})
+
+
+PLOT = (320, 120, 28)   # the score plot's width, height and margin, in its own units
+
+
+def _plot(submissions: list) -> dict | None:
+    """A student's graded scores on an assignment over time, as the points of a small line plot (oldest
+    first, evenly spaced: the order matters, not the hours between); None before any score."""
+    scores = [(s.score, s.max_score) for s in submissions if s.score is not None and s.max_score]
+    if not scores:
+        return None
+    width, height, margin = PLOT
+    top = max(maximum for _, maximum in scores)
+    step = (width - 2 * margin) / max(1, len(scores) - 1)
+    points = [(round(margin + number * step, 1), round(height - margin - (height - 2 * margin) * score / top, 1))
+              for number, (score, _) in enumerate(scores)]
+    return {"points": points, "line": " ".join(f"{x},{y}" for x, y in points), "top": top,
+            "said": ", ".join(f"{score:g}" for score, _ in scores), "size": PLOT}
 
 
 @staff.post("/students/<path:student_id>/extensions")
