@@ -13,6 +13,7 @@ from flask import Blueprint, Response, abort, jsonify, redirect, render_template
 from markupsafe import Markup
 from sqlalchemy import func, select
 
+from grader.report import style
 from grader.server.course import gradebook, reports
 from grader.server.grading import queue
 from grader.server.lti import passback
@@ -124,6 +125,14 @@ def similarity(name: str):
     access.staff()
     found = access.assignment_or_404(name)
     return send_file(reports.similarity_report(access.database(), access.settings().course, found), max_age=0)
+
+
+@staff.get("/assignments/<name>/<any('bootstrap.min.css', 'kit.css'):sheet>")
+def report_style(name: str, sheet: str):
+    """The stylesheets a report links by name beside it (as its folder has them, opened as a file)."""
+    access.staff()
+    access.assignment_or_404(name)
+    return Response(style.sheet(sheet), mimetype="text/css")
 
 
 def _student(student_id: str) -> Person:
