@@ -31,8 +31,10 @@
       rows.forEach((row) => body.appendChild(row));
     }
     for (const cell of table().tHead.rows[0].cells) {
-      cell.setAttribute("aria-sort", sorted && cell.dataset.key === sorted.key
-                                     ? (sorted.ascending ? "ascending" : "descending") : "none");
+      const order = sorted && cell.dataset.key === sorted.key ? (sorted.ascending ? "ascending" : "descending") : "none";
+      cell.setAttribute("aria-sort", order);   // what a screen reader says; the arrow is for the eye
+      const arrow = cell.querySelector(".arrow");
+      if (arrow) arrow.textContent = {ascending: " ▲", descending: " ▼", none: ""}[order];
     }
     const wanted = search.value.trim().toLowerCase(), chosen = status.value;
     const who = [column("student_id"), column("email")], state = column("status");
@@ -56,7 +58,10 @@
       const button = document.createElement("button");
       button.type = "button";
       button.className = "sort";
-      button.textContent = cell.textContent;
+      const arrow = document.createElement("span");
+      arrow.className = "arrow";
+      arrow.setAttribute("aria-hidden", "true");
+      button.append(cell.textContent, arrow);
       button.addEventListener("click", () => {
         sorted = {key: cell.dataset.key, ascending: !(sorted && sorted.key === cell.dataset.key && sorted.ascending)};
         arrange();

@@ -5,7 +5,8 @@
 // relative forms are brought up to date every 15 seconds.
 "use strict";
 (() => {
-  const absolute = new Intl.DateTimeFormat(undefined, {dateStyle: "medium", timeStyle: "short", timeZoneName: "short"});
+  const absolute = new Intl.DateTimeFormat(undefined, {weekday: "short", year: "numeric", month: "short", day: "numeric",
+                                                      hour: "numeric", minute: "2-digit", timeZoneName: "short"});
   const relative = new Intl.RelativeTimeFormat(undefined, {numeric: "auto"});
   const UNITS = [["year", 31536000], ["month", 2592000], ["week", 604800], ["day", 86400], ["hour", 3600],
                  ["minute", 60], ["second", 1]];
