@@ -18,6 +18,7 @@ from pathlib import Path
 import xstatic.pkg.bootstrap
 
 from grader import project
+from grader.report import code
 from grader.project.files import write_atomically
 
 BOOTSTRAP = "bootstrap.min.css"
@@ -41,7 +42,8 @@ def kit_css() -> str:
             rules.append(f"{','.join(chosen)}{{{body}}}")
     dark = "@media (prefers-color-scheme: dark){" + "".join(rules) + "}\n"
     own = (project.TEMPLATES / KIT).read_text(encoding="utf-8")
-    return f"/* Bootstrap {xstatic.pkg.bootstrap.VERSION}'s dark theme, by the system's setting */\n{dark}{own}"
+    return (f"/* Bootstrap {xstatic.pkg.bootstrap.VERSION}'s dark theme, by the system's setting */\n{dark}{own}"
+            f"\n/* Highlighted code (grader/report/code.py) */\n{code.css()}")
 
 
 def sheet(name: str) -> bytes:

@@ -13,10 +13,11 @@ from flask import Blueprint, Response, abort, jsonify, redirect, render_template
 from markupsafe import Markup
 from sqlalchemy import func, select
 
-from grader.report import style
+from grader.report import code, style
 from grader.server.course import gradebook, reports
 from grader.server.grading import queue
 from grader.server.lti import passback
+from grader.server.store import uploads
 from grader.server.store.models import STUDENT, Extension, Person, Submission
 from grader.server.web import access, times
 
@@ -211,6 +212,10 @@ def lti_grades():
 def submission(submission_id: int):
     person = access.staff()
     found = access.own_submission(person, submission_id)
+    kept = uploads.folder(access.settings().course, found.assignment, found.id) / found.filename
+    source = (kept.read_text(encoding="utf-8", errors="replace")   # a .zip's files are not shown here
+              if found.filename == uploads.HOG and kept.is_file() else None)
     return render_template("staff_submission.html", person=person, submission=found,
+                           source=code.numbered(source) if source is not None else None,
                            result=json.loads(found.result) if found.result else None,
                            private=json.dumps(json.loads(found.instructor), indent=2) if found.instructor else "")
