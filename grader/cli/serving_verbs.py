@@ -27,6 +27,9 @@ def add(add_verb: Callable, ids: str) -> None:
     people.add_argument("--role", choices=("student", "staff"), default="student", help="(default: student)")
     regrade = actions.add_parser("regrade", help="grade every submission of an assignment again")
     regrade.add_argument("assignment", metavar="ASSIGNMENT", help="an [assignments.NAME] of the course config")
+    release = actions.add_parser("release", help="release an assignment's grades given by hand: students see their "
+                                                 "reviews, the totals count them, and regrade requests open")
+    release.add_argument("assignment", metavar="ASSIGNMENT", help="an [assignments.NAME] of the course config")
     backup = actions.add_parser("backup", help="copy the database, the uploads and the server's keys into a new "
                                                 "folder, while the server runs")
     backup.add_argument("folder", metavar="DEST", help="a new (or empty) folder; written readable by you alone")
@@ -38,7 +41,7 @@ def add(add_verb: Callable, ids: str) -> None:
     unit.add_argument("--host", default="127.0.0.1", help="the address it listens on (default: 127.0.0.1)")
     unit.add_argument("--port", type=int, default=8000, metavar="N", help="the port (default 8000)")
     lti = actions.add_parser("lti", help="LTI 1.3: register the LMSs (Canvas, Moodle, ...) students launch it from")
-    for each in (serve, people, regrade, backup, restore, unit, *_add_lti(lti)):
+    for each in (serve, people, regrade, release, backup, restore, unit, *_add_lti(lti)):
         each.add_argument("--database", metavar="URL", help="sqlite:///PATH or postgresql://... (default: SQLite in server/)")
 
 

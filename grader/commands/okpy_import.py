@@ -1,8 +1,9 @@
 """``hog import-ok FOLDER``: an okpy assignment's tests kept in the course folder as a suite to grade with.
 
-Every check runs before anything is written (``grader.spec.okpy_folder``); the suite is one JSON file,
-written whole or not at all. The command prints what it imported (tests, suites, cases, points) and, one
-line each, what it did not and why.
+Every check runs before anything is written (``grader.spec.okpy_folder``); the suite (one JSON file and the
+files it carries from the folder) is written whole or not at all. The command prints what it imported
+(tests, suites, cases, points) and, one line each, what it did not and why, each file carried and each
+file left out with why.
 """
 
 from __future__ import annotations
@@ -59,6 +60,21 @@ def import_ok(*, folder: str, name: str | None, solution: str | None, isolation:
                   f"{sum(len(one.cases) for one in scored)} cases ({test.file})\n")
     for line in suite.skipped:
         out.write(f"Not imported: {line}\n")
+    _files(assignment, out)
     out.write(f"Grade with it: hog grade SUBMISSION --suite {chosen} (or --suite kit+{chosen} for the kit's "
               f"cases too)\n")
     return 0
+
+
+def _files(assignment: okpy_folder.Assignment, out: TextIO) -> None:
+    """One line per file carried with the suite and per file or folder left out, each with why."""
+    beside_tests = {str(Path(test.file).parent) for test in assignment.tests}
+    kit = set(project.support_files(assignment.folder / "hog.py"))
+    for name in assignment.carried:
+        where = ("beside the test files, as okpy's tests package holds it" if str(Path(name).parent) in beside_tests
+                 else "the course's, beside hog.py; it replaces the kit's" if name in kit else
+                 "the course's, beside hog.py")
+        out.write(f"Carried: {name} ({where})\n")
+    for line in assignment.left_out:
+        name, why = line.split(": ", 1)
+        out.write(f"Left out: {name} ({why})\n")

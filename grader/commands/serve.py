@@ -1,5 +1,6 @@
 """The course server's verbs: ``hog serve``, ``hog serve people ROSTER.csv``, ``hog serve regrade NAME``,
-``hog serve backup DEST``, ``hog serve restore SRC`` and ``hog serve unit`` (its systemd service).
+``hog serve release NAME``, ``hog serve backup DEST``, ``hog serve restore SRC`` and ``hog serve unit``
+(its systemd service).
 
 ``hog serve`` brings the database to the newest schema, puts back in the queue the jobs of graders that
 died (and those a fault of the kit failed), starts the grader process (restarted if it dies) and the thread
@@ -29,7 +30,7 @@ from grader.spec import course, okpy_suite
 try:   # the server's libraries are an extra: pip install 'hog-kit[server]'
     import waitress
     from sqlalchemy.engine import make_url
-    from grader.server.course import people as tokens
+    from grader.server.course import people as tokens, reviews
     from grader.server.grading import graders, queue
     from grader.server.lti import passback
     from grader.server.store import backup as backups, db
@@ -83,16 +84,34 @@ def people(*, roster: str, role: str, database: str | None, out: TextIO) -> int:
     return 0
 
 
-def regrade(*, assignment: str, database: str | None, out: TextIO) -> int:
-    """``hog serve regrade NAME``: every submission of the assignment back in the queue."""
-    root, config = _course()
+def _assignment(config: course.Course, assignment: str) -> None:
     if config.server.assignment(assignment) is None:
         names = ", ".join(a.name for a in config.server.assignments) or "none yet"
         raise UsageError(f"no [assignments.{assignment}] in {project.display(config.path)} (its assignments: "
                          f"{names})")
+
+
+def regrade(*, assignment: str, database: str | None, out: TextIO) -> int:
+    """``hog serve regrade NAME``: every submission of the assignment back in the queue."""
+    root, config = _course()
+    _assignment(config, assignment)
     _, engine = _database(root, database)
     count = queue.regrade(engine, assignment, config.server.assignment(assignment))
     out.write(f"{count} submissions of {assignment} queued to be graded again (a running hog serve grades them)\n")
+    return 0
+
+
+def release(*, assignment: str, database: str | None, out: TextIO) -> int:
+    """``hog serve release NAME``: the assignment's grades given by hand released (as the staff's button does)."""
+    root, config = _course()
+    _assignment(config, assignment)
+    _, engine = _database(root, database)
+    with db.sessions(engine)() as session, session.begin():
+        db.writing(session)
+        when = reviews.release(session, assignment, None)
+        sent = passback.refresh_assignment(session, config.server, assignment)
+    out.write(f"{assignment}'s grades given by hand are released (since {when.isoformat(timespec='seconds')}): "
+              f"students see their reviews; {sent} totals to send to the LMS\n")
     return 0
 
 
@@ -206,11 +225,13 @@ def serve(*, host: str, port: int, database: str | None, jobs: int, scheduler: s
 def run(*, action: str | None, host: str, port: int, database: str | None, jobs: int, scheduler: str | None,
         workers: int | None, roster: str | None, role: str | None, assignment: str | None, folder: str | None,
         user: str | None, out: TextIO) -> int:
-    """``hog serve [people|regrade|backup|restore|unit]``: the verb its action names."""
+    """``hog serve [people|regrade|release|backup|restore|unit]``: the verb its action names."""
     if action == "people":
         return people(roster=roster, role=role, database=database, out=out)
     if action == "regrade":
         return regrade(assignment=assignment, database=database, out=out)
+    if action == "release":
+        return release(assignment=assignment, database=database, out=out)
     if action == "backup":
         return backup(dest=folder, database=database, out=out)
     if action == "restore":

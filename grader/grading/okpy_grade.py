@@ -11,7 +11,14 @@ Each okpy case is one case of the sandbox, whose steps are the setup, the prompt
 sandbox ends a case at its first error, where okpy goes on after an error a prompt expected (``Error`` or a
 traceback): so each prompt is typed wrapped, evaluated as okpy evaluates it (an expression, else
 statements), its value shown with its own ``repr`` as okpy shows it, an error caught inside and shown after
-``MARKER``. What a prompt shows is only compared here, outside the submission's process.
+``MARKER``. What a prompt shows is only compared here, outside the submission's process. Setup and
+teardown lines are typed the same way but show nothing: okpy evaluates them without comparing what they
+show (``importlib.reload(hog)`` shows a module), and a case fails only where one raises.
+
+The case runs where okpy would run it: beside the submission's files, the course's files the suite carries
+(its ``tests/`` package, its ``hog_gui.py``, ``dice.py``, ...; they win over the kit's and the submission's
+files of the same name), read-only, with the working folder and ``sys.path`` at the submission's folder, so
+that ``import tests.construct_check`` and ``open('tests/play.sol')`` find them as okpy's working folder does.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ import re
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import Iterable
 
 from grader import project
 from grader.grading import grade as kit_grading   # its grade() and grade_safely(), looked up when called
@@ -48,16 +56,35 @@ try:
 except __okpy["Exception"] as __okpy_error:
     __okpy["print"]({marker!r} + __okpy["type"](__okpy_error).__name__ + ": " + __okpy["str"](__okpy_error))
 else:
-    if __okpy_value is not None:
+    if {shows} and __okpy_value is not None:
         __okpy["print"](__okpy["repr"](__okpy_value))
 """
 
 
+def _typed(source: str, shows: bool) -> str:
+    return WRAPPED.format(source=source, marker=MARKER, shows=shows)
+
+
 def sources(suite: OkSuite, case: OkCase) -> list[str]:
     """What the sandbox types for one okpy case: the setup, each prompt wrapped (an error it raises is caught
-    and shown, as okpy goes on to the next prompt when the error was expected), the teardown."""
-    return list(suite.setup) + [WRAPPED.format(source=prompt.source, marker=MARKER) for prompt in case.prompts] \
-        + list(suite.teardown)
+    and shown, as okpy goes on to the next prompt when the error was expected), the teardown; the setup and
+    teardown show nothing but an error."""
+    return [_typed(line, False) for line in suite.setup] + [_typed(prompt.source, True) for prompt in case.prompts] \
+        + [_typed(line, False) for line in suite.teardown]
+
+
+def support_files(submission: Path, course: Iterable[tuple[str, bytes]]) -> dict[str, str | bytes]:
+    """The files beside the submission for an okpy suite's cases: the kit's (dice.py, ucb.py), then the
+    course's files the suite carries (``Suite.files``), which replace them."""
+    return {**project.support_files(Path(submission)), **dict(course)}
+
+
+def _silent_failure(step) -> str | None:
+    """Why a setup or teardown line failed (it raised, or came to no answer); None when it ran."""
+    got = actual(step)
+    if got is None:
+        return shown(step)
+    return "\n".join(got[1][2:]) if got[0] else None
 
 
 def actual(step) -> tuple[bool, list[str]] | None:
@@ -87,9 +114,9 @@ def judge(suite: OkSuite, case: OkCase, shown_case: Case, run: CaseRun) -> CaseV
     """One okpy case's verdict; ``step`` indexes ``shown_case.steps`` (its setup, then its prompts)."""
     steps, setup = run.steps, len(suite.setup)
     for index in range(setup):
-        if index >= len(steps) or steps[index].error is not None or steps[index].kind is not StepKind.OK:
-            got = shown(steps[index]) if index < len(steps) else "the case stopped before this line"
-            return CaseVerdict(shown_case, False, index, f"the setup failed: {got}")
+        failed = _silent_failure(steps[index]) if index < len(steps) else "the case stopped before this line"
+        if failed is not None:
+            return CaseVerdict(shown_case, False, index, f"the setup `{suite.setup[index]}` failed: {failed}")
     wrapped = sources(suite, case)
     for number, prompt in enumerate(case.prompts):
         index = setup + number
@@ -99,10 +126,11 @@ def judge(suite: OkSuite, case: OkCase, shown_case: Case, run: CaseRun) -> CaseV
         if not matches(prompt, got):
             return CaseVerdict(shown_case, False, index, shown(steps[index]) if got is None else "\n".join(got[1]))
     for index in range(setup + len(case.prompts), len(wrapped)):
-        if index >= len(steps) or steps[index].error is not None:
-            got = shown(steps[index]) if index < len(steps) else "the case stopped before this line"
+        failed = _silent_failure(steps[index]) if index < len(steps) else "the case stopped before this line"
+        if failed is not None:
+            line = suite.teardown[index - setup - len(case.prompts)]
             return CaseVerdict(shown_case, False, setup + len(case.prompts) - 1,
-                               f"the teardown `{wrapped[index]}` failed: {got}")
+                               f"the teardown `{line}` failed: {failed}")
     return CaseVerdict(shown_case, True)
 
 
@@ -139,7 +167,7 @@ def grade_suite(submission: Path, variant: Variant, suite: Suite, *, limits: Lim
     asked = questions(suite)
     runs = [(test, one, case) for test in suite.tests for one in test.scored for case in one.cases]
     report = run_cases(Path(submission), [sources(one, case) for _, one, case in runs], setup=(),
-                       support_files=project.support_files(Path(submission)), limits=limits or Limits(),
+                       support_files=support_files(submission, suite.files), limits=limits or Limits(),
                        names=None, groups=[test.key for test, _, _ in runs], minimum=minimum, early=early)
     below_minimum(report.level, minimum)   # a report below the level required is never scored
     by_key = {question.number: question for question in asked}

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from grader import project
 from grader.grading import okpy_grade
 from grader.sandbox import Limits, run_cases
 from grader.spec import okpy_folder
@@ -35,7 +34,8 @@ def recover(assignment: okpy_folder.Assignment, solution: Path, *, minimum: str 
         return {}
     runnable = [_runnable(suite, case) for _, suite, case in locked]
     report = run_cases(solution, [okpy_grade.sources(suite, case) for suite, case in runnable], setup=(),
-                       support_files=project.support_files(solution), limits=limits or Limits(), names=None,
+                       support_files=okpy_grade.support_files(solution, okpy_folder.carried_files(assignment)),
+                       limits=limits or Limits(), names=None,
                        groups=[test.key for test, _, _ in locked], minimum=minimum)
     recovered = {}
     for (test, suite, case), (runnable_suite, _), run in zip(locked, runnable, report.cases):

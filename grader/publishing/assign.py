@@ -91,7 +91,8 @@ def kit_files() -> dict[str, bytes]:
 def course_files(*variants: Variant, suite: str | None = None) -> dict[str, bytes]:
     """The course the autograder grades for (``run_autograder`` names it with ``--course``): the course's
     config (outside a course, one with the variants' own points), the minted variants' specs and tables, and
-    the imported okpy suite ``suite`` names (``NAME`` or ``kit+NAME``: its ``suites/NAME/suite.json``)."""
+    the imported okpy suite ``suite`` names (``NAME`` or ``kit+NAME``: its ``suites/NAME/suite.json`` and the
+    course's files it carries, ``suites/NAME/files/``)."""
     config, place = course.current(), project.here()
     title = variants[0].title if len(variants) == 1 else "Hog"
     text = config.path.read_bytes() if config else course.config_text(title, list(variants)).encode()
@@ -110,6 +111,8 @@ def course_files(*variants: Variant, suite: str | None = None) -> dict[str, byte
         chosen, _ = okpy_suite.chosen(suite)   # refused here, before anything is written, if never imported
         files[f"course/suites/{chosen.name}/{okpy_suite.FILE}"] = \
             (project.suite_path(chosen.name) / okpy_suite.FILE).read_bytes()
+        for name, content in chosen.files:    # the course's files it carries, as loaded (each one checked)
+            files[f"course/suites/{chosen.name}/{okpy_suite.FILES}/{name}"] = content
     if config and config.isolation not in (None, "files"):   # run_autograder requires files unless told
         files["isolation"] = f"{config.isolation}\n".encode()
     return files

@@ -281,10 +281,12 @@ def refuse_result_named(path: Path) -> None:
                          f"and grade it again, so the report does not overwrite its result")
 
 
-def write(out: Path, variant: Variant | None = None) -> tuple[Path, Path]:
-    """``OUTDIR/report.json`` and ``OUTDIR/report.html`` (``variant`` as for ``figures``)."""
+def write(out: Path, variant: Variant | None = None, rubric: dict | None = None) -> tuple[Path, Path]:
+    """``OUTDIR/report.json`` and ``OUTDIR/report.html`` (``variant`` as for ``figures``); ``rubric``, where
+    staff grade by hand (the course server), is how often each rubric item was applied:
+    ``{"reviews": N, "items": [{"id", "title", "points", "applied"}]}``."""
     refuse_result_named(out / "report.json")
-    data = figures(out, variant)
+    data = figures(out, variant) | ({"rubric": rubric} if rubric is not None else {})
     write_atomically(out / "report.json", json.dumps(data, indent=2) + "\n")
     write_atomically(out / "report.html", render("report.html.j2", report=data, folder=clip(out.name)))
     style.write_beside(out)   # the page's stylesheets, so that it opens as a file

@@ -4,7 +4,7 @@
 The kit's sheet is Bootstrap's dark colours under ``prefers-color-scheme: dark`` (Bootstrap switches them
 with an attribute a script would set; read from its own file here, so the pages follow the system's
 setting with no script and stay in step with the library), then ``grader/templates/kit.css``: what the
-kit's pages add (a question passed, failed or not scored; code with line numbers; the score plot).
+kit's pages add (a question passed, failed or not scored; the score plot).
 
 The course server serves both (``/static/``); a report opened as a file has them written beside it
 (``write_beside``), as the student's folder has them beside the game page (``hog assign``)."""
@@ -18,7 +18,6 @@ from pathlib import Path
 import xstatic.pkg.bootstrap
 
 from grader import project
-from grader.report import code
 from grader.project.files import write_atomically
 
 BOOTSTRAP = "bootstrap.min.css"
@@ -42,8 +41,7 @@ def kit_css() -> str:
             rules.append(f"{','.join(chosen)}{{{body}}}")
     dark = "@media (prefers-color-scheme: dark){" + "".join(rules) + "}\n"
     own = (project.TEMPLATES / KIT).read_text(encoding="utf-8")
-    return (f"/* Bootstrap {xstatic.pkg.bootstrap.VERSION}'s dark theme, by the system's setting */\n{dark}{own}"
-            f"\n/* Highlighted code (grader/report/code.py) */\n{code.css()}")
+    return f"/* Bootstrap {xstatic.pkg.bootstrap.VERSION}'s dark theme, by the system's setting */\n{dark}{own}"
 
 
 def sheet(name: str) -> bytes:

@@ -187,7 +187,7 @@ def _close() -> None:
         _session.close()
 
 
-def run_cases(submission: Path, cases: list[list[str]], setup: list[str], support_files: Mapping[str, str],
+def run_cases(submission: Path, cases: list[list[str]], setup: list[str], support_files: Mapping[str, str | bytes],
               limits: Limits, names: list[str] | None, groups: Sequence[str] | None,
               on_result: "Callable[[int, CaseRun], object] | None", engine: Engine, image: str,
               startup_seconds: float) -> SandboxReport:
@@ -198,7 +198,9 @@ def run_cases(submission: Path, cases: list[list[str]], setup: list[str], suppor
     except scratch_folder.Unusable as problem:
         return scratch_folder.not_run(cases, str(problem))
     request = {"files": {name: base64.b64encode(data).decode() for name, data in files.items()},
-               "cases": cases, "setup": setup, "support": dict(support_files), "names": names,
+               "cases": cases, "setup": setup, "support": {name: base64.b64encode(
+                   content.encode("utf-8") if isinstance(content, str) else content).decode()
+                   for name, content in support_files.items()}, "names": names,
                "groups": None if groups is None else list(groups), "limits": dataclasses.asdict(limits)}
     session = _session_for(engine, image, limits)
     seconds = limits.batch_backstop + 2 * startup_seconds + 30

@@ -78,7 +78,8 @@ def grade(request: dict, on_result):
             if not _NAME.fullmatch(name):
                 raise ValueError(f"a submission file named {name!r}")
             (folder / name).write_bytes(base64.b64decode(data, validate=True))
-        return run_cases(folder, request["cases"], setup=request["setup"], support_files=request["support"],
+        support = {name: base64.b64decode(data, validate=True) for name, data in request["support"].items()}
+        return run_cases(folder, request["cases"], setup=request["setup"], support_files=support,
                          limits=Limits(**request["limits"]), names=request["names"], groups=request["groups"],
                          minimum="files", on_result=on_result)
     finally:

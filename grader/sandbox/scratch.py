@@ -2,7 +2,10 @@
 
 Only regular files are taken (a symbolic link, a device or an unreadable
 hog.py is the submission's own fault, reported like an import error); the
-kit's support files replace student copies of the same name.
+kit's support files replace student copies of the same name. A support file
+may sit in a folder of its own (``tests/check_strategy.py``, a course's helper):
+the folders are made, and the support files are read-only (mode 0444, their
+folders 0555), whoever runs the submission.
 """
 
 from __future__ import annotations
@@ -59,10 +62,20 @@ def prepare(scratch: Path, hog: Path, others: list[Path], support_files: Mapping
         if path.name not in support_files:
             _copy_regular(path, scratch / path.name)
     _copy_regular(hog, scratch / "hog.py")
-    for name, text in support_files.items():
-        (scratch / name).write_text(text, encoding="utf-8")
     for path in scratch.iterdir():
         path.chmod(0o644)
+    folders = set()
+    for name, content in support_files.items():
+        target = scratch / name
+        for parent in list(Path(name).parents)[-2::-1]:   # tests, then tests/data, ...
+            (scratch / parent).mkdir(exist_ok=True)
+            folders.add(scratch / parent)
+        if target.exists():
+            target.chmod(0o644)
+        target.write_bytes(content.encode("utf-8") if isinstance(content, str) else content)
+        target.chmod(0o444)
+    for folder in sorted(folders, reverse=True):
+        folder.chmod(0o555)
     if opened:
         scratch.chmod(0o755)
 
@@ -120,11 +133,13 @@ def check_arguments(cases, setup, support_files, limits, names,
     if names is not None and (isinstance(names, (str, bytes))
                               or not all(isinstance(name, str) for name in names)):
         raise TypeError("names must be a list of strings or None")
-    for name, text in support_files.items():
-        if not isinstance(text, str):
-            raise TypeError(f"support file {name!r} must be given as text")
-        if not _NAME.fullmatch(name) or name.startswith(".") or name == "hog.py":
-            raise ValueError(f"support file name {name!r} must be a plain file name other than hog.py")
+    for name, content in support_files.items():
+        if not isinstance(content, (str, bytes)):
+            raise TypeError(f"support file {name!r} must be given as text or bytes")
+        parts = name.split("/") if isinstance(name, str) else [""]
+        if not all(_NAME.fullmatch(part) and not part.startswith(".") for part in parts) or name == "hog.py":
+            raise ValueError(f"support file name {name!r} must be a plain file name other than hog.py, "
+                             f"or plain folder names and one such file joined by '/'")
     for field in ("case_seconds", "total_seconds", "backstop", "wait_seconds"):
         value = getattr(limits, field)
         if not (isinstance(value, (int, float)) and math.isfinite(value) and value > 0):

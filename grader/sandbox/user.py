@@ -90,8 +90,12 @@ def acquire() -> Slot | None:
 
 
 def hand_over(scratch: Path, uid: int) -> None:
-    """Make the scratch folder readable by ``uid`` alone (root keeps the power to remove it)."""
+    """Make the scratch folder readable by ``uid`` alone (root keeps the power to remove it); a folder inside
+    (the support files' ``tests/``) is readable and passable, never writable."""
     for path in scratch.iterdir():
+        if path.is_dir() and not path.is_symlink():
+            hand_over(path, uid)
+            continue
         os.chown(path, uid, uid)
         path.chmod(0o400)
     os.chown(scratch, uid, uid)

@@ -36,12 +36,20 @@ class Course:
 
 
 def _lines(text: str) -> dict[str, int]:
-    """Each key's line, by its dotted name (``points.sp19.q01``); a table header's line for the table."""
-    found, table = {}, ""
+    """Each key's line, by its dotted name (``points.sp19.q01``); a table header's line for the table; the
+    entries of an array of tables by their index (``assignments.hog.rubric.0.points``)."""
+    found, table, arrays = {}, "", {}
     for number, line in enumerate(text.splitlines(), 1):
         stripped = line.split("#", 1)[0].strip()
         header = re.fullmatch(r"\[\s*([^\]]+?)\s*\]", stripped)
-        if header:
+        array = re.fullmatch(r"\[\[\s*([^\]]+?)\s*\]\]", stripped)   # [[a.b]]: its entries are a.b.0, a.b.1, ...
+        if array:
+            name = ".".join(part.strip().strip('"') for part in array[1].split("."))
+            found.setdefault(name, number)
+            arrays[name] = arrays.get(name, -1) + 1
+            table = f"{name}.{arrays[name]}"
+            found.setdefault(table, number)
+        elif header:
             table = ".".join(part.strip().strip('"') for part in header[1].split("."))
             found.setdefault(table, number)
         elif "=" in stripped:

@@ -13,10 +13,11 @@ import glob
 import hashlib
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.errors import UsageError
+from grader.spec import okpy_files
 from grader.spec import okpy_format as ok
 from grader.spec.okpy_suite import OkCase, OkSuite, OkTest, Prompt, Suite
 
@@ -62,6 +63,8 @@ class Assignment:
     tests: list[ReadTest]
     skipped: list[str]
     files: dict[str, str]    # each file read, relative to the folder → its SHA-256
+    carried: dict[str, Path] = field(default_factory=dict)   # what travels with the suite (okpy_files.walk)
+    left_out: list[str] = field(default_factory=list)        # what does not, "path: why"
 
 
 def slug(text: str) -> str:
@@ -80,8 +83,8 @@ def _config(folder: Path) -> tuple[Path, dict]:
         raise UsageError(f"{folder} holds {len(configs)} .ok files ({', '.join(path.name for path in configs)}): "
                          f"keep the one that grades the assignment; nothing was written")
     try:
-        data = json.loads(configs[0].read_text(encoding="utf-8"))
-    except (ValueError, UnicodeDecodeError) as error:
+        data = json.loads(okpy_files.bounded_text(configs[0], str(configs[0]), "an okpy config"))
+    except ValueError as error:
         raise UsageError(f"{configs[0]}: not JSON ({error}); nothing was written") from None
     if not isinstance(data, dict) or not isinstance(data.get("name"), str) or not isinstance(data.get("tests"), dict):
         raise UsageError(f"{configs[0]}: an okpy config has a 'name' (a string) and 'tests' (globs → sources, "
@@ -96,8 +99,19 @@ def _test_files(folder: Path, config: Path, data: dict) -> list[Path]:
         if not isinstance(sources, str) or "ok_test" not in sources.split(","):
             continue
         pattern = pattern.split(":", 1)[0]
+        if Path(pattern).is_absolute() or ".." in Path(pattern).parts:
+            raise UsageError(f"{config.name}: its tests name {pattern!r}, which leads out of {folder}: a test is "
+                             f"read inside the okpy folder only; nothing was written")
         matched = [Path(name) for name in sorted(glob.glob(f"{glob.escape(str(folder))}/{pattern}"))]
-        matched = [path for path in matched if not (path.name == "__init__.py" and not path.read_text().strip())]
+        for path in matched:
+            shown = okpy_files.relative(folder, path)
+            okpy_files.inside(folder, path, shown, config)
+            if not path.is_file() or path.suffix != ".py":
+                raise UsageError(f"{config.name}: its tests name {pattern!r}, which matches {shown}, not a Python test "
+                                 f"file (okpy refuses it too: 'Cannot import {shown} as an OK test'); nothing was "
+                                 f"written")
+        matched = [path for path in matched if not (path.name == "__init__.py"
+                                                    and not okpy_files.bounded_text(path, shown).strip())]
         if not matched:
             raise UsageError(f"{config}: its tests name {pattern!r}, but no such file is in {folder}; "
                              f"nothing was written")
@@ -120,6 +134,7 @@ def _case(data, number: int, where: str) -> ReadCase:
     data = ok.checked(data, ok.CASE_KEYS, where)
     code = ok.typed(data["code"], (str,), f"{where}'s code")
     ok.typed(data["hidden"], (bool,), f"{where}'s hidden")
+    ok.typed(data["multiline"], (bool,), f"{where}'s multiline")
     try:
         prompts = ok.prompts(code)
     except ok.Rejected as rejected:
@@ -160,7 +175,7 @@ def _test(path: Path, folder: Path, skipped: list[str]) -> ReadTest:
     relative = path.relative_to(folder).as_posix()
     named = ""
     try:
-        data = ok.read_test(path.read_text(encoding="utf-8"))
+        data = ok.read_test(okpy_files.bounded_text(path, relative))
         named = f" (test {data['name']!r})" if isinstance(data.get("name"), str) else ""
         data = ok.checked(data, ok.TEST_KEYS, "the test")
         ok.typed(data["name"], (str,), "its name")
@@ -169,8 +184,6 @@ def _test(path: Path, folder: Path, skipped: list[str]) -> ReadTest:
         read = [_suite(suite, number, data["name"], skipped) for number, suite in enumerate(suites, start=1)]
     except ok.Rejected as rejected:
         raise UsageError(f"{relative}{named}: {rejected}; nothing was written") from None
-    except UnicodeDecodeError:
-        raise UsageError(f"{relative}: not UTF-8 text; nothing was written") from None
     return ReadTest(path.stem, data["name"], float(points), relative, [suite for suite in read if suite is not None])
 
 
@@ -188,7 +201,9 @@ def read(folder: Path) -> Assignment:
                          f"hide the other); nothing was written")
     files = {path.relative_to(folder).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
              for path in [config] + [folder / test.file for test in tests]}
-    return Assignment(folder, config.name, data["name"], tests, skipped, files)
+    src = data.get("src") if isinstance(data.get("src"), list) else []
+    carried, left_out = okpy_files.walk(folder, config.name, [name for name in src if isinstance(name, str)])
+    return Assignment(folder, config.name, data["name"], tests, skipped, files, carried, left_out)
 
 
 def locked_cases(assignment: Assignment) -> list[tuple[ReadTest, ReadSuite, ReadCase]]:
@@ -238,4 +253,9 @@ def suite(assignment: Assignment, name: str, recovered: dict[tuple[str, int, int
             suites.append(OkSuite(read_suite.number, read_suite.kind, read_suite.scored, tuple(read_suite.setup),
                                   tuple(read_suite.teardown), tuple(cases)))
         tests.append(OkTest(test.key, test.name, test.points, test.file, tuple(suites)))
-    return Suite(name, assignment.name, tuple(tests), tuple(skipped), provenance)
+    return Suite(name, assignment.name, tuple(tests), tuple(skipped), provenance, carried_files(assignment))
+
+
+def carried_files(assignment: Assignment) -> tuple[tuple[str, bytes], ...]:
+    """The files the suite carries from the folder, read: (path in the folder, bytes)."""
+    return tuple((relative, okpy_files.read(path)) for relative, path in assignment.carried.items())

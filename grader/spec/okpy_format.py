@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import ast
 import hmac
+import io
 import re
 import textwrap
+import tokenize
 from dataclasses import dataclass, field
 
 PS1, PS2 = ">>> ", "... "
@@ -31,7 +33,10 @@ _LOCKED = re.compile(r"^#\s*locked\s*$")
 # The keys okpy accepts at each level (it refuses any other), with their defaults where they may be left out.
 TEST_KEYS = {"name": None, "points": None, "suites": None, "partner": "", "description": ""}
 DOCTEST_KEYS = {"type": None, "cases": None, "scored": True, "setup": "", "teardown": ""}
-CASE_KEYS = {"code": None, "hidden": False, "locked": False}
+# ``multiline`` (how a student types a locked answer when unlocking) is written by NJU's ok client and
+# CS 61A's of later terms; okpy 1.18.1 does not know it. It changes nothing the kit runs.
+CASE_KEYS = {"code": None, "hidden": False, "locked": False, "multiline": False}
+DEPTH = 100        # brackets nested in a test file: okpy's tests are a few deep
 SUITE_TYPES = ("doctest", "concept", "logic", "scheme", "sqlite", "wwpp")   # okpy's suite types
 
 
@@ -133,11 +138,31 @@ def lock(key: str, text: str) -> str:
     return hmac.new(key.encode("utf-8"), text.encode("utf-8"), digestmod="md5").hexdigest()
 
 
+def _depth(text: str) -> int:
+    """How deep brackets nest in ``text``, read token by token (never recursively, never evaluated)."""
+    deepest = depth = 0
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.OP and token.string in "([{":
+                depth += 1
+                deepest = max(deepest, depth)
+            elif token.type == tokenize.OP and token.string in ")]}":
+                depth -= 1
+    except (tokenize.TokenError, SyntaxError):
+        pass   # ast.parse says what is wrong
+    return deepest
+
+
 def read_test(text: str) -> dict:
     """The ``test = {...}`` a test file assigns, read with ``ast.literal_eval`` (never run); Rejected if
     the file is not that."""
+    if _depth(text) > DEPTH:
+        raise Rejected(f"its literal is nested deeper than {DEPTH} levels (okpy's tests are a few levels deep): "
+                       f"the kit does not read it")
     try:
         tree = ast.parse(text)
+    except (MemoryError, RecursionError):
+        raise Rejected("it is too large or too deeply nested for the kit to read") from None
     except SyntaxError as error:
         raise Rejected(f"it is not valid Python (line {error.lineno}: {error.msg})") from None
     assigned = [node for node in tree.body if isinstance(node, ast.Assign)

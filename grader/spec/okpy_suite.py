@@ -7,20 +7,30 @@ must show (okpy's ``output_lines``: an expected error is ``Traceback (most recen
 and its detail). What okpy would run but the kit could not import is listed in ``skipped``, one line each;
 where the suite came from (the folder, the config's name, each file's SHA-256, the solution used) in
 ``provenance``. The file is JSON, read with ``json.loads`` and checked key by key.
+
+What okpy would run beside the submission (the folder's ``tests/`` package with its helpers and data, the
+course's own modules such as ``hog_gui.py`` and ``dice.py``: ``grader.spec.okpy_files``) is kept beside
+it, in ``suites/NAME/files/``, each file's SHA-256 in ``suite.json`` (its ``files``), and loaded with it:
+wherever the suite goes, its files go.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
-from dataclasses import asdict, dataclass
+import os
+import shutil
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from grader import project
 from grader.errors import UsageError
 from grader.project.files import write_atomically
+from grader.spec import okpy_files
 
 FORMAT = 1
 FILE = "suite.json"
+FILES = "files"    # beside suite.json: the files carried from the okpy folder
 KIT = "kit"        # --suite kit+NAME: the kit's own cases and the imported ones
 OKPY_ROLE = "okpy"  # the role of a question that is an imported okpy test
 
@@ -70,6 +80,7 @@ class Suite:
     tests: tuple[OkTest, ...]
     skipped: tuple[str, ...]    # what okpy has that the kit did not import, one line each, with why
     provenance: dict
+    files: tuple[tuple[str, bytes], ...] = field(default=(), repr=False)   # carried: (path in the folder, bytes)
 
     @property
     def points(self) -> float:
@@ -92,8 +103,15 @@ def rerun(identifier: str) -> str:
     return f"python3 ok -q {test} --suite {suite_number} --case {case_number}"
 
 
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
 def to_data(suite: Suite) -> dict:
-    return {"format": FORMAT, **asdict(suite)}
+    """What suite.json holds: the suite, and each carried file's SHA-256 (the files are kept beside it)."""
+    data = {"format": FORMAT, **asdict(suite)}
+    data["files"] = {name: digest(content) for name, content in suite.files}
+    return data
 
 
 class _Checked:
@@ -132,8 +150,31 @@ class _Checked:
                       tuple(map(self.suite, self.need(data["suites"], list, "suites"))))
 
 
-def from_data(data, where: str) -> Suite:
-    """A Suite from its JSON data; UsageError naming ``where`` and what is wrong for anything else."""
+def _carried(listed, folder: Path | None, where: str) -> tuple[tuple[str, bytes], ...]:
+    """The carried files ``listed`` (path → SHA-256), read from ``folder``, each as it was imported."""
+    if not listed:
+        return ()
+    if not isinstance(listed, dict) or folder is None:
+        raise UsageError(f"{where}: its files are not where the suite keeps them (import the suite again)")
+    files = []
+    for name, expected in sorted(listed.items()):
+        if not okpy_files.plain(name):
+            raise UsageError(f"{where}: a carried file named {name!r} (import the suite again with 'hog import-ok')")
+        try:
+            content = okpy_files.read(folder / name)
+        except OSError as error:
+            raise UsageError(f"{where}: its file {FILES}/{name} cannot be read ({error.strerror}): import the suite "
+                             f"again with 'hog import-ok'") from None
+        if digest(content) != expected:
+            raise UsageError(f"{where}: its file {FILES}/{name} changed since it was imported: import the suite "
+                             f"again with 'hog import-ok' (the kit keeps the files as the import read them)")
+        files.append((name, content))
+    return tuple(files)
+
+
+def from_data(data, where: str, folder: Path | None = None) -> Suite:
+    """A Suite from its JSON data, its carried files read from ``folder``; UsageError naming ``where`` and what
+    is wrong for anything else."""
     checked = _Checked(where)
     checked.need(data, dict, "the file")
     if data.get("format") != FORMAT:
@@ -142,17 +183,37 @@ def from_data(data, where: str) -> Suite:
     try:
         return Suite(checked.need(data["name"], str, "name"), checked.need(data["assignment"], str, "assignment"),
                      tuple(map(checked.test, checked.need(data["tests"], list, "tests"))),
-                     checked.texts(data["skipped"], "skipped"), checked.need(data["provenance"], dict, "provenance"))
+                     checked.texts(data["skipped"], "skipped"), checked.need(data["provenance"], dict, "provenance"),
+                     _carried(data.get("files"), folder, where))
     except (KeyError, TypeError) as error:
         raise UsageError(f"{where}: an entry lacks {error} (import the suite again with 'hog import-ok')") from None
 
 
 def write(suite: Suite) -> Path:
-    """Write the suite into the course folder, whole or not at all; where it went."""
-    path = project.suite_path(suite.name) / FILE
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomically(path, json.dumps(to_data(suite), indent=1, ensure_ascii=False) + "\n")
-    return path
+    """Write the suite and its carried files into the course folder, whole or not at all (a folder made
+    beside it, then put in its place); where suite.json went."""
+    folder = project.suite_path(suite.name)
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    new = folder.with_name(f".{folder.name}.new-{os.getpid()}")
+    old = folder.with_name(f".{folder.name}.old-{os.getpid()}")
+    for stale in (new, old):
+        shutil.rmtree(stale, ignore_errors=True)
+    try:
+        (new / FILES).mkdir(parents=True)
+        for name, content in suite.files:
+            (new / FILES / name).parent.mkdir(parents=True, exist_ok=True)
+            (new / FILES / name).write_bytes(content)
+        write_atomically(new / FILE, json.dumps(to_data(suite), indent=1, ensure_ascii=False) + "\n")
+        if folder.exists():
+            folder.rename(old)
+        new.rename(folder)
+    except BaseException:
+        if old.exists() and not folder.exists():
+            old.rename(folder)
+        shutil.rmtree(new, ignore_errors=True)
+        raise
+    shutil.rmtree(old, ignore_errors=True)
+    return folder / FILE
 
 
 def load(name: str) -> Suite:
@@ -170,7 +231,7 @@ def load(name: str) -> Suite:
         data = json.loads(text)
     except ValueError as error:
         raise UsageError(f"{project.display(path)} is not JSON ({error}); import the suite again") from None
-    return from_data(data, project.display(path))
+    return from_data(data, project.display(path), path.parent / FILES)
 
 
 def chosen(option: str | None) -> tuple[Suite | None, bool]:

@@ -15,7 +15,9 @@ penalty_per_day = 0.1                    # the share of the score taken off per 
 submissions_per_hour = 10                # per student
 score = "last"                           # the counted submission: "last" or "best"
 suite = "hog-sp24"                       # graded with this imported okpy suite (hog import-ok); "kit+..." with both
+regrade_requests_days = 7                # days after the release of the grades by hand to ask for a regrade
 ```
+Each assignment may have a rubric that staff grade by hand (``grader.spec.rubric``).
 Errors name the file, the line and the fix, as every error of the course config does.
 """
 
@@ -29,13 +31,14 @@ from datetime import datetime, timezone, tzinfo
 from pathlib import PurePosixPath
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from grader.spec import rubric as rubrics
 from grader.spec.config_error import ConfigError
 
 DEFAULT_URL = "http://127.0.0.1:8000"
 SERVER_KEYS = ("url", "frame_ancestors")
 ORIGIN = re.compile(r"https?://(\*\.)?[A-Za-z0-9.-]+(:[0-9]{1,5})?")   # a page that may frame the server's
 ASSIGNMENT_KEYS = ("variant", "manifest", "opens", "due", "late_days", "penalty_per_day",
-                   "submissions_per_hour", "score", "suite")
+                   "submissions_per_hour", "score", "suite", "regrade_requests_days", "rubric", "rubric_groups")
 SCORES = ("last", "best")
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 SUITE = re.compile(r"(kit\+)?[a-z0-9][a-z0-9_-]*")   # an imported okpy suite's name, as --suite takes it
@@ -53,6 +56,8 @@ class Assignment:
     submissions_per_hour: int = 20
     score: str = "last"
     suite: str | None = None     # an imported okpy suite graded instead of the kit's cases ("kit+NAME": both)
+    rubric: rubrics.Rubric = rubrics.Rubric()   # what staff grade by hand
+    regrade_requests_days: int = 7   # after the manual grades' release; 0: none taken
     zone: tzinfo = timezone.utc  # the course's time zone, whose calendar days the late days count
 
 
@@ -167,7 +172,9 @@ def _assignment(name: str, table, shown: str, lines: dict, known: list[str], cou
                       float(penalty),
                       _whole(table.get("submissions_per_hour", 20), shown,
                              lines.get(f"{here}.submissions_per_hour"), f"{here}.submissions_per_hour", 1),
-                      score, suite, course_zone)
+                      score, suite, rubrics.read(table, shown, lines, here),
+                      _whole(table.get("regrade_requests_days", 7), shown, lines.get(f"{here}.regrade_requests_days"),
+                             f"{here}.regrade_requests_days", 0), course_zone)
 
 
 def read(data: dict, shown: str, lines: dict, known: list[str]) -> Server:

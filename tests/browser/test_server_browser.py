@@ -38,6 +38,12 @@ def served(tmp_path):
     project.use()
 
 
+def launch(playwright):
+    """Debian's headless Chromium (never one downloaded)."""
+    return playwright.chromium.launch(executable_path=str(CHROMIUM),
+                                      args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+
+
 def watched(chromium, errors: list, elsewhere: list, base: str):
     """A page of its own browser context that records console errors (a policy's refusals among them) and
     any request to another origin."""
@@ -53,8 +59,7 @@ def test_a_student_uploads_and_sees_the_grade_appear_as_staff_see_it_in_the_grad
     base, tokens = served
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM),
-                                              args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        chromium = launch(playwright)
         try:
             errors, elsewhere = [], []
             staff = watched(chromium, errors, elsewhere, base)

@@ -449,6 +449,31 @@ def test_a_signal_stops_the_batch_keeping_what_is_graded_and_killing_every_worke
 
 
 @pytest.mark.slow
+def test_grade_batch_grades_with_an_okpy_suite_s_course_files_and_again_when_one_of_them_changes(tmp_path):
+    """The suite's tests import the course's helpers and read its data: every submission is graded with them
+    (on two workers), and a rerun after the course's data file changed (imported again) grades again."""
+    course = tmp_path / "course"
+    assert cli.main(["init", str(course), "--variant", "fa18"]) == 0
+    okpy = tmp_path / "okpy"
+    shutil.copytree(project.PACKAGE.parent / "tests" / "data" / "okpy" / "fa18", okpy)
+    assert hog("--course", str(course), "import-ok", str(okpy), "--name", "ok").returncode == 0
+    subs = tmp_path / "in"
+    subs.mkdir()
+    shutil.copy(project.SOLUTION / "fa18" / "hog.py", subs / "ada.py")
+    shutil.copy(project.SOLUTION / "fa18" / "hog.py", subs / "bob.py")
+    out = tmp_path / "out"
+    run = ["--course", str(course), "grade-batch", str(subs), "--variant", "fa18", "--out", str(out), "--jobs", "2",
+           "--suite", "ok"]
+    assert "graded 2, skipped 0" in hog(*run).stdout
+    assert [gradebook(out)[name]["score"] for name in ("ada", "bob")] == ["8.0", "8.0"]
+    games = okpy / "tests" / "play.sol"
+    games.write_text(games.read_text().replace("3; 2; 4 4 3; 110; 66", "3; 2; 4 4 3; 110; 67"))
+    assert hog("--course", str(course), "import-ok", str(okpy), "--name", "ok").returncode == 0
+    assert "graded 2, skipped 0" in hog(*run).stdout
+    assert gradebook(out)["ada"]["Question 5"] == "1.5"
+
+
+@pytest.mark.slow
 def test_grade_batch_with_an_okpy_suite_scores_its_tests_and_regrades_when_the_suite_changes(tmp_path):
     """--suite NAME: the gradebook has a column per okpy test, named by its name; a rerun keeps the results
     graded with the same suite and grades again those graded with the kit's cases or with kit+NAME."""

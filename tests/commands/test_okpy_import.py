@@ -14,6 +14,7 @@ from grader.spec.okpy_format import lock, normalize
 from tests import TESTS
 
 FIXTURE = TESTS / "data" / "okpy" / "sp19"
+FA18 = TESTS / "data" / "okpy" / "fa18"
 KIT = project.PACKAGE.parent   # the checkout: its references, whatever course a test chose
 REFERENCE = KIT / "solution" / "sp19" / "hog.py"
 LOCKED_Q04 = """test = {
@@ -165,3 +166,63 @@ def test_an_unknown_suite_is_refused_naming_the_imported_ones(course, capsys):
     assert "no suite 'hog' in this course (suites: hog-sp19; import one with" in capsys.readouterr().err
     assert main(["--course", str(course), "grade", str(REFERENCE), "--suite", "all+hog-sp19"]) == 2
     assert "give NAME (an imported okpy suite) or kit+NAME" in capsys.readouterr().err
+
+
+def test_import_carries_the_course_s_files_beside_the_suite_and_says_each_one_carried_or_left_out(course, tmp_path,
+                                                                                                  capsys):
+    folder = tmp_path / "fa18"
+    shutil.copytree(FA18, folder)
+    (folder / "hog.py").write_text("# the course's reference\n")
+    (folder / "ok").write_bytes(b"PK\x03\x04")
+    assert imported(course, folder, "--name", "fa18") == 0
+    out = capsys.readouterr().out
+    assert "Carried: tests/play.sol (beside the test files, as okpy's tests package holds it)\n" in out
+    assert "Carried: tests/check_strategy.py (beside the test files, as okpy's tests package holds it)\n" in out
+    assert "Carried: hog_gui.py (the course's, beside hog.py)\n" in out
+    assert "Carried: dice.py (the course's, beside hog.py; it replaces the kit's)\n" in out
+    assert "Carried: gui_files/common_server.py (the course's, beside hog.py)\n" in out
+    assert "Left out: hog.py (the submission's own (the config's src): each submission brings its own)\n" in out
+    assert "Left out: ok (okpy's client itself, not the course's code)\n" in out
+    kept = course / "suites" / "fa18" / "files"
+    assert (kept / "tests" / "play.sol").read_bytes() == (FA18 / "tests" / "play.sol").read_bytes()
+    assert not (kept / "hog.py").exists() and not (kept / "ok").exists()
+    data = json.loads((course / "suites" / "fa18" / "suite.json").read_text())
+    assert set(data["files"]) == {path.relative_to(FA18).as_posix() for path in FA18.rglob("*")
+                                  if path.is_file()} - {"hog.ok"}
+    # imported again without a helper: it is no longer carried
+    (folder / "tests" / "play_utils.py").unlink()
+    assert imported(course, folder, "--name", "fa18") == 0
+    assert not (kept / "tests" / "play_utils.py").exists() and (kept / "tests" / "play.sol").is_file()
+    project.use(str(course))
+    assert dict(okpy_suite.load("fa18").files)["tests/play.sol"].startswith(b"# rolls0")
+
+
+def test_a_carried_file_changed_in_the_course_folder_is_refused_naming_it(course, capsys):
+    assert imported(course, FA18, "--name", "fa18") == 0
+    (course / "suites" / "fa18" / "files" / "tests" / "check_strategy.py").write_text("def check_strategy(s): pass\n")
+    assert main(["--course", str(course), "grade", str(KIT / "solution" / "fa18" / "hog.py"), "--variant", "fa18",
+                 "--suite", "fa18"]) == 2
+    err = capsys.readouterr().err
+    assert "suites/fa18/suite.json: its file files/tests/check_strategy.py changed since it was imported: import " \
+           "the suite again with 'hog import-ok'" in err and "Traceback" not in err
+
+
+BOUNDS = [
+    (lambda folder: (folder / "tests" / "q01.py").write_text("test = " + "[" * 150 + "]" * 150 + "\n"),
+     "tests/q01.py: its literal is nested deeper than 100 levels"),
+    (lambda folder: (folder / "hog.ok").write_text((folder / "hog.ok").read_text().replace(
+        '"tests/q*.py"', '"../*/tests/q*.py"')), "hog.ok: its tests name '../*/tests/q*.py', which leads out of"),
+    (lambda folder: (folder / "tests" / "q05.py").write_bytes(b"#" * (2 << 20)),
+     "tests/q05.py: 2.0 MiB, over the 2 MiB a test file may be"),
+]
+
+
+@pytest.mark.parametrize("spoil, message", BOUNDS, ids=["too deep", "glob out", "too large"])
+def test_past_a_bound_the_file_is_named_and_nothing_is_written(course, tmp_path, capsys, spoil, message):
+    folder = tmp_path / "fa18"
+    shutil.copytree(FA18, folder)
+    spoil(folder)
+    assert imported(course, folder) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.rstrip().endswith("nothing was written") and "Traceback" not in err, err
+    assert not (course / "suites").exists()

@@ -1,12 +1,11 @@
 """The kit scores an imported okpy suite as okpy itself does: equal points per okpy test, on the kit's corpus of
 real submissions (each variant's reference, then tests/submissions/allowed and buggy) and the reference with
-edits where okpy's rules matter (``EDITS``), with okpy 1.18.1 run
+edits where okpy's rules matter (``okpy_run.EDITS``), with okpy 1.18.1 run
 as a course runs it (``ok --local --score``; installed into a venv of its own as the benchmarks install it).
 
 The locked copy is made by okpy itself (``ok --lock``): the kit imports that copy with ``--solution`` and must
 score the same as okpy on the instructor's unlocked copy."""
 
-import re
 import shutil
 import subprocess
 import sys
@@ -26,7 +25,6 @@ import okpy_run  # noqa: E402  (beside the benchmarks: how they find or install 
 
 FIXTURES = TESTS / "data" / "okpy"
 LIMITS = Limits(case_seconds=10.0, total_seconds=120.0)
-BREAKDOWN = re.compile(r"^    (.+): ([0-9.]+)/([0-9.]+)$", re.MULTILINE)
 
 
 @pytest.fixture(scope="module")
@@ -46,46 +44,13 @@ def corpus(variant_id: str) -> list[Path]:
         path for kind in ("allowed", "buggy") for path in (TESTS / "submissions" / kind).glob(f"{variant_id}_*.py"))
 
 
-# The reference edited as students' code goes wrong where okpy's rules matter: an expected error not raised,
-# Pig Out never scored, a printed line changed, a setup that fails (make_test_dice missing), a prompt that
-# raises where a value was expected; builtins shadowed by names hog.py defines.
-EDITS = {
-    "sp19": [("    assert num_rolls <= 10, 'Cannot roll more than 10 dice.'\n", ""),
-             ("        if outcome == 1:\n            pig_out = True\n", ""),
-             ('print("Player 0 now has", score0', 'print("Player 0 has", score0'),
-             ("from dice import six_sided, four_sided, make_test_dice",
-              "from dice import six_sided, four_sided\nmake_test_dice = None"),
-             ("    tens, ones = score // 10 % 10, score % 10\n", "    tens, ones = score // 10 % 10, score % 10\n"
-                                                                 "    assert score != 49\n")],
-    "fa19": [("        if outcome == 1:\n            pig_out = True\n", ""),
-             ("GOAL_SCORE = 100", "GOAL_SCORE = 100\nrepr = str = type = eval = compile = None"),
-             ('print("Player 0 now has", score0', 'print("Player 0 has", score0')],
-}
-
-
-def edited(variant_id: str, folder: Path) -> list[Path]:
-    """The variant's reference with each of its EDITS, one file each."""
-    text = (project.SOLUTION / variant_id / "hog.py").read_text()
-    folder.mkdir()
-    paths = []
-    for number, (old, new) in enumerate(EDITS[variant_id]):
-        assert old in text, old
-        paths.append(folder / f"{variant_id}_edit{number}.py")
-        paths[-1].write_text(text.replace(old, new))
-    return paths
-
-
 def okpy_scores(okpy, assignment: Path, submission: Path, folder: Path) -> dict[str, float]:
-    """okpy's points per test for ``submission`` (its ``Point breakdown``)."""
+    """okpy's points per test for ``submission`` (its ``Point breakdown``), run in a copy of the assignment
+    with the submission's hog.py (and the kit's dice.py and ucb.py where the course has none)."""
     command, scratch = okpy
-    shutil.copytree(assignment, folder)
+    okpy_run.assignment_copy(assignment, folder)
     shutil.copy(submission, folder / "hog.py")
-    shutil.copy(project.DICE, folder / "dice.py")
-    shutil.copy(project.SHIPPED / "ucb.py", folder / "ucb.py")
-    output = okpy_run.run(command, folder, scratch)
-    breakdown = output.split("Point breakdown", 1)
-    assert len(breakdown) == 2, output[-2000:]
-    return {name: float(got) for name, got, _ in BREAKDOWN.findall(breakdown[1])}
+    return okpy_run.breakdown(okpy_run.run(command, folder, scratch))
 
 
 def kit_scores(suite, variant_id: str, submission: Path) -> dict[str, float]:
@@ -100,14 +65,33 @@ def test_the_kit_scores_every_okpy_test_as_okpy_does_on_the_corpus(okpy, tmp_pat
     assignment = FIXTURES / variant_id
     suite = okpy_folder.suite(okpy_folder.read(assignment), variant_id, {}, {})
     compared = {}
-    for number, submission in enumerate(corpus(variant_id) + edited(variant_id, tmp_path / "edited")):
+    for number, submission in enumerate(corpus(variant_id) + okpy_run.edited(variant_id, tmp_path / "edited")):
         theirs = okpy_scores(okpy, assignment, submission, tmp_path / str(number))
         ours = kit_scores(suite, variant_id, submission)
         compared[submission.name] = (ours, theirs)
     assert {name: ours for name, (ours, _) in compared.items()} == {name: theirs for name, (_, theirs)
                                                                    in compared.items()}
     assert any(sum(ours.values()) < suite.points for ours, _ in compared.values()), "no submission lost a point"
-    assert len(compared) >= 4 + len(EDITS[variant_id])
+    assert len(compared) >= 4 + len(okpy_run.EDITS[variant_id])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant_id", ["fa18", "nju24"])
+def test_tests_that_need_the_course_s_files_score_as_okpy_scores_them(okpy, tmp_path, variant_id):
+    """The fixtures in the real courses' shapes: helpers in tests/ (construct_check, check_strategy, play_utils
+    reading play.sol), the course's hog_gui.py and gui_files/ beside hog.py, setups that reload hog, NJU's
+    multiline key and its 'import tests.construct_check as test' setup. okpy 1.18.1 refuses the multiline key,
+    which NJU's client writes: it runs a copy without it (the key changes only how a student unlocks)."""
+    assignment = FIXTURES / variant_id
+    suite = okpy_folder.suite(okpy_folder.read(assignment), variant_id, {}, {})
+    compared = {}
+    for number, submission in enumerate(corpus(variant_id) + okpy_run.edited(variant_id, tmp_path / "edited")):
+        compared[submission.name] = (kit_scores(suite, variant_id, submission),
+                                     okpy_scores(okpy, assignment, submission, tmp_path / str(number)))
+    assert {name: ours for name, (ours, _) in compared.items()} == {name: theirs for name, (_, theirs)
+                                                                   in compared.items()}
+    assert sum(ours == {test.name: test.points for test in suite.tests} for ours, _ in compared.values()) >= 2
+    assert len([ours for ours, _ in compared.values() if sum(ours.values()) < suite.points]) >= 2
 
 
 def locked_by_okpy(okpy, assignment: Path, folder: Path) -> Path:
@@ -148,4 +132,4 @@ def test_a_suite_locked_by_okpy_and_unlocked_with_the_reference_scores_as_okpy(o
 
 def test_the_breakdown_okpy_prints_is_read_per_test():
     text = "Point breakdown\n    Question 1: 2.0/2\n    Question 5a: 0.5/1.5\n\nScore:\n    Total: 2.5\n"
-    assert BREAKDOWN.findall(text) == [("Question 1", "2.0", "2"), ("Question 5a", "0.5", "1.5")]
+    assert okpy_run.BREAKDOWN.findall(text) == [("Question 1", "2.0", "2"), ("Question 5a", "0.5", "1.5")]

@@ -103,7 +103,8 @@ def test_a_setup_that_fails_fails_every_case_of_its_suite(suite, tmp_path):
     result = graded(path, suite)
     assert scores(result)["Question 3"] == 0
     q03 = next(q for q in result.questions if q.question.name == "Question 3")
-    assert q03.first_failure.got.startswith("the setup failed: ")
+    assert q03.first_failure.got == "the setup `dice = make_test_dice(2, 4, 1)` failed: TypeError: 'NoneType' " \
+                                    "object is not callable"
 
 
 def test_every_result_format_names_the_okpy_tests_by_their_names(suite):

@@ -352,6 +352,28 @@ def test_an_output_that_is_a_file_is_named_so(tmp_path, capsys):
 
 
 @pytest.mark.slow
+def test_the_autograder_bundle_carries_an_okpy_suite_s_course_files_and_grades_with_them(tmp_path):
+    """An okpy suite whose tests import the course's helpers (tests/check_strategy.py, hog_gui.py) and read its
+    data (tests/play.sol): autograder.zip holds them beside suite.json, and run_autograder earns the reference
+    every point with them."""
+    course = tmp_path / "course"
+    assert main(["init", str(course), "--variant", "fa18"]) == 0
+    okpy = project.PACKAGE.parent / "tests" / "data" / "okpy" / "fa18"
+    assert main(["--course", str(course), "import-ok", str(okpy), "--name", "ok"]) == 0
+    assert main(["--course", str(course), "assign", "fa18", "--out", str(tmp_path / "out"), "--suite", "ok"]) == 0
+    root = unpacked(tmp_path / "out" / "autograder" / "autograder.zip", tmp_path / "autograder")
+    kept = root / "source" / "course" / "suites" / "ok" / "files"
+    assert (kept / "tests" / "play.sol").read_bytes() == (okpy / "tests" / "play.sol").read_bytes()
+    assert (kept / "hog_gui.py").is_file() and (kept / "gui_files" / "common_server.py").is_file()
+    (root / "submission").mkdir()
+    shutil.copy(project.PACKAGE.parent / "solution" / "fa18" / "hog.py", root / "submission" / "hog.py")
+    result, results = run_autograder(root)
+    assert result.returncode == 0, result.stderr
+    assert {test["name"]: test["score"] for test in results["tests"]} == {
+        "Question 1": 2.0, "Question 5": 3.0, "Question 5b": 1.0, "Question 8": 2.0}
+
+
+@pytest.mark.slow
 def test_the_autograder_bundle_carries_an_okpy_suite_and_grades_with_it(tmp_path):
     """hog assign --suite NAME: autograder.zip holds the imported suite in its course, and run_autograder grades
     with it (the reference 14 of 14, its results named by the okpy tests' names); a suite never imported is

@@ -231,6 +231,18 @@ def test_the_entrypoint_is_valid_bash_and_closes_the_course_before_grading():
     assert 'ROOT="${GRADE_ROOT:-/grade}"' in script and "--format prairielearn" in script
 
 
+def test_a_question_and_its_image_carry_the_course_files_of_an_okpy_suite(tmp_path):
+    course = tmp_path / "course"
+    assert main(["init", str(course), "--variant", "fa18"]) == 0
+    assert main(["--course", str(course), "import-ok", str(TESTS / "data" / "okpy" / "fa18"), "--name", "ok"]) == 0
+    files = prairielearn.bundle(load_variant("fa18"), "ok")
+    for where in ("questions/hog-fa18/tests/course", "grader-image/course"):
+        assert files[f"{where}/suites/ok/files/tests/play.sol"] == (
+            TESTS / "data" / "okpy" / "fa18" / "tests" / "play.sol").read_bytes()
+        assert f"{where}/suites/ok/files/tests/check_strategy.py" in files
+        assert f"{where}/suites/ok/files/hog_gui.py" in files
+
+
 @pytest.mark.slow
 def test_a_question_assigned_with_an_okpy_suite_carries_it_and_grades_with_it(tmp_path):
     """hog assign --platform prairielearn --suite kit+NAME: the question's tests/ and the grader image's course

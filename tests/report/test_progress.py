@@ -178,8 +178,8 @@ def test_grade_batch_piped_to_a_file_prints_no_bar_only_plain_lines(tmp_path, mo
                      "--out", str(tmp_path / "out")]) == 0
     captured = capsys.readouterr()
     assert "\r" not in captured.err and "\x1b" not in captured.err
-    assert re.fullmatch(r"(grading submissions: \d/3 \(\d+%\), 0:00:00 elapsed\n)*"
-                        r"grading submissions: 3/3 in 0:00:00\n", captured.err)
+    assert re.fullmatch(r"(grading submissions: \d/3 \(\d+%\), \d+:\d\d:\d\d elapsed\n)*"   # a busy machine
+                        r"grading submissions: 3/3 in \d+:\d\d:\d\d\n", captured.err)           # takes seconds
     assert captured.out.startswith("graded 3, skipped 0 already graded, 0 grader faults;")
 
 

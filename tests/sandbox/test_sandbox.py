@@ -8,6 +8,7 @@ tests/submissions/hostile/; small honest ones are written inline.
 
 from __future__ import annotations
 
+import json
 import os
 import textwrap
 
@@ -106,6 +107,41 @@ def test_support_files_replace_student_copies_and_other_files_come_along(tmp_pat
                        support_files={"dice.py": "def roll():\n    return 'kit dice'\n"}, limits=FAST)
     assert [step.output for step in report.cases[0].steps] == [
         "'kit dice'\n", "'student helper'\n", "", "['dice.py', 'helper.py', 'hog.py']\n"]
+
+
+def test_support_files_in_a_folder_are_importable_readable_and_never_changed_by_the_submission(tmp_path, mode):
+    """A course's tests/ package (a helper, a data file given as bytes) beside hog.py: importable from the
+    case, readable from the working folder, and neither rewritten nor removed by the submission."""
+    (tmp_path / "hog.py").write_text("x = 1\n")
+    support = {"tests/__init__.py": "", "tests/helper.py": "def helps():\n    return 'course helper'\n",
+               "tests/data/games.sol": b"1; 2\n"}
+    tamper = ("import os\nrefused = []\nfor attempt in (lambda: open('tests/data/games.sol', 'w').write(''),\n"
+              "        lambda: os.remove('tests/helper.py'), lambda: os.rename('tests', 'gone')):\n"
+              "    try:\n        attempt()\n    except OSError:\n        refused.append(True)\n")
+    report = run_cases(tmp_path / "hog.py", [[tamper, "refused", "from tests.helper import helps; print(helps())",
+                                              "open('tests/data/games.sol').read()"]],
+                       support_files=support, limits=FAST)
+    assert [step.output for step in report.cases[0].steps] == [
+        "", "[True, True, True]\n", "course helper\n", "'1; 2\\n'\n"]
+
+
+def test_support_files_in_a_folder_reach_the_sandbox_inside_a_container_as_they_are(tmp_path, monkeypatch):
+    """At the container level the request (JSON, as the container's kit reads it from its standard input)
+    carries each support file, text or bytes, in its folder: the kit inside writes them as given."""
+    from grader.sandbox import container, inside
+    from grader.sandbox.engine import Engine
+
+    class Session:   # the container's kit, here in this process: what it reads is the request as JSON
+        def grade(self, request, on_result, deadline, seconds):
+            return inside.grade(json.loads(json.dumps(request)), on_result)
+
+    monkeypatch.setattr(container, "_session_for", lambda engine, image, limits: Session())
+    (tmp_path / "hog.py").write_text("x = 1\n")
+    support = {"tests/__init__.py": "", "tests/data.sol": b"\xff\x00 bytes", "dice.py": "ROLL = 4\n"}
+    report = container.run_cases(tmp_path / "hog.py", [["print(open('tests/data.sol', 'rb').read())",
+                                                        "import dice", "dice.ROLL"]], [], support, FAST, None, None,
+                                 None, Engine("docker", "/bin/true"), "image", 10.0)
+    assert [step.output for step in report.cases[0].steps] == ["b'\\xff\\x00 bytes'\n", "", "4\n"]
 
 
 def test_bad_arguments_are_clear_errors(tmp_path):

@@ -72,6 +72,21 @@ def test_postgresql_ends_a_transaction_whose_client_went_silent_and_keeps_the_ur
     assert lock == ("3s" if "lock_timeout" in given else "0")
 
 
+def test_an_okpy_suite_s_course_files_go_with_it_to_the_server_s_graders(course):
+    """suite = "NAME" whose tests import the course's helpers and read its data (tests/check_strategy.py,
+    tests/play.sol, hog_gui.py): the server's grader grades with them, the reference earning every point."""
+    from grader.cli import main
+    from tests import TESTS
+
+    assert main(["--course", str(course), "import-ok", str(TESTS / "data" / "okpy" / "fa18"), "--name", "ok"]) == 0
+    config = course / "hog-course.toml"
+    config.write_text(config.read_text().replace('[assignments.hog]\n', '[assignments.hog]\nsuite = "ok"\n'))
+    reference = TESTS.parent / "solution" / "fa18" / "hog.py"
+    data, fault = graders._grade((1, 1, "fa18", str(reference), 7, "hog"), isolation="process")
+    assert not fault and {test["name"]: test["score"] for test in data["tests"]} == {
+        "Question 1": 2.0, "Question 5": 3.0, "Question 5b": 1.0, "Question 8": 2.0}
+
+
 def test_an_assignment_that_names_an_okpy_suite_is_graded_with_it(course):
     """``suite = "NAME"`` in [assignments.hog]: its jobs are graded with the imported okpy suite, named by its
     tests' names; "kit+NAME" grades with the kit's cases too."""

@@ -195,7 +195,7 @@ def test_a_live_grader_is_alive_for_a_hog_serve_in_another_pid_namespace(app, co
     queue.beat(engine, name)
     assert len(grading.claim(1)) == 1
     script = ("import sys; from grader import project; project.use(sys.argv[1]); "
-              "from grader.server.store import db; from grader.server.grading import queue; "
+              "from grader.server.grading import queue; from grader.server.store import db; "
               "engine = db.connect(sys.argv[2]); "
               "print(queue.requeue_dead(engine), flush=True); sys.stdin.readline(); print(queue.requeue_dead(engine))")
     other = subprocess.Popen(["unshare", "--pid", "--fork", "--mount-proc", sys.executable, "-c", script, str(course),

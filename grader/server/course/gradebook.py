@@ -1,5 +1,6 @@
 """The live gradebook of an assignment: ``grade-batch``'s columns, plus late days and the counted
-submission, one row per student (those with no submission too)."""
+submission, the points of each rubric item given by hand and the total (``manual.grade``: the manual part
+counted once released), one row per student (those with no submission too)."""
 
 from __future__ import annotations
 
@@ -13,14 +14,15 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from grader.report.spreadsheet import spreadsheet_cell
-from grader.server.course import policy
+from grader.server.course import manual, policy
 from grader.server.store import db
-from grader.server.store.models import GRADED, STUDENT, Person, Submission
+from grader.server.store.models import GRADED, STUDENT, Person, Review, Submission
 from grader.spec import load_variant
 from grader.spec.serving import Assignment
 
 HEAD = ["student_id", "email", "submission", "submitted_at", "score", "max_score", "status", "late_days",
         "raw_score", "submissions", "seed", "kit_version"]
+MANUAL = ["adjustment", "total", "total_max"]   # after the questions' and the rubric items' columns
 
 
 SHOWN = (Submission.id, Submission.person_id, Submission.variant, Submission.status, Submission.submitted_at,
@@ -100,7 +102,11 @@ def rows(session: Session, assignment: Assignment, summaries: Summaries) -> list
     chosen_of = {person: counted(assignment, mine) for person, mine in everything.items()}
     shown = summaries.of(session, [chosen for chosen in chosen_of.values() if chosen is not None])
     labels = _labels(assignment, {s.variant for group in everything.values() for s in group})
-    table = [HEAD + [f"q{label}" for label in labels]]
+    items = assignment.rubric.items
+    table = [HEAD + [f"q{label}" for label in labels] + [f"rubric:{item.id}" for item in items] + MANUAL]
+    reviews = {review.person_id: review for review in session.scalars(
+        select(Review).where(Review.assignment == assignment.name))}
+    released = manual.released_at(session, assignment.name) is not None
     for person_id, student_id, email in students:
         mine = everything.get(person_id, [])
         chosen = chosen_of.get(person_id)
@@ -109,15 +115,26 @@ def rows(session: Session, assignment: Assignment, summaries: Summaries) -> list
             table.append([student_id, email, latest.id if latest else "",
                           db.utc(latest.submitted_at).isoformat(timespec="seconds") if latest else "", "", "",
                           latest.status if latest else "no submission", "", "", len(mine), "", ""]
-                         + [""] * len(labels))
+                         + [""] * (len(labels) + len(items) + len(MANUAL)))
             continue
         by_number, seed, kit_version = shown[chosen.id]
         table.append([student_id, email, chosen.id,
                       db.utc(chosen.submitted_at).isoformat(timespec="seconds"),
                       policy.counted_score(assignment, chosen.score, chosen.late_days), chosen.max_score,
                       chosen.status, chosen.late_days, chosen.score, len(mine), seed, kit_version]
-                     + [by_number.get(label, "") for label in labels])
+                     + [by_number.get(label, "") for label in labels]
+                     + _manual_cells(assignment, chosen, reviews.get(person_id), released))
     return table
+
+
+def _manual_cells(assignment: Assignment, chosen, review: Review | None, released: bool) -> list:
+    """Each rubric item's points (0 where not applied; empty where no review), the adjustment, the total."""
+    total, maximum = manual.grade(assignment, chosen, review, released)
+    if review is None:
+        return [""] * (len(assignment.rubric.items) + 1) + [total, maximum]
+    found = manual.applied(review)
+    return [item.points if item.id in found else 0 for item in assignment.rubric.items] + [review.adjustment,
+                                                                                          total, maximum]
 
 
 def state(session: Session, assignment: str) -> str:
@@ -127,7 +144,11 @@ def state(session: Session, assignment: str) -> str:
                                        func.sum(Submission.attempt)).where(Submission.assignment == assignment)
                                 .group_by(Submission.status).order_by(Submission.status)).all()
     people = session.scalar(select(func.count()).select_from(Person).where(Person.role == STUDENT))
-    return ";".join([f"people={people}", *(f"{status}={count}/{last}/{attempts}"
+    graded_by_hand = session.execute(select(func.count(), func.sum(Review.version)).where(
+        Review.assignment == assignment)).one()
+    released = manual.released_at(session, assignment) is not None
+    return ";".join([f"people={people}", f"reviews={graded_by_hand[0]}/{graded_by_hand[1]}/{released}",
+                     *(f"{status}={count}/{last}/{attempts}"
                                             for status, count, last, attempts in by_status)])
 
 

@@ -1,6 +1,6 @@
-"""The class report and the similarity report of an assignment's counted submissions, made on request
-with the kit's own modules (``grader.report.classroom``, ``grader.similarity``) from a folder laid out as
-``grade-batch`` leaves one: ``server/reports/NAME/``."""
+"""The class report and the similarity report of an assignment's counted submissions, and a Canvas column
+of its totals, made on request with the kit's own modules (``grader.report.classroom``, ``grader.similarity``,
+``grader.report.canvas``) from a folder laid out as ``grade-batch`` leaves one: ``server/reports/NAME/``."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from sqlalchemy.orm import Session
 
 from grader.classroom.batch import GRADED_FROM
 from grader.project.files import write_atomically
-from grader.report import classroom, instructor
-from grader.server.course import gradebook
+from grader.report import canvas, classroom, instructor
+from grader.server.course import gradebook, manual, reviews
 from grader.server.store import uploads
 from grader.server.store.models import STUDENT, Person, Submission
 from grader.similarity import batch as similarity
@@ -42,7 +42,8 @@ def _fresh(folder: Path) -> Path:
 
 
 def class_report(session: Session, course: Path, assignment: Assignment) -> Path:
-    """report.html of the counted submissions (each one's result and instructor record)."""
+    """report.html of the counted submissions (each one's result and instructor record), with how often each
+    rubric item was applied where the assignment has a rubric."""
     out = _fresh(course / "server" / "reports" / assignment.name / "class")
     (out / instructor.FOLDER).mkdir()
     for name, submission in _counted(session, assignment):
@@ -51,7 +52,8 @@ def class_report(session: Session, course: Path, assignment: Assignment) -> Path
         if submission.instructor:
             write_atomically(out / instructor.FOLDER / f"{name}.json",
                              json.dumps({**json.loads(submission.instructor), GRADED_FROM: marker}))
-    page, _ = classroom.write(out, load_variant(assignment.variant) if assignment.variant else None)
+    page, _ = classroom.write(out, load_variant(assignment.variant) if assignment.variant else None,
+                              reviews.distribution(session, assignment) if assignment.rubric.items else None)
     return page
 
 
@@ -68,3 +70,20 @@ def similarity_report(session: Session, course: Path, assignment: Assignment) ->
     found = similarity.similarity(folder, _fresh(base / "similarity"),
                                   variant_of=lambda name, _text: variants.get(name))
     return found.html_path
+
+
+def canvas_column(session: Session, course: Path, assignment: Assignment, export: bytes) -> Path:
+    """canvas.csv: each student's total (``manual.grade``: the grading by hand counted once released) as one
+    Canvas column, matched to the students of Canvas's gradebook export (``export``, its bytes) by student id
+    or email; a usage error says what is wrong with the export."""
+    folder = _fresh(course / "server" / "reports" / assignment.name / "canvas")
+    released = manual.released_at(session, assignment.name) is not None
+    known: dict[str, tuple[str, str]] = {}
+    for name, submission in _counted(session, assignment):
+        review = reviews.of_person(session, submission.person_id, assignment.name)
+        total, maximum = manual.grade(assignment, submission, review, released)
+        write_atomically(folder / f"{name}.json", json.dumps({"score": total, "max_score": maximum, "tests": []}))
+        known[name] = (submission.person.student_id, submission.person.email)
+    write_atomically(folder / "export.csv", export.decode("utf-8", errors="replace"))
+    return canvas.write(folder, folder / "export.csv", assignment=assignment.name,
+                        aliases=lambda name: known.get(name, ())).path

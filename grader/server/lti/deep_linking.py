@@ -12,6 +12,7 @@ from pathlib import Path
 
 from joserfc import jwt
 
+from grader.server.course import totals
 from grader.server.lti.keys import ALGORITHM, tool_key
 from grader.spec import load_variant
 from grader.spec.serving import Assignment
@@ -45,8 +46,11 @@ def request(claims: dict) -> Request | None:
 
 
 def maximum(assignment: Assignment) -> float:
-    """The most an assignment's submission scores: its variant's points (a manifest's: SCALED_MAXIMUM)."""
-    return float(load_variant(assignment.variant).points) if assignment.variant else SCALED_MAXIMUM
+    """The most an assignment's total is (``totals.total_max``: its variant's points and the rubric's positive
+    points); a manifest's, whose variants differ: SCALED_MAXIMUM."""
+    if not assignment.variant:
+        return SCALED_MAXIMUM
+    return totals.total_max(float(load_variant(assignment.variant).points), assignment.rubric.positive)
 
 
 def response(server_folder: Path, *, url: str, issuer: str, client_id: str, deployment_id: str, asked: Request,

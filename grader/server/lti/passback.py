@@ -19,7 +19,7 @@ from pathlib import Path
 from sqlalchemy import Connection, Engine, and_, or_, select, update
 from sqlalchemy.orm import Session
 
-from grader.server.course import gradebook, policy
+from grader.server.course import gradebook, manual, reviews
 from grader.server.lti import ags, platforms
 from grader.server.store import db
 from grader.server.store.models import GRADING, QUEUED, Link
@@ -40,7 +40,8 @@ def _same(first: float | None, second: float | None) -> bool:
 
 
 def refresh(session: Session, server: Server, person_id: int, assignment: str) -> int:
-    """The person's links to ``assignment`` given its counted score now; how many became due. None while a
+    """The person's links to ``assignment`` given its total now (``manual.grade``: the counted score, and the
+    points given by hand once released); how many became due. None while a
     submission of theirs waits to be graded: a regrade's first results would send the scores of a gradebook half
     regraded (the older submission's, where the last counts)."""
     links = list(session.scalars(select(Link).where(Link.person_id == person_id, Link.assignment == assignment)))
@@ -53,7 +54,8 @@ def refresh(session: Session, server: Server, person_id: int, assignment: str) -
     chosen = gradebook.counted(rules, mine)
     if chosen is None:
         return 0
-    score, maximum = policy.counted_score(rules, chosen.score, chosen.late_days), chosen.max_score
+    released = manual.released_at(session, assignment) is not None   # the manual part counts once released
+    score, maximum = manual.grade(rules, chosen, reviews.of_person(session, person_id, assignment), released)
     became = 0
     for link in links:
         if maximum is None or (_same(score, link.wanted_score) and _same(maximum, link.wanted_maximum)):
@@ -64,6 +66,12 @@ def refresh(session: Session, server: Server, person_id: int, assignment: str) -
             link.tries, link.next_try_at, link.problem = 0, None, None
         became += link.due and not was
     return became
+
+
+def refresh_assignment(session: Session, server: Server, assignment: str) -> int:
+    """``refresh`` of every person with a link to ``assignment`` (its manual grades released)."""
+    people = session.scalars(select(Link.person_id).where(Link.assignment == assignment).distinct()).all()
+    return sum(refresh(session, server, person, assignment) for person in people)
 
 
 def refresh_after(connection: Connection, server: Server | None, person_id: int, assignment: str) -> None:

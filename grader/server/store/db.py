@@ -98,13 +98,13 @@ def is_sqlite(engine: Engine) -> bool:
     return engine.dialect.name == "sqlite"
 
 
-def upgrade(engine: Engine) -> None:
-    """Apply every migration the database has not had yet (none: it is current)."""
+def upgrade(engine: Engine, revision: str = "head") -> None:
+    """Apply every migration the database has not had yet (none: it is current), up to ``revision``."""
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:
         config.attributes["connection"] = connection
-        command.upgrade(config, "head")
+        command.upgrade(config, revision)
 
 
 def writing(session: Session) -> None:

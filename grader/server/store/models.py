@@ -181,3 +181,72 @@ class Link(Base):
     leased_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     problem: Mapped[str | None] = mapped_column(Text, nullable=True)     # why the last try failed; None: it did not
     person: Mapped[Person] = relationship()
+
+
+class Review(Base):
+    """Staff's grading by hand of a person's counted submission to an assignment: the rubric items applied
+    (their ids: their points are the config's, read when counted), a free adjustment and its reason, comments
+    on lines of the code. ``submission_id`` is the submission it was made of: a later counted one makes it
+    'of an earlier submission' until staff carry it over. ``version`` grows with each change: a save that
+    read an older one is refused (two graders never overwrite each other)."""
+    __tablename__ = "reviews"
+    __table_args__ = (UniqueConstraint("person_id", "assignment"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("people.id"), index=True)
+    assignment: Mapped[str] = mapped_column(String(64), index=True)
+    submission_id: Mapped[int] = mapped_column(ForeignKey("submissions.id"), index=True)
+    applied: Mapped[str] = mapped_column(Text, default="[]")          # JSON: the rubric items' ids
+    adjustment: Mapped[float] = mapped_column(Float, default=0.0)
+    adjustment_reason: Mapped[str] = mapped_column(Text, default="")
+    comments: Mapped[str] = mapped_column(Text, default="[]")         # JSON: [{"line", "end_line", "text"}]
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    graded_by: Mapped[int | None] = mapped_column(ForeignKey("people.id"), nullable=True)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Release(Base):
+    """An assignment whose manual grades staff released: students see them, and the totals count them."""
+    __tablename__ = "releases"
+    assignment: Mapped[str] = mapped_column(String(64), primary_key=True)
+    released_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    released_by: Mapped[int | None] = mapped_column(ForeignKey("people.id"), nullable=True)
+
+
+class CannedComment(Base):
+    """A comment staff saved to use again on other submissions of an assignment."""
+    __tablename__ = "canned_comments"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    assignment: Mapped[str] = mapped_column(String(64), index=True)
+    text: Mapped[str] = mapped_column(Text)
+
+
+class RegradeRequest(Base):
+    """A student's request that one rubric item (its id) or the autograder's part be looked at again, and
+    staff's answer (``changed``: whether they changed the grade)."""
+    __tablename__ = "regrade_requests"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("people.id"), index=True)
+    assignment: Mapped[str] = mapped_column(String(64), index=True)
+    submission_id: Mapped[int] = mapped_column(ForeignKey("submissions.id"))
+    item: Mapped[str] = mapped_column(String(64))
+    message: Mapped[str] = mapped_column(Text)
+    made_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    answer: Mapped[str | None] = mapped_column(Text, nullable=True)       # None: open
+    changed: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
+    answered_by: Mapped[int | None] = mapped_column(ForeignKey("people.id"), nullable=True)
+    answered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    person: Mapped[Person] = relationship(foreign_keys=[person_id])
+
+
+class GradeChange(Base):
+    """One change to a person's grade of an assignment, kept for staff: who, when, what, why."""
+    __tablename__ = "grade_changes"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("people.id"), index=True)
+    assignment: Mapped[str] = mapped_column(String(64))
+    submission_id: Mapped[int | None] = mapped_column(ForeignKey("submissions.id"), nullable=True)
+    by_id: Mapped[int | None] = mapped_column(ForeignKey("people.id"), nullable=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    what: Mapped[str] = mapped_column(Text)
+    why: Mapped[str] = mapped_column(Text, default="")
+    by: Mapped[Person | None] = relationship(foreign_keys=[by_id])

@@ -53,7 +53,7 @@ def _zip(content: bytes) -> None:
             members = opened.infolist()
             if len(members) > MAX_MEMBERS:
                 raise Refused(f"the zip holds {len(members)} files; at most {MAX_MEMBERS} are taken")
-            total, hog = 0, None
+            total = 0
             for member in members:
                 path = PurePosixPath(member.filename)
                 if "\\" in member.filename or path.is_absolute() or ".." in path.parts:
@@ -65,15 +65,36 @@ def _zip(content: bytes) -> None:
                 if total > MAX_UNPACKED:
                     raise Refused(f"the zip unpacks to more than {MAX_UNPACKED // (1024 * 1024)} MiB "
                                   f"(zip only your project folder)")
-                if path.name == HOG and path.parts[0] != "__MACOSX" and not member.is_dir() and (
-                        hog is None or len(path.parts) < len(PurePosixPath(hog.filename).parts)):
-                    hog = member
+            hog = _hog_member(members)
             if hog is None:
                 raise Refused("the zip holds no hog.py (zip the folder that holds it)")
             with opened.open(hog) as source:
                 _python(source.read(MAX_UPLOAD + 1), f"the zip's {hog.filename}")
     except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, RuntimeError, EOFError) as error:
         raise Refused(f"the file is not a zip that can be read ({error})") from None
+
+
+def _hog_member(members: list[zipfile.ZipInfo]) -> zipfile.ZipInfo | None:
+    """The zip's hog.py: the one nearest its top (none under __MACOSX)."""
+    found = [member for member in members if PurePosixPath(member.filename).name == HOG and not member.is_dir()
+             and PurePosixPath(member.filename).parts[0] != "__MACOSX"]
+    return min(found, key=lambda member: len(PurePosixPath(member.filename).parts), default=None)
+
+
+def hog_text(kept: Path) -> str:
+    """The text of a kept upload's hog.py (``kept``: the file, hog.py or the zip holding it), as checked when
+    it was taken; an upload missing or unreadable reads as ''."""
+    try:
+        if kept.name != ZIP:
+            return kept.read_text(encoding="utf-8", errors="replace")
+        with zipfile.ZipFile(kept) as opened:
+            member = _hog_member(opened.infolist())
+            if member is None:
+                return ""
+            with opened.open(member) as source:
+                return source.read(MAX_UPLOAD).decode("utf-8", errors="replace")
+    except (OSError, zipfile.BadZipFile):
+        return ""
 
 
 def check(name: str | None, content: bytes) -> Upload:

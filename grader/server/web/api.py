@@ -9,7 +9,7 @@ import json
 from flask import Blueprint, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from grader.server.course import gradebook
+from grader.server.course import gradebook, reviews
 from grader.server.store import uploads
 from grader.server.store.models import FAILED, GRADED, Submission
 from grader.server.web import access, intake
@@ -49,7 +49,11 @@ def submit(name: str):
 @api.get("/submissions/<int:submission_id>")
 def one(submission_id: int):
     person = access.required(api=True)
-    return jsonify(described(access.own_submission(person, submission_id)))
+    submission = access.own_submission(person, submission_id)
+    shown = described(submission)
+    rules = access.settings().server.assignment(submission.assignment)
+    review = reviews.student_view(access.database(), rules, submission) if rules is not None else None
+    return jsonify(shown if review is None else {**shown, "review": review})   # after the release only
 
 
 @api.get("/submissions")

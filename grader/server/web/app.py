@@ -25,6 +25,8 @@ from grader.server.web import access, faults, headers, metrics, times
 from grader.server.web.api import api
 from grader.server.web.health import health
 from grader.server.web.lti import lti
+from grader.server.web.grading import grading
+from grader.server.web.reviewing import reviewing
 from grader.server.web.staff import staff
 from grader.server.web.student import student
 from grader.spec import course as course_config
@@ -67,10 +69,11 @@ def create_app(*, course: Path, server: Server, database: str) -> Flask:
         **{access.SETTINGS: access.Settings(course, server, engine, db.sessions(engine))})
     csrf = CSRFProtect(app)
     csrf.exempt(api)   # the API takes a Bearer token, never the cookie, for what it changes
+    csrf.exempt(reviewing)
     csrf.exempt(lti)   # an LMS form-posts the launch; its id_token, state and nonce are what guard it
     app.teardown_appcontext(access.close_database)
     metrics.register(app, engine, app.config[access.SETTINGS].sessions, course / "server")
-    for blueprint in (api, student, staff, health, metrics.metrics, lti):
+    for blueprint in (api, reviewing, grading, student, staff, health, metrics.metrics, lti):
         app.register_blueprint(blueprint)
     faults.install(app)
     headers.protect(app, server, lti_platforms.Framers(engine))

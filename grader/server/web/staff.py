@@ -13,13 +13,13 @@ from flask import Blueprint, Response, abort, jsonify, redirect, render_template
 from markupsafe import Markup
 from sqlalchemy import func, select
 
-from grader.report import code, style
+from grader.report import style
 from grader.server.course import gradebook, reports
 from grader.server.grading import queue
 from grader.server.lti import passback
 from grader.server.store import uploads
 from grader.server.store.models import STUDENT, Extension, Person, Submission
-from grader.server.web import access, times
+from grader.server.web import access, code, times
 
 staff = Blueprint("staff", __name__, url_prefix="/staff")
 MAX_EXTENSION = 365
@@ -66,14 +66,21 @@ SUBMITTED_AT = gradebook.HEAD.index("submitted_at")
 HEADINGS = {"student_id": "Student", "email": "Email", "submission": "Submission", "submitted_at": "Submitted",
             "score": "Score", "max_score": "Out of", "status": "Status", "late_days": "Late days",
             "raw_score": "Before the late penalty", "submissions": "Submissions", "seed": "Seed",
-            "kit_version": "Kit version"}
+            "kit_version": "Kit version", "adjustment": "Adjustment", "total": "Total", "total_max": "Total out of"}
 
 
 def headings(columns: list[str]) -> list[tuple[str, str]]:
     """Each gradebook column's name (as gradebook.csv has it) and its heading for people: a question's
-    column ``q1.2`` is "Q1.2", a column not named here its name in words."""
-    return [(name, HEADINGS.get(name) or (name.upper() if name.startswith("q") and name[1:2].isdigit()
-                                          else name.replace("_", " ").capitalize())) for name in columns]
+    column ``q1.2`` is "Q1.2", a rubric item's ``rubric:docs`` "Rubric: docs", a column not named here
+    its name in words."""
+    def heading(name: str) -> str:
+        if name in HEADINGS:
+            return HEADINGS[name]
+        if name.startswith("q") and name[1:2].isdigit():
+            return name.upper()
+        kind, _, item = name.partition(":")
+        return f"{kind.capitalize()}: {item}" if item else name.replace("_", " ").capitalize()
+    return [(name, heading(name)) for name in columns]
 
 
 @functools.lru_cache(maxsize=KEPT_ROWS)
@@ -216,6 +223,6 @@ def submission(submission_id: int):
     source = (kept.read_text(encoding="utf-8", errors="replace")   # a .zip's files are not shown here
               if found.filename == uploads.HOG and kept.is_file() else None)
     return render_template("staff_submission.html", person=person, submission=found,
-                           source=code.numbered(source) if source is not None else None,
+                           lines=code.lines(source) if source is not None else None,
                            result=json.loads(found.result) if found.result else None,
                            private=json.dumps(json.loads(found.instructor), indent=2) if found.instructor else "")

@@ -8,10 +8,10 @@ import json
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
-from grader.server.course import gradebook, leaderboard, people, policy
+from grader.server.course import gradebook, leaderboard, manual, people, policy, reviews
 from grader.server.store import uploads
 from grader.server.store.models import FAILED, GRADED, STAFF
-from grader.server.web import access, intake
+from grader.server.web import access, grading, intake
 
 student = Blueprint("student", __name__)
 ALIAS_LIMIT = 40
@@ -43,7 +43,10 @@ def sign_out():
 def _summary(person, assignment) -> dict:
     mine = gradebook.history(access.database(), person.id, assignment.name)
     chosen = gradebook.counted(assignment, mine)
+    released = manual.released_at(access.database(), assignment.name) is not None
+    review = reviews.of_person(access.database(), person.id, assignment.name) if released else None
     return {"assignment": assignment, "submissions": mine, "counted": chosen,
+            "total": manual.grade(assignment, chosen, review, True) if review is not None else None,
             "extension": intake.extension(access.database(), person, assignment.name),
             "late_used": max((s.late_days for s in mine), default=0),
             "score": policy.counted_score(assignment, chosen.score, chosen.late_days) if chosen else None}
@@ -94,7 +97,8 @@ def submission(submission_id: int):
     counted = (policy.counted_score(rules, found.score, found.late_days)
                if done and found.late_days and rules is not None else None)   # None: on time, or no score
     return render_template("submission.html", person=person, submission=found,
-                           result=json.loads(found.result) if done else None, done=done, counted=counted)
+                           result=json.loads(found.result) if done else None, done=done, counted=counted,
+                           **grading.student_context(person, found))
 
 
 @student.get("/assignments/<name>/leaderboard")
