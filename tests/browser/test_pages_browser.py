@@ -10,19 +10,14 @@ from __future__ import annotations
 
 import signal
 from importlib import resources
-from pathlib import Path
 
 import pytest
 
 from grader import project
+# Chromium, Playwright and the server's libraries, or the module skips saying which is missing, as that one does.
+from tests.browser.test_server_browser import CHROMIUM, sync_api
 
-CHROMIUM = Path("/usr/bin/chromium")
-if not CHROMIUM.exists():
-    pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api",
-                               reason="Python Playwright is not installed (pip install -e '.[browser]')")
 pytest.importorskip("axe_playwright_python", reason="axe-core's script: pip install -e '.[browser]'")
-pytest.importorskip("flask", reason="the course server's libraries: pip install -e '.[server]'")
 
 from tests.server.conftest import SOLUTION, issue, make_app, make_course   # noqa: E402
 from tests.server.test_restart import post, start                     # noqa: E402
