@@ -29,7 +29,8 @@ LOOKS = [(390, "light", "Asia/Shanghai", ("GMT+8",)), (390, "dark", "America/Los
          (1280, "light", "America/Los_Angeles", ("PST", "PDT")), (1280, "dark", "Asia/Shanghai", ("GMT+8",))]
 STUDENT_PAGES = ["/", "/assignments/hog", "/submissions/1", "/assignments/hog/leaderboard"]
 STAFF_PAGES = ["/staff/", "/staff/assignments/hog", "/staff/students/s1", "/staff/submissions/1", "/staff/lti",
-               "/staff/assignments/hog/report", "/staff/assignments/hog/similarity"]
+               "/staff/assignments/hog/report", "/staff/assignments/hog/similarity", "/staff/assignments/hog/grading",
+               "/staff/submissions/1/grade", "/staff/regrade-requests"]
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +61,9 @@ def problems(page, path: str, zone_names: tuple[str, ...], errors: list) -> list
     page.wait_for_load_state("load")
     found = []
     if not page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"):
-        found.append("runs past the right edge")
+        past = page.evaluate("[...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right"
+                             " > window.innerWidth).slice(0, 3).map(e => e.tagName + '.' + e.className)")
+        found.append(f"runs past the right edge: {past}")
     for text, moment in page.eval_on_selector_all("time[datetime]", "all => all.map(t => [t.textContent, t.dateTime])"):
         if text == moment or not any(name in text for name in zone_names):
             found.append(f"time {moment} shown as {text!r}")
