@@ -89,6 +89,7 @@ HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
         action=args.action, host=args.host, port=args.port, database=args.database, jobs=args.jobs,
         scheduler=args.scheduler, workers=args.workers, roster=getattr(args, "roster", None),
         role=getattr(args, "role", None), assignment=getattr(args, "assignment", None),
-        folder=getattr(args, "folder", None), user=getattr(args, "user", None), out=sys.stdout),
+        folder=getattr(args, "folder", None), user=getattr(args, "user", None),
+        groups_csv=getattr(args, "groups_csv", None), out=sys.stdout),
 }
 

@@ -30,6 +30,11 @@ def add(add_verb: Callable, ids: str) -> None:
     release = actions.add_parser("release", help="release an assignment's grades given by hand: students see their "
                                                  "reviews, the totals count them, and regrade requests open")
     release.add_argument("assignment", metavar="ASSIGNMENT", help="an [assignments.NAME] of the course config")
+    grouping = actions.add_parser("groups", help="set an assignment's groups from a CSV (student_id,group), checked "
+                                                 "before anything changes; prints what changed")
+    grouping.add_argument("assignment", metavar="ASSIGNMENT", help="an [assignments.NAME] with group_size above 1")
+    grouping.add_argument("groups_csv", metavar="GROUPS.csv", help="every group of the assignment: a student id "
+                                                                    "and a group name a line (a student left out: none)")
     backup = actions.add_parser("backup", help="copy the database, the uploads and the server's keys into a new "
                                                 "folder, while the server runs")
     backup.add_argument("folder", metavar="DEST", help="a new (or empty) folder; written readable by you alone")
@@ -41,7 +46,7 @@ def add(add_verb: Callable, ids: str) -> None:
     unit.add_argument("--host", default="127.0.0.1", help="the address it listens on (default: 127.0.0.1)")
     unit.add_argument("--port", type=int, default=8000, metavar="N", help="the port (default 8000)")
     lti = actions.add_parser("lti", help="LTI 1.3: register the LMSs (Canvas, Moodle, ...) students launch it from")
-    for each in (serve, people, regrade, release, backup, restore, unit, *_add_lti(lti)):
+    for each in (serve, people, regrade, release, grouping, backup, restore, unit, *_add_lti(lti)):
         each.add_argument("--database", metavar="URL", help="sqlite:///PATH or postgresql://... (default: SQLite in server/)")
 
 

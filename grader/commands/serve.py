@@ -1,6 +1,6 @@
 """The course server's verbs: ``hog serve``, ``hog serve people ROSTER.csv``, ``hog serve regrade NAME``,
-``hog serve release NAME``, ``hog serve backup DEST``, ``hog serve restore SRC`` and ``hog serve unit``
-(its systemd service).
+``hog serve release NAME``, ``hog serve groups NAME GROUPS.csv``, ``hog serve backup DEST``,
+``hog serve restore SRC`` and ``hog serve unit`` (its systemd service).
 
 ``hog serve`` brings the database to the newest schema, puts back in the queue the jobs of graders that
 died (and those a fault of the kit failed), starts the grader process (restarted if it dies) and the thread
@@ -25,15 +25,17 @@ from grader.classroom import pool
 from grader.classroom import roster as roster_module
 from grader.commands.grading import isolation_level
 from grader.errors import UsageError
-from grader.spec import course, okpy_suite
+from grader.spec import course, load_variant, okpy_suite
+from grader.spec.config_error import ConfigError
 
 try:   # the server's libraries are an extra: pip install 'hog-kit[server]'
     import waitress
     from sqlalchemy.engine import make_url
-    from grader.server.course import people as tokens, reviews
+    from grader.server.course import group_lists, groups as group_rules, people as tokens, reviews
     from grader.server.grading import graders, queue
     from grader.server.lti import passback
     from grader.server.store import backup as backups, db
+    from grader.server.web import intake
     from grader.server.web.app import create_app
 except ImportError as missing:   # said when a serve verb runs, not when the command line is parsed
     waitress = None
@@ -53,7 +55,22 @@ def _course() -> tuple[Path, course.Course]:
                          "inside DIR or give --course DIR)")
     for assignment in config.server.assignments:   # a suite named but never imported: said now, not per job
         okpy_suite.chosen(assignment.suite)
+        _checkpoint_questions(config, assignment)
     return place.root, config
+
+
+def _checkpoint_questions(config: course.Course, assignment) -> None:
+    """A checkpoint's questions, where named, are questions of the variants the assignment grades."""
+    if assignment.checkpoint is None or assignment.checkpoint.questions is None:
+        return
+    for variant_id in [assignment.variant] if assignment.variant else course.used_variants():
+        labels = [q.label for q in load_variant(variant_id).questions]
+        missing = [q for q in assignment.checkpoint.questions if q not in labels]
+        if missing:
+            where = f"assignments.{assignment.name}.checkpoint.questions"
+            raise ConfigError(project.display(config.path), config.lines.get(where),
+                              f"{where} names {', '.join(missing)}, not a question of {variant_id}",
+                              f"its questions are {', '.join(labels)}")
 
 
 def _database(root: Path, database: str | None):
@@ -84,13 +101,6 @@ def people(*, roster: str, role: str, database: str | None, out: TextIO) -> int:
     return 0
 
 
-def _assignment(config: course.Course, assignment: str) -> None:
-    if config.server.assignment(assignment) is None:
-        names = ", ".join(a.name for a in config.server.assignments) or "none yet"
-        raise UsageError(f"no [assignments.{assignment}] in {project.display(config.path)} (its assignments: "
-                         f"{names})")
-
-
 def regrade(*, assignment: str, database: str | None, out: TextIO) -> int:
     """``hog serve regrade NAME``: every submission of the assignment back in the queue."""
     root, config = _course()
@@ -113,6 +123,40 @@ def release(*, assignment: str, database: str | None, out: TextIO) -> int:
     out.write(f"{assignment}'s grades given by hand are released (since {when.isoformat(timespec='seconds')}): "
               f"students see their reviews; {sent} totals to send to the LMS\n")
     return 0
+
+
+def groups(*, assignment: str, groups_csv: str, database: str | None, out: TextIO) -> int:
+    """``hog serve groups NAME GROUPS.csv``: the assignment's groups made those of the file (columns
+    ``student_id,group``), every line checked before anything changes; what changed, a line a student."""
+    root, config = _course()
+    rules = _assignment(config, assignment)
+    path = Path(groups_csv)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as error:
+        raise UsageError(f"cannot read {groups_csv}: {error}") from None
+    _, engine = _database(root, database)
+    with db.sessions(engine)() as session, session.begin():
+        db.writing(session)
+        try:
+            changes = group_lists.set_groups(session, rules, group_lists.read_csv(text, groups_csv),
+                                             intake.variant_of(root, rules), groups_csv)
+            for person_id in changes.people:
+                passback.refresh(session, config.server, person_id, rules.name)
+        except group_rules.Refused as refused:
+            raise UsageError(f"{refused.message}; nothing was changed") from None
+    out.writelines(f"{line}\n" for line in changes.lines)
+    out.write(f"{len(changes.lines)} students of {assignment} changed group\n" if changes.lines else
+              f"the groups of {assignment} are those of {groups_csv} already: nothing changed\n")
+    return 0
+
+
+def _assignment(config, name: str):
+    found = config.server.assignment(name)
+    if found is None:
+        names = ", ".join(a.name for a in config.server.assignments) or "none yet"
+        raise UsageError(f"no [assignments.{name}] in {project.display(config.path)} (its assignments: {names})")
+    return found
 
 
 def backup(*, dest: str, database: str | None, out: TextIO) -> int:
@@ -224,14 +268,16 @@ def serve(*, host: str, port: int, database: str | None, jobs: int, scheduler: s
 
 def run(*, action: str | None, host: str, port: int, database: str | None, jobs: int, scheduler: str | None,
         workers: int | None, roster: str | None, role: str | None, assignment: str | None, folder: str | None,
-        user: str | None, out: TextIO) -> int:
-    """``hog serve [people|regrade|release|backup|restore|unit]``: the verb its action names."""
+        user: str | None, out: TextIO, groups_csv: str | None = None) -> int:
+    """``hog serve [people|regrade|release|groups|backup|restore|unit]``: the verb its action names."""
     if action == "people":
         return people(roster=roster, role=role, database=database, out=out)
     if action == "regrade":
         return regrade(assignment=assignment, database=database, out=out)
     if action == "release":
         return release(assignment=assignment, database=database, out=out)
+    if action == "groups":
+        return groups(assignment=assignment, groups_csv=groups_csv, database=database, out=out)
     if action == "backup":
         return backup(dest=folder, database=database, out=out)
     if action == "restore":

@@ -10,7 +10,7 @@ from grader.grading.grade import HIDDEN_FAILED, CaseVerdict, QuestionResult
 from grader.spec import okpy_suite
 from grader.shipped.student.case_report import RERUN, RULE, failure
 
-__all__ = ["RERUN", "RULE", "describe", "session_lines"]   # ``hog test`` passes its own rerun command
+__all__ = ["RERUN", "RULE", "describe", "revealed", "session_lines"]   # ``hog test`` passes its own rerun command
 
 
 def prompt(source: str) -> list[str]:
@@ -51,3 +51,17 @@ def describe(result: QuestionResult, setup: str, rerun: str, *, student: bool = 
                    verdict.case.steps[verdict.step].want, verdict.got, rerun)
     text = text.strip("-\n")  # the text report draws its own rules between questions
     return text + (f"\n{result.message}" if result.message else "")
+
+
+def revealed(result: QuestionResult, setup: str, rerun: str) -> str:
+    """A question's first failing case shown as a student is shown a public one (the session, what was
+    expected, what came back), though it is hidden: what the course server shows once no student can submit
+    any more (``hidden_cases``); "" when the question's first failing case is not hidden."""
+    verdict = result.first_failure
+    if verdict is None or not verdict.case.hidden:
+        return ""
+    number = verdict.case.id.rsplit("-", 1)[-1]
+    text = failure(f"{result.question.heading} > hidden case {number}", f"({verdict.case.label})",
+                   session_lines("" if result.question.name else setup, verdict),
+                   verdict.case.steps[verdict.step].want, verdict.got, rerun)
+    return text.strip("-\n") + (f"\n{result.message}" if result.message else "")

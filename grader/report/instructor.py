@@ -3,12 +3,16 @@
 ``grade-batch`` writes this beside each result, in ``OUTDIR/instructor/<name>.json``
 (never inside the Gradescope results, which a student can see): which cases failed,
 hidden ones by their id, what each returned, the isolation, and the tabulated
-``final_strategy`` with its exact win rate. The class report and the contest read it.
+``final_strategy`` with its exact win rate. The class report and the contest read it. Where a question's
+first failing case is hidden, ``revealed`` (else null) is the question's output as a student would read it were that case
+public: the course server shows it once no student can submit any more (``hidden_cases = "after_due"``).
 """
 
 from __future__ import annotations
 
-from grader.grading.grade import GradeResult
+from grader.grading.grade import GradeResult, QuestionResult
+from grader.report.failure import RERUN, revealed
+from grader.report.gradescope import counted
 
 FOLDER = "instructor"
 FORMAT = 1
@@ -33,6 +37,14 @@ def decode_table(rows) -> list[list[int]]:
     return [[DIGITS.index(character) for character in row] for row in rows]
 
 
+def revealed_output(result: GradeResult, question: QuestionResult) -> str:
+    """The question's output (as in results.json) with its first failing hidden case shown as a public one."""
+    shown = revealed(question, result.variant.setup, RERUN.format(number=question.question.number))
+    if not shown:
+        return ""
+    return counted(question) + "\n\n" + shown
+
+
 def record(result: GradeResult) -> dict:
     """The instructor-only facts of one graded submission, as plain JSON data."""
     questions = []
@@ -43,7 +55,8 @@ def record(result: GradeResult) -> dict:
         questions.append({"number": question.question.label, **({"name": question.question.name}
                                                                  if question.question.name else {}),
                           "role": question.question.role,
-                          "score": question.score, "max_score": question.max_score, "failed": failed})
+                          "score": question.score, "max_score": question.max_score, "failed": failed,
+                          "revealed": revealed_output(result, question) or None})
         if question.question.role == "final_strategy":
             final = {"table": encode_table(question.table), "win_rate": question.win_rate,
                      "message": capped(question.message, 1000)}

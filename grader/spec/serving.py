@@ -12,10 +12,19 @@ opens = 2026-09-01T09:00:00-07:00        # ISO 8601 with a time zone (a TOML dat
 due = 2026-09-15T23:59:00-07:00
 late_days = 2                            # days after `due` a submission is still taken
 penalty_per_day = 0.1                    # the share of the score taken off per late day
-submissions_per_hour = 10                # per student
+submissions_per_hour = 10                # per student (per group where there are groups)
 score = "last"                           # the counted submission: "last" or "best"
 suite = "hog-sp24"                       # graded with this imported okpy suite (hog import-ok); "kit+..." with both
 regrade_requests_days = 7                # days after the release of the grades by hand to ask for a regrade
+group_size = 2                           # students per group, one submission for the group (default 1: none)
+hidden_cases = "after_due"               # "counted" (never shown), "after_due" (once no one can submit), "shown"
+early = 2026-09-14T23:59:00-07:00        # early_points for the whole project passing by then (no extensions)
+early_points = 1
+
+[assignments.hog.checkpoint]             # points for the checkpoint's questions passing by its due date
+due = 2026-09-08T23:59:00-07:00
+questions = ["1", "2", "3", "4", "5"]    # (default: the spec's phase 1)
+points = 1
 ```
 Each assignment may have a rubric that staff grade by hand (``grader.spec.rubric``).
 Errors name the file, the line and the fix, as every error of the course config does.
@@ -38,10 +47,21 @@ DEFAULT_URL = "http://127.0.0.1:8000"
 SERVER_KEYS = ("url", "frame_ancestors")
 ORIGIN = re.compile(r"https?://(\*\.)?[A-Za-z0-9.-]+(:[0-9]{1,5})?")   # a page that may frame the server's
 ASSIGNMENT_KEYS = ("variant", "manifest", "opens", "due", "late_days", "penalty_per_day",
-                   "submissions_per_hour", "score", "suite", "regrade_requests_days", "rubric", "rubric_groups")
+                   "submissions_per_hour", "score", "suite", "regrade_requests_days", "rubric", "rubric_groups",
+                   "group_size", "hidden_cases", "early", "early_points", "checkpoint")
+CHECKPOINT_KEYS = ("due", "questions", "points")
 SCORES = ("last", "best")
+HIDDEN_CASES = ("counted", "after_due", "shown")   # when a student sees the hidden cases a submission failed
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 SUITE = re.compile(r"(kit\+)?[a-z0-9][a-z0-9_-]*")   # an imported okpy suite's name, as --suite takes it
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """A date by which some questions pass for ``points`` more (CS 61A's phase 1 checkpoint)."""
+    due: datetime
+    questions: tuple[str, ...] | None   # question labels; None: the spec's phase 1
+    points: float
 
 
 @dataclass(frozen=True)
@@ -58,7 +78,17 @@ class Assignment:
     suite: str | None = None     # an imported okpy suite graded instead of the kit's cases ("kit+NAME": both)
     rubric: rubrics.Rubric = rubrics.Rubric()   # what staff grade by hand
     regrade_requests_days: int = 7   # after the manual grades' release; 0: none taken
+    group_size: int = 1          # students per group (1: no groups)
+    hidden_cases: str = "counted"   # one of HIDDEN_CASES
+    checkpoint: Checkpoint | None = None
+    early: datetime | None = None   # the whole project passing by then earns early_points (no extension moves it)
+    early_points: float = 0.0
     zone: tzinfo = timezone.utc  # the course's time zone, whose calendar days the late days count
+
+    @property
+    def bonus_max(self) -> float:
+        """The points past the autograder's: the checkpoint's and the early bonus's."""
+        return (self.checkpoint.points if self.checkpoint else 0.0) + (self.early_points if self.early else 0.0)
 
 
 @dataclass(frozen=True)
@@ -123,6 +153,39 @@ def _whole(value, shown: str, line: int | None, what: str, least: int) -> int:
     return value
 
 
+def _points(value, shown: str, line: int | None, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < float("inf"):
+        raise ConfigError(shown, line, f"{what} is {value!r}", "write the points, a number 0 or more, e.g. 1")
+    return float(value)
+
+
+def _checkpoint(table, shown: str, lines: dict, here: str, due: datetime) -> Checkpoint:
+    where = f"{here}.checkpoint"
+    if not isinstance(table, dict):
+        raise ConfigError(shown, lines.get(where), f"{where} is not a table",
+                          f"write [{where}] with due, questions and points")
+    for key in table:
+        if key not in CHECKPOINT_KEYS:
+            raise ConfigError(shown, lines.get(f"{where}.{key}", lines.get(where)), f"[{where}] has an unknown key "
+                              f"'{key}'", f"the keys are {', '.join(CHECKPOINT_KEYS)}")
+    if "due" not in table:
+        raise ConfigError(shown, lines.get(where), f"[{where}] has no due date",
+                          "write due = 2026-09-08T23:59:00-07:00 (with its time zone)")
+    when = _when(table["due"], shown, lines.get(f"{where}.due"), f"{where}.due")
+    if when > due:
+        raise ConfigError(shown, lines.get(f"{where}.due"), f"{where} is due after {here}",
+                          "make the checkpoint's due date no later than the assignment's")
+    questions = table.get("questions")
+    named = isinstance(questions, list) and questions and all(
+        isinstance(q, (str, int)) and not isinstance(q, bool) for q in questions)
+    if questions is not None and not named:
+        raise ConfigError(shown, lines.get(f"{where}.questions"), f"{where}.questions is {questions!r}",
+                          'write the questions\' numbers, e.g. questions = ["1", "2", "3"] '
+                          "(default: the spec's phase 1)")
+    return Checkpoint(when, tuple(str(q).lstrip("0") or "0" for q in questions) if questions is not None else None,
+                      _points(table.get("points", 1), shown, lines.get(f"{where}.points"), f"{where}.points"))
+
+
 def _assignment(name: str, table, shown: str, lines: dict, known: list[str], course_zone: tzinfo) -> Assignment:
     here = f"assignments.{name}"
     if not NAME.fullmatch(name):
@@ -166,6 +229,18 @@ def _assignment(name: str, table, shown: str, lines: dict, known: list[str], cou
         raise ConfigError(shown, lines.get(f"{here}.suite"), f"{here}.suite is {suite!r}",
                           'write the name an okpy suite was imported under (hog import-ok), e.g. suite = "hog-sp24", '
                           'or "kit+hog-sp24" to grade with the kit\'s cases too')
+    hidden = table.get("hidden_cases", "counted")
+    if hidden not in HIDDEN_CASES:
+        raise ConfigError(shown, lines.get(f"{here}.hidden_cases"), f"{here}.hidden_cases is {hidden!r}",
+                          'write hidden_cases = "counted" (never shown), "after_due" (shown once no student can '
+                          'submit any more) or "shown"')
+    early = _when(table["early"], shown, lines.get(f"{here}.early"), f"{here}.early") if "early" in table else None
+    if early is not None and early > due:
+        raise ConfigError(shown, lines.get(f"{here}.early"), f"{here}.early is after its due date",
+                          "make early no later than due")
+    if "early_points" in table and early is None:
+        raise ConfigError(shown, lines.get(f"{here}.early_points"), f"{here}.early_points without an early date",
+                          "write early = DATE-TIME (by when the whole project passes), or remove early_points")
     return Assignment(name, variant, manifest, opens, due,
                       _whole(table.get("late_days", 0), shown, lines.get(f"{here}.late_days"),
                              f"{here}.late_days", 0),
@@ -174,7 +249,13 @@ def _assignment(name: str, table, shown: str, lines: dict, known: list[str], cou
                              lines.get(f"{here}.submissions_per_hour"), f"{here}.submissions_per_hour", 1),
                       score, suite, rubrics.read(table, shown, lines, here),
                       _whole(table.get("regrade_requests_days", 7), shown, lines.get(f"{here}.regrade_requests_days"),
-                             f"{here}.regrade_requests_days", 0), course_zone)
+                             f"{here}.regrade_requests_days", 0),
+                      _whole(table.get("group_size", 1), shown, lines.get(f"{here}.group_size"),
+                             f"{here}.group_size", 1),
+                      hidden,
+                      _checkpoint(table["checkpoint"], shown, lines, here, due) if "checkpoint" in table else None,
+                      early, _points(table.get("early_points", 1 if early else 0), shown,
+                                     lines.get(f"{here}.early_points"), f"{here}.early_points"), course_zone)
 
 
 def read(data: dict, shown: str, lines: dict, known: list[str]) -> Server:

@@ -17,6 +17,9 @@ import pytest
 
 pytest.importorskip("flask", reason="the course server's libraries: pip install 'hog-kit[server]'")
 
+from alembic import command                                  # noqa: E402
+from alembic.config import Config                            # noqa: E402
+
 from grader import project                                   # noqa: E402
 from grader.classroom.roster import Student                   # noqa: E402
 from grader.sandbox import scratch_space                      # noqa: E402
@@ -148,6 +151,15 @@ def migrated_sqlite(tmp_path_factory) -> Path:
     db.upgrade(engine)
     engine.dispose()
     return file
+
+
+def upgraded_to(engine, revision: str) -> None:
+    """The database brought to the schema of ``revision`` (an older one, for a migration's test)."""
+    config = Config()
+    config.set_main_option("script_location", str(db.MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, revision)
 
 
 def make_app(course: Path, url: str, migrated: Path | None = None):

@@ -24,7 +24,7 @@ from grader.server.course import people
 from grader.server.grading import graders
 from grader.server.store import backup, db, dumps, liveness, uploads
 from tests.server.conftest import (CONFIG, SOLUTION, bearer, fresh_postgres_database, issue, make_app, signed_in,
-                                   upload)
+                                   upgraded_to, upload)
 
 HEAD = ScriptDirectory(str(db.MIGRATIONS)).get_current_head()   # the newest schema
 
@@ -220,7 +220,7 @@ def test_a_restore_that_fails_removes_what_it_wrote(course, tmp_path, backed_up,
 
 def test_a_backup_of_an_older_schema_is_brought_to_the_newest_when_restored(course, tmp_path):
     engine = db.connect(db.default_url(course / "server"))
-    db.upgrade(engine, "0001")
+    upgraded_to(engine, "0001")
     engine.dispose()
     line = said(serve.backup, dest=str(tmp_path / "old"), database=None)
     assert "sqlite database (schema 0001, 0 submissions)" in line

@@ -32,7 +32,8 @@ def test_an_upload_is_graded_as_hog_grade_grades_the_same_file_under_the_same_se
     assert graders.drain(app.config["hog.settings"].engine, jobs=2, isolation="files") == 2
     for answer, path in zip(sent, (SKELETON, SOLUTION)):
         got = client.get(f"/api/submissions/{answer['id']}", headers=bearer(tokens["s1"])).get_json()
-        assert set(got) == {"id", "assignment", "status", "submitted_at", "late_days", "sent_as", "result"}
+        assert set(got) == {"id", "assignment", "status", "submitted_at", "late_days", "sent_as", "submitted_by",
+                            "result"}
         assert (got["id"], got["assignment"], got["status"], got["late_days"]) == (answer["id"], "hog", GRADED, 0)
         assert datetime.fromisoformat(got["submitted_at"]).utcoffset().total_seconds() == 0
         kept = course / "server" / "uploads" / "hog" / str(answer["id"]) / "hog.py"

@@ -172,3 +172,9 @@ def test_no_token_at_all_says_where_one_goes(tmp_path):
 def test_a_submit_py_that_names_no_server_says_to_ask_for_the_right_one(tmp_path):
     done = run_submit(SUBMIT, cwd=tmp_path)
     assert done.returncode == 2 and "names no server or assignment" in done.stderr
+
+
+def test_the_status_line_names_who_of_the_group_submitted():
+    line = submit.describe({"id": 4, "assignment": "hog", "submitted_at": "2026-09-01T10:00:00+00:00",
+                            "submitted_by": "s2", "status": "graded", "late_days": 1})
+    assert line == "Submission 4 of hog, submitted 2026-09-01T10:00:00+00:00 by s2: graded (1 late day)"

@@ -50,6 +50,20 @@ def test_server_and_assignment_tables_are_read_with_their_times_and_rules(tmp_pa
     assert hog.opens.tzinfo is not None and (hog.late_days, hog.penalty_per_day, hog.submissions_per_hour) == (2, 0.1, 5)
 
 
+def test_groups_hidden_cases_the_checkpoint_and_the_early_bonus_are_read_with_their_defaults(tmp_path):
+    plain = course.read(write(tmp_path, GOOD) / "hog-course.toml").server.assignment("hog")
+    assert (plain.group_size, plain.hidden_cases, plain.checkpoint, plain.early, plain.bonus_max) == (
+        1, "counted", None, None, 0.0)
+    (tmp_path / "b").mkdir()
+    text = (GOOD + 'group_size = 2\nhidden_cases = "after_due"\nearly = 2026-09-14T23:59:00-07:00\n'
+            "[assignments.hog.checkpoint]\ndue = 2026-09-08T23:59:00-07:00\nquestions = [1, \"02\"]\n")
+    hog = course.read(write(tmp_path / "b", text) / "hog-course.toml").server.assignment("hog")
+    assert (hog.group_size, hog.hidden_cases, hog.early_points) == (2, "after_due", 1.0)
+    assert hog.checkpoint == serving.Checkpoint(datetime(2026, 9, 8, 23, 59, tzinfo=timezone(timedelta(hours=-7))),
+                                                ("1", "2"), 1.0)
+    assert hog.bonus_max == 2.0
+
+
 def test_an_assignment_may_name_the_okpy_suite_it_is_graded_with(tmp_path):
     hog = course.read(write(tmp_path, GOOD + 'suite = "kit+hog-sp24"\n') / "hog-course.toml").server.assignment("hog")
     assert hog.suite == "kit+hog-sp24"
@@ -101,6 +115,21 @@ def test_the_example_hog_init_writes_is_commented_out_and_reads_back_when_uncomm
      "hog-course.toml:6: assignments.hog.suite is 'Hog SP24' (write the name an okpy suite was imported under"),
     ('[assignments."hog 1"]\nvariant = "sp19"\ndue = 2026-09-15T23:59:00Z',
      "hog-course.toml:3: [assignments.hog 1]: an assignment's name is letters, digits, - and _"),
+    ('[assignments.hog]\nvariant = "sp19"\ndue = 2026-09-15T23:59:00Z\ngroup_size = 0', "hog-course.toml:6: assignments.hog.group_size is 0 (write a whole number, 1 or more)"),
+    ('[assignments.hog]\nvariant = "sp19"\ndue = 2026-09-15T23:59:00Z\nhidden_cases = "later"', "hog-course.toml:6: assignments.hog.hidden_cases is 'later' (write "
+     'hidden_cases = "counted"'),
+    ('[assignments.hog]\nvariant = "sp19"\ndue = 2026-09-15T23:59:00Z\nearly = 2026-09-16T00:00:00Z', "hog-course.toml:6: assignments.hog.early is after its due date"),
+    ('[assignments.hog]\nvariant = "sp19"\ndue = 2026-09-15T23:59:00Z\nearly_points = 1', "hog-course.toml:6: assignments.hog.early_points without an early date (write early ="),
+    ('[assignments.hog]\nvariant = "sp19"\ndue = 2026-09-15T23:59:00Z\n[assignments.hog.checkpoint]\npoints = 1',
+     "hog-course.toml:6: [assignments.hog.checkpoint] has no due date (write due ="),
+    ('[assignments.hog]\nvariant = "sp19"\ndue = 2026-09-15T23:59:00Z\n[assignments.hog.checkpoint]\ndue = 2026-09-16T00:00:00Z',
+     "hog-course.toml:7: assignments.hog.checkpoint is due after assignments.hog (make the checkpoint's"),
+    ('[assignments.hog]\nvariant = "sp19"\ndue = 2026-09-15T23:59:00Z\n[assignments.hog.checkpoint]\ndue = 2026-09-08T00:00:00Z\nquestions = "1-5"',
+     "hog-course.toml:8: assignments.hog.checkpoint.questions is '1-5' (write the questions' numbers"),
+    ('[assignments.hog]\nvariant = "sp19"\ndue = 2026-09-15T23:59:00Z\n[assignments.hog.checkpoint]\ndue = 2026-09-08T00:00:00Z\npoint = 1',
+     "hog-course.toml:8: [assignments.hog.checkpoint] has an unknown key 'point' (the keys are due, questions, points)"),
+    ('[assignments.hog]\nvariant = "sp19"\ndue = 2026-09-15T23:59:00Z\n[assignments.hog.checkpoint]\ndue = 2026-09-08T00:00:00Z\nquestions = ["1", "99"]',
+     "hog-course.toml:8: assignments.hog.checkpoint.questions names 99, not a question of sp19 (its questions are"),
 ])
 def test_a_server_config_error_names_the_file_the_line_and_the_fix(tmp_path, capsys, text, message):
     folder = write(tmp_path, text)

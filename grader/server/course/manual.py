@@ -9,7 +9,7 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session
 
-from grader.server.course import policy, totals
+from grader.server.course import totals
 from grader.server.store import db
 from grader.server.store.models import Release, Review
 from grader.spec.serving import Assignment
@@ -34,12 +34,12 @@ def points(rules: Assignment, review: Review | None) -> float:
     return rules.rubric.points(applied(review)) + (review.adjustment if review is not None else 0.0)
 
 
-def grade(rules: Assignment, chosen, review: Review | None, counting_manual: bool,
-          bonus: float = 0.0, bonus_max: float = 0.0) -> tuple[float | None, float | None]:
-    """(total, total_max) of the counted submission ``chosen`` (None: none), the manual part counted where
-    ``counting_manual`` (after the release; always for staff reading a review)."""
-    if chosen is None:
+def grade(rules: Assignment, mine, review: Review | None,
+          counting_manual: bool) -> tuple[float | None, float | None]:
+    """(total, total_max) of a student whose standing is ``mine`` (``standing.Standing``: the counted
+    submission's score after their late penalty, with the checkpoint and early bonus), the manual part counted
+    where ``counting_manual`` (after the release; always for staff reading a review)."""
+    if mine.total is None:
         return None, None
-    autograder = policy.counted_score(rules, chosen.score, chosen.late_days)
-    return (totals.total(autograder, points(rules, review) if counting_manual else 0.0, bonus),
-            totals.total_max(chosen.max_score, rules.rubric.positive if counting_manual else 0.0, bonus_max))
+    return (totals.total(mine.total, points(rules, review) if counting_manual else 0.0),
+            totals.total_max(mine.total_max, rules.rubric.positive if counting_manual else 0.0))

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from grader.classroom.batch import GRADED_FROM
 from grader.project.files import write_atomically
 from grader.report import canvas, classroom, instructor
-from grader.server.course import gradebook, manual, reviews
+from grader.server.course import manual, reviews, standing
 from grader.server.store import uploads
 from grader.server.store.models import STUDENT, Person, Submission
 from grader.similarity import batch as similarity
@@ -25,12 +25,21 @@ from grader.spec.serving import Assignment
 UNSAFE = re.compile(r"[^A-Za-z0-9._@-]")
 
 
-def _counted(session: Session, assignment: Assignment) -> list[tuple[str, Submission]]:
-    found = []
+def _students(session: Session):
+    """(a name for files, the person) of each student, by student id."""
     for person in session.scalars(select(Person).where(Person.role == STUDENT).order_by(Person.student_id)):
-        chosen = gradebook.counted(assignment, gradebook.history(session, person.id, assignment.name))
-        if chosen is not None:
-            found.append((UNSAFE.sub("_", person.student_id) or f"student{person.id}", chosen))
+        yield UNSAFE.sub("_", person.student_id) or f"student{person.id}", person
+
+
+def _counted(session: Session, assignment: Assignment) -> list[tuple[str, Submission]]:
+    """Each student's counted submission, named after them; a group's once (under its first member's name), so
+    that partners are not compared with themselves."""
+    found, seen = [], set()
+    for name, person in _students(session):
+        chosen = standing.for_person(session, assignment, person.id)[1].chosen
+        if chosen is not None and chosen.id not in seen:
+            seen.add(chosen.id)
+            found.append((name, chosen))
     return found
 
 
@@ -79,11 +88,13 @@ def canvas_column(session: Session, course: Path, assignment: Assignment, export
     folder = _fresh(course / "server" / "reports" / assignment.name / "canvas")
     released = manual.released_at(session, assignment.name) is not None
     known: dict[str, tuple[str, str]] = {}
-    for name, submission in _counted(session, assignment):
-        review = reviews.of_person(session, submission.person_id, assignment.name)
-        total, maximum = manual.grade(assignment, submission, review, released)
+    for name, person in _students(session):   # each member of a group by their own standing
+        total, maximum = manual.grade(assignment, standing.for_person(session, assignment, person.id)[1],
+                                      reviews.of_person(session, person.id, assignment.name), released)
+        if total is None:
+            continue
         write_atomically(folder / f"{name}.json", json.dumps({"score": total, "max_score": maximum, "tests": []}))
-        known[name] = (submission.person.student_id, submission.person.email)
+        known[name] = (person.student_id, person.email)
     write_atomically(folder / "export.csv", export.decode("utf-8", errors="replace"))
     return canvas.write(folder, folder / "export.csv", assignment=assignment.name,
                         aliases=lambda name: known.get(name, ())).path

@@ -13,7 +13,7 @@ from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from grader.server.course import gradebook, manual
+from grader.server.course import groups, manual, standing
 from grader.server.course.manual import applied, comments, released_at
 from grader.server.store import db
 from grader.server.store.models import STUDENT, GradeChange, Person, Release, Review, Submission
@@ -55,12 +55,22 @@ def release(session: Session, assignment: str, by: Person | None) -> datetime:
 
 
 def of_person(session: Session, person_id: int, assignment: str, *, locked: bool = False) -> Review | None:
+    """The student's review of ``assignment``: their own, or else, in a group, the review of a submission of
+    their group (staff grade a group's submission once, and it is each member's)."""
     query = select(Review).where(Review.person_id == person_id, Review.assignment == assignment)
-    return session.scalars(query.with_for_update() if locked else query).first()
+    own = session.scalars(query.with_for_update() if locked else query).first()
+    if own is not None or locked:
+        return own
+    group = groups.group_of(session, person_id, assignment)
+    if group is None:
+        return None
+    return session.scalars(select(Review).join(Submission, Submission.id == Review.submission_id).where(
+        Review.assignment == assignment, Submission.group_id == group.id).order_by(Review.id)).first()
 
 
-def counted_of(session: Session, rules: Assignment, person_id: int):
-    return gradebook.counted(rules, gradebook.history(session, person_id, rules.name))
+def standing_of(session: Session, rules: Assignment, person_id: int) -> standing.Standing:
+    """What counts for the student (their group's submissions where they are in one)."""
+    return standing.for_person(session, rules, person_id)[1]
 
 
 def history(session: Session, person_id: int, assignment: str) -> list[dict]:
@@ -80,9 +90,10 @@ def noted(session: Session, person_id: int, assignment: str, submission_id: int 
 def staff_view(session: Session, rules: Assignment, submission: Submission) -> dict:
     """What staff read of the review of ``submission``'s person (an empty one at version 0 when none)."""
     review = of_person(session, submission.person_id, submission.assignment)
-    chosen = counted_of(session, rules, submission.person_id)
+    mine = standing_of(session, rules, submission.person_id)
+    chosen = mine.chosen
     found = applied(review)
-    total, maximum = manual.grade(rules, chosen or submission, review, True)
+    total, maximum = manual.grade(rules, mine, review, True)
     return {"submission": review.submission_id if review else submission.id,
             "counted": chosen.id if chosen else None,
             "outdated": review is not None and chosen is not None and review.submission_id != chosen.id,
@@ -95,14 +106,14 @@ def staff_view(session: Session, rules: Assignment, submission: Submission) -> d
             "history": history(session, submission.person_id, submission.assignment)}
 
 
-def student_view(session: Session, rules: Assignment, submission: Submission) -> dict | None:
-    """What the student reads of the review of ``submission`` once released (None before, or when the
-    review is of another of their submissions)."""
+def student_view(session: Session, rules: Assignment, submission: Submission, reader: int) -> dict | None:
+    """What the student ``reader`` (a person's id: the submitter, or a partner of their group) reads of their
+    review of ``submission`` once released (None before, or when the review is of another submission)."""
     when = released_at(session, submission.assignment)
-    review = of_person(session, submission.person_id, submission.assignment) if when else None
+    review = of_person(session, reader, submission.assignment) if when else None
     if review is None or review.submission_id != submission.id:
         return None
-    total, maximum = manual.grade(rules, counted_of(session, rules, submission.person_id) or submission, review, True)
+    total, maximum = manual.grade(rules, standing_of(session, rules, reader), review, True)
     found = applied(review)
     return {"items": [{"id": item.id, "title": item.title, "points": item.points}
                       for item in rules.rubric.items if item.id in found],
@@ -234,7 +245,7 @@ def ungraded_next(session: Session, rules: Assignment, after_student: str = "") 
     reviewed = dict(session.execute(select(Review.person_id, Review.submission_id).where(
         Review.assignment == rules.name)).all())
     for person_id, _ in from_people:
-        chosen = counted_of(session, rules, person_id)
+        chosen = standing_of(session, rules, person_id).chosen
         if chosen is not None and reviewed.get(person_id) != chosen.id:
             return chosen
     return None

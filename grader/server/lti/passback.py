@@ -19,7 +19,7 @@ from pathlib import Path
 from sqlalchemy import Connection, Engine, and_, or_, select, update
 from sqlalchemy.orm import Session
 
-from grader.server.course import gradebook, manual, reviews
+from grader.server.course import groups, manual, reviews, standing
 from grader.server.lti import ags, platforms
 from grader.server.store import db
 from grader.server.store.models import GRADING, QUEUED, Link
@@ -40,22 +40,22 @@ def _same(first: float | None, second: float | None) -> bool:
 
 
 def refresh(session: Session, server: Server, person_id: int, assignment: str) -> int:
-    """The person's links to ``assignment`` given its total now (``manual.grade``: the counted score, and the
-    points given by hand once released); how many became due. None while a
-    submission of theirs waits to be graded: a regrade's first results would send the scores of a gradebook half
-    regraded (the older submission's, where the last counts)."""
+    """The person's links to ``assignment`` given their total now (``manual.grade`` of their ``standing``:
+    theirs, by their own window, of their group's submissions where they are in one; the points given by hand
+    once released); how many became due. None while a submission that may count for them waits to be graded: a
+    regrade's first results would send the scores of a gradebook half regraded (the older submission's, where
+    the last counts)."""
     links = list(session.scalars(select(Link).where(Link.person_id == person_id, Link.assignment == assignment)))
     rules = server.assignment(assignment)
     if not links or rules is None:
         return 0
-    mine = gradebook.history(session, person_id, assignment)
-    if any(each.status in (QUEUED, GRADING) for each in mine):
+    seen, mine = standing.for_person(session, rules, person_id)
+    if any(each.status in (QUEUED, GRADING) for each in seen):
         return 0   # the counted score is not settled (a regrade half done): the last result recorded refreshes
-    chosen = gradebook.counted(rules, mine)
-    if chosen is None:
+    if mine.total is None:
         return 0
     released = manual.released_at(session, assignment) is not None   # the manual part counts once released
-    score, maximum = manual.grade(rules, chosen, reviews.of_person(session, person_id, assignment), released)
+    score, maximum = manual.grade(rules, mine, reviews.of_person(session, person_id, assignment), released)
     became = 0
     for link in links:
         if maximum is None or (_same(score, link.wanted_score) and _same(maximum, link.wanted_maximum)):
@@ -75,13 +75,18 @@ def refresh_assignment(session: Session, server: Server, assignment: str) -> int
 
 
 def refresh_after(connection: Connection, server: Server | None, person_id: int, assignment: str) -> None:
-    """``refresh`` inside a transaction already begun on ``connection`` (a result being recorded): committed
-    with it. A person with no link to the assignment costs one indexed look."""
-    if server is None or connection.execute(select(Link.id).where(
-            Link.person_id == person_id, Link.assignment == assignment).limit(1)).first() is None:
+    """``refresh`` of the person and their group's members (a submission of one is each one's) inside a
+    transaction already begun on ``connection`` (a result being recorded): committed with it. People with no
+    link to the assignment cost two indexed looks."""
+    if server is None:
         return
     with Session(bind=connection, join_transaction_mode="create_savepoint") as session:
-        refresh(session, server, person_id, assignment)
+        people = groups.member_ids(session, person_id, assignment)
+        if session.execute(select(Link.id).where(Link.person_id.in_(people), Link.assignment == assignment)
+                           .limit(1)).first() is None:
+            return
+        for each in people:
+            refresh(session, server, each, assignment)
         session.commit()
 
 

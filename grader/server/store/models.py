@@ -30,8 +30,9 @@ class Submission(Base):
     """One accepted upload, and its job: ``status`` says where grading is; ``attempt`` counts claims."""
     __tablename__ = "submissions"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    person_id: Mapped[int] = mapped_column(ForeignKey("people.id"), index=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("people.id"), index=True)   # who uploaded it
     assignment: Mapped[str] = mapped_column(String(64), index=True)
+    group_id: Mapped[int | None] = mapped_column(ForeignKey("groups.id"), nullable=True, index=True)   # theirs then
     variant: Mapped[str] = mapped_column(String(64))
     filename: Mapped[str] = mapped_column(String(16))          # hog.py or submission.zip: what it is kept as
     sent_as: Mapped[str | None] = mapped_column(String(255), nullable=True)   # the name it was uploaded as
@@ -60,6 +61,37 @@ class Extension(Base):
     person_id: Mapped[int] = mapped_column(ForeignKey("people.id"))
     assignment: Mapped[str] = mapped_column(String(64))
     days: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class Group(Base):
+    """Students who submit to an assignment as one: ``name`` is the one staff gave, or one the kit made."""
+    __tablename__ = "groups"
+    __table_args__ = (UniqueConstraint("assignment", "name"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    assignment: Mapped[str] = mapped_column(String(64))
+    name: Mapped[str] = mapped_column(String(200))
+
+
+class Membership(Base):
+    """A student in a group: one group per student and assignment."""
+    __tablename__ = "group_members"
+    __table_args__ = (UniqueConstraint("person_id", "assignment"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id"), index=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("people.id"))
+    assignment: Mapped[str] = mapped_column(String(64))
+
+
+class Invitation(Base):
+    """A student's invitation of another to work on an assignment with them, until accepted, declined or
+    withdrawn."""
+    __tablename__ = "group_invitations"
+    __table_args__ = (UniqueConstraint("assignment", "inviter_id", "invitee_id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    assignment: Mapped[str] = mapped_column(String(64))
+    inviter_id: Mapped[int] = mapped_column(ForeignKey("people.id"), index=True)
+    invitee_id: Mapped[int] = mapped_column(ForeignKey("people.id"), index=True)
+    made_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class Grader(Base):

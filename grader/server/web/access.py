@@ -16,7 +16,7 @@ from flask import abort, current_app, g, request, session
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
-from grader.server.course import gradebook, people
+from grader.server.course import gradebook, groups, people
 from grader.server.lti.keys import PlatformKeys
 from grader.server.store import db, uploads
 from grader.server.store.models import STAFF, Person, Submission
@@ -90,9 +90,9 @@ def staff(*, api: bool = False) -> Person:
 
 
 def own_submission(found: Person, submission_id: int) -> Submission:
-    """A submission the person may read: their own, or any for staff; 404 otherwise."""
+    """A submission the person may read: their own or their group's, or any for staff; 404 otherwise."""
     submission = database().get(Submission, submission_id)
-    if submission is None or (submission.person_id != found.id and found.role != STAFF):
+    if submission is None or (found.role != STAFF and not groups.can_see(database(), found.id, submission)):
         abort(404)
     return submission
 

@@ -23,6 +23,7 @@ from grader.server.lti import platforms as lti_platforms
 from grader.server.store import db, uploads
 from grader.server.web import access, faults, headers, metrics, times
 from grader.server.web.api import api
+from grader.server.web.groups import group_api, group_pages
 from grader.server.web.health import health
 from grader.server.web.lti import lti
 from grader.server.web.grading import grading
@@ -69,11 +70,12 @@ def create_app(*, course: Path, server: Server, database: str) -> Flask:
         **{access.SETTINGS: access.Settings(course, server, engine, db.sessions(engine))})
     csrf = CSRFProtect(app)
     csrf.exempt(api)   # the API takes a Bearer token, never the cookie, for what it changes
+    csrf.exempt(group_api)
     csrf.exempt(reviewing)
     csrf.exempt(lti)   # an LMS form-posts the launch; its id_token, state and nonce are what guard it
     app.teardown_appcontext(access.close_database)
     metrics.register(app, engine, app.config[access.SETTINGS].sessions, course / "server")
-    for blueprint in (api, reviewing, grading, student, staff, health, metrics.metrics, lti):
+    for blueprint in (api, group_api, reviewing, grading, student, group_pages, staff, health, metrics.metrics, lti):
         app.register_blueprint(blueprint)
     faults.install(app)
     headers.protect(app, server, lti_platforms.Framers(engine))

@@ -38,9 +38,10 @@ def overview(name: str):
     database = access.database()
     rows = []
     for student in database.scalars(select(Person).where(Person.role == STUDENT).order_by(Person.student_id)):
-        chosen = reviews.counted_of(database, rules, student.id)
+        mine = reviews.standing_of(database, rules, student.id)
+        chosen = mine.chosen
         review = reviews.of_person(database, student.id, rules.name)
-        total, maximum = manual.grade(rules, chosen, review, True)
+        total, maximum = manual.grade(rules, mine, review, True)
         rows.append({"student": student, "counted": chosen, "review": review, "total": total, "total_max": maximum,
                      "outdated": bool(review and chosen and review.submission_id != chosen.id)})
     return render_template("staff_grading.html", person=person, assignment=rules, rows=rows,
@@ -187,7 +188,7 @@ def student_context(person, submission: Submission) -> dict:
     comments, their requests and whether they may ask."""
     rules = access.settings().server.assignment(submission.assignment)
     database = access.database()
-    view = reviews.student_view(database, rules, submission) if rules is not None else None
+    view = reviews.student_view(database, rules, submission, person.id) if rules is not None else None
     if view is None:
         return {"review": None}
     closes = regrades.closes_at(rules, manual.released_at(database, submission.assignment))

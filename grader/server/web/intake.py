@@ -14,7 +14,7 @@ import hashlib
 from datetime import datetime
 from pathlib import Path
 
-from sqlalchemy import func, select
+from sqlalchemy import and_, func, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -23,7 +23,7 @@ from grader.classroom import roster
 from grader.errors import UsageError
 from grader.server.course import policy
 from grader.server.store import db, uploads
-from grader.server.store.models import Extension, Person, Seed, Submission
+from grader.server.store.models import Extension, Membership, Person, Seed, Submission
 from grader.server.web import faults
 from grader.spec.serving import Assignment
 
@@ -57,6 +57,11 @@ def variant_for(course: Path, assignment: Assignment, person: Person) -> str | N
     return student.variant if student is not None else None
 
 
+def variant_of(course: Path, assignment: Assignment):
+    """``variant_for`` of one course and assignment, as groups ask it of each person."""
+    return lambda person: variant_for(course, assignment, person)
+
+
 def _extension_days(person: Person, assignment: str):
     return select(Extension.days).where(Extension.person_id == person.id, Extension.assignment == assignment)
 
@@ -65,16 +70,21 @@ def extension(session: Session, person: Person, assignment: str) -> int:
     return session.scalar(_extension_days(person, assignment)) or 0
 
 
-def _standing(session: Session, person: Person, assignment: str, when: datetime) -> tuple[int, int, int | None]:
-    """(the person's extension in days, their submissions in the rate limit's window, the assignment's seed or
-    None before its first submission), read in one query: an upload waits for each round trip it makes."""
+def _standing(session: Session, person: Person, assignment: str,
+              when: datetime) -> tuple[int, int, int | None, int | None]:
+    """(the person's extension in days, their submissions in the rate limit's window (their group's, where they
+    are in one), the assignment's seed or None before its first submission, their group's id or None), read in
+    one query: an upload waits for each round trip it makes."""
     days = _extension_days(person, assignment)
+    group = select(Membership.group_id).where(Membership.person_id == person.id,
+                                              Membership.assignment == assignment).scalar_subquery()
     recent = select(func.count()).select_from(Submission).where(
-        Submission.person_id == person.id, Submission.assignment == assignment,
-        Submission.submitted_at > when - policy.WINDOW)
+        or_(and_(group.is_(None), Submission.person_id == person.id), Submission.group_id == group),
+        Submission.assignment == assignment, Submission.submitted_at > when - policy.WINDOW)
     seed = select(Seed.seed).where(Seed.assignment == assignment)
-    row = session.execute(select(days.scalar_subquery(), recent.scalar_subquery(), seed.scalar_subquery())).one()
-    return row[0] or 0, row[1] or 0, row[2]
+    row = session.execute(select(days.scalar_subquery(), recent.scalar_subquery(), seed.scalar_subquery(),
+                                 group)).one()
+    return row[0] or 0, row[1] or 0, row[2], row[3]
 
 
 def _seed(session: Session, assignment: str, found: int | None) -> int:
@@ -98,7 +108,7 @@ def accept(session: Session, course: Path, assignment: Assignment | None, person
     variant = variant_for(course, assignment, person)
     if variant is None:
         raise NotTaken(403, f"you are not on {assignment.name}'s roster ({assignment.manifest}): ask the staff")
-    days, recent, seed = _standing(session, person, assignment.name, when)
+    days, recent, seed, group = _standing(session, person, assignment.name, when)
     closed = policy.closed_why(assignment, when, days)
     if closed:
         raise NotTaken(403, closed)
@@ -109,7 +119,7 @@ def accept(session: Session, course: Path, assignment: Assignment | None, person
         upload = uploads.check(name, content)
     except uploads.Refused as refused:
         raise NotTaken(400, str(refused)) from None
-    submission = Submission(person_id=person.id, assignment=assignment.name, variant=variant,
+    submission = Submission(person_id=person.id, assignment=assignment.name, group_id=group, variant=variant,
                             filename=upload.filename, sent_as=upload.sent_as,
                             sha256=hashlib.sha256(upload.content).hexdigest(),
                             seed=_seed(session, assignment.name, seed), submitted_at=when,

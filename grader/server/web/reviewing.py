@@ -8,7 +8,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from grader.server.course import manual, regrades, reviews
+from grader.server.course import groups, manual, regrades, reviews
 from grader.server.lti import passback
 from grader.server.store.models import RegradeRequest, Submission
 from grader.server.web import access
@@ -39,7 +39,8 @@ def save_review(submission: Submission, by, body) -> dict:
     rules = rules_of(submission)
     reviews.save(database, rules, submission, by, reviews.wanted(rules, body))
     if manual.released_at(database, submission.assignment) is not None:
-        passback.refresh(database, access.settings().server, submission.person_id, submission.assignment)
+        for person_id in groups.member_ids(database, submission.person_id, submission.assignment):
+            passback.refresh(database, access.settings().server, person_id, submission.assignment)   # each member
     database.commit()
     return reviews.staff_view(database, rules, submission)
 

@@ -1,4 +1,4 @@
-"""The staff's pages: the live gradebook (and its CSV), each student's history and extensions, any
+"""The staff's pages: the live gradebook (and its CSV), each student's history, extensions and groups, any
 submission's instructor view, the class and similarity reports of the counted submissions, regrade-all."""
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ from markupsafe import Markup
 from sqlalchemy import func, select
 
 from grader.report import style
-from grader.server.course import gradebook, reports
+from grader.server.course import gradebook, group_lists, groups, reports
 from grader.server.grading import queue
 from grader.server.lti import passback
 from grader.server.store import uploads
 from grader.server.store.models import STUDENT, Extension, Person, Submission
-from grader.server.web import access, code, times
+from grader.server.web import access, code, intake, times
 
 staff = Blueprint("staff", __name__, url_prefix="/staff")
 MAX_EXTENSION = 365
@@ -37,14 +37,47 @@ def home():
 
 
 @staff.get("/assignments/<name>")
-def assignment(name: str):
+def assignment(name: str, error: str = "", changes: list | None = None, status: int = 200):
     person = access.staff()
     found = access.assignment_or_404(name)
     seen = gradebook.state(access.database(), found.name)   # before the rows: a change between is looked at again
     table = gradebook.rows(access.database(), found, access.settings().summaries)
+    listed = "".join(f"{sid},{group}\n" for sid, group in sorted(group_lists.current(access.database(),
+                                                                                       found.name).items()))
     return render_template("staff_gradebook.html", person=person, assignment=found, head=headings(table[0]),
                            rows=_rows_html(table[1:]), waiting=queue.waiting(access.database()),
-                           state=seen)
+                           state=seen, error=error, changes=changes,
+                           groups=f"{','.join(group_lists.COLUMNS)}\n{listed}"), status
+
+
+def _regrouped(rules, change):
+    """Staff's change of groups (``change``: of the session and the variant of each person) committed, each
+    student moved given their counted score again; what changed, or Refused with nothing changed."""
+    database = access.database()
+    try:
+        changes = change(database, intake.variant_of(access.settings().course, rules))
+        for person_id in changes.people:
+            passback.refresh(database, access.settings().server, person_id, rules.name)
+        database.commit()
+    except groups.Refused:
+        database.rollback()
+        raise
+    return changes.lines
+
+
+@staff.post("/assignments/<name>/groups")
+def regroup_all(name: str):
+    """Every group of the assignment as the pasted CSV says (``student_id,group``), as hog serve groups."""
+    access.database(writes=True)
+    access.staff()
+    found = access.assignment_or_404(name)
+    shown = "the groups"
+    try:
+        lines = _regrouped(found, lambda database, variant_of: group_lists.set_groups(
+            database, found, group_lists.read_csv(request.form.get("groups", ""), shown), variant_of, shown))
+    except groups.Refused as refused:
+        return assignment(name, error=refused.message, status=refused.status)
+    return assignment(name, changes=lines)
 
 
 @staff.get("/assignments/<name>/state.json")
@@ -151,18 +184,39 @@ def _student(student_id: str) -> Person:
 
 
 @staff.get("/students/<path:student_id>")
-def student(student_id: str):
+def student(student_id: str, error: str = "", changes: list | None = None, status: int = 200):
     person = access.staff()
     found = _student(student_id)
     database = access.database()
     extensions = {e.assignment: e.days for e in database.scalars(select(Extension).where(
         Extension.person_id == found.id))}
-    history = {a.name: gradebook.history(database, found.id, a.name) for a in access.settings().server.assignments}
+    chosen = access.settings().server.assignments
+    history = {a.name: groups.visible(database, found.id, a.name) for a in chosen}
     return render_template("staff_student.html", person=person, student=found, extensions=extensions,
                            passback=[(link, passback.state_text(link))
                                      for link in passback.links(database, found.id)],
-                           assignments=access.settings().server.assignments,
-                           history=history, plots={name: _plot(mine) for name, mine in history.items()})
+                           assignments=chosen, error=error, changes=changes,
+                           history=history, plots={name: _plot(mine) for name, mine in history.items()},
+                           groups={a.name: groups.group_of(database, found.id, a.name) for a in chosen}), status
+
+
+def _changing(student_id: str):
+    """(the student, the assignment the form names) of a staff form that changes what is theirs."""
+    access.database(writes=True)
+    access.staff()
+    return _student(student_id), access.assignment_or_404(request.form.get("assignment", ""))
+
+
+@staff.post("/students/<path:student_id>/group")
+def regroup(student_id: str):
+    """Put the student in the group named (a new one where no group has that name; none where blank)."""
+    found, chosen = _changing(student_id)
+    try:
+        lines = _regrouped(chosen, lambda database, variant_of: group_lists.set_one(
+            database, chosen, found, request.form.get("group", ""), variant_of))
+    except groups.Refused as refused:
+        return student(student_id, error=refused.message, status=refused.status)
+    return student(student_id, changes=lines)
 
 
 PLOT = (320, 120, 28)   # the score plot's width, height and margin, in its own units
@@ -185,10 +239,7 @@ def _plot(submissions: list) -> dict | None:
 
 @staff.post("/students/<path:student_id>/extensions")
 def extend(student_id: str):
-    access.database(writes=True)
-    access.staff()
-    found = _student(student_id)
-    chosen = access.assignment_or_404(request.form.get("assignment", ""))
+    found, chosen = _changing(student_id)
     try:
         days = int(request.form.get("days", ""))
     except ValueError:

@@ -1,5 +1,6 @@
 """The student's pages: sign in by link, the assignments, upload, a submission's status and report,
-earlier submissions, late days, and the contest leaderboard (an alias each chooses, or hidden)."""
+earlier submissions (their group's too), late days, the checkpoint and early dates, and the contest
+leaderboard (an alias each chooses, or hidden). A group's forms are ``groups``'s."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import json
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
-from grader.server.course import gradebook, leaderboard, manual, people, policy, reviews
+from grader.server.course import groups, hidden, leaderboard, manual, people, policy, reviews, standing
 from grader.server.store import uploads
 from grader.server.store.models import FAILED, GRADED, STAFF
 from grader.server.web import access, grading, intake
@@ -40,16 +41,29 @@ def sign_out():
     return redirect(url_for("student.home"))
 
 
+def _released_review(database, person_id: int, assignment: str):
+    """The student's review of ``assignment`` once its manual grades are released (None before, or none)."""
+    if manual.released_at(database, assignment) is None:
+        return None
+    return reviews.of_person(database, person_id, assignment)
+
+
 def _summary(person, assignment) -> dict:
-    mine = gradebook.history(access.database(), person.id, assignment.name)
-    chosen = gradebook.counted(assignment, mine)
-    released = manual.released_at(access.database(), assignment.name) is not None
-    review = reviews.of_person(access.database(), person.id, assignment.name) if released else None
-    return {"assignment": assignment, "submissions": mine, "counted": chosen,
-            "total": manual.grade(assignment, chosen, review, True) if review is not None else None,
-            "extension": intake.extension(access.database(), person, assignment.name),
-            "late_used": max((s.late_days for s in mine), default=0),
-            "score": policy.counted_score(assignment, chosen.score, chosen.late_days) if chosen else None}
+    database = access.database()
+    seen, mine = standing.for_person(database, assignment, person.id)
+    days = intake.extension(database, person, assignment.name)
+    group = groups.group_of(database, person.id, assignment.name)
+    invited, invited_by = groups.invitations(database, person.id, assignment.name)
+    return {"assignment": assignment, "submissions": seen, "counted": mine.chosen, "standing": mine,
+            "extension": days, "late_of": {s.id: standing.late_for(assignment, s, days, person.id) for s in seen},
+            "late_used": max((standing.late_for(assignment, s, days, person.id) for s in seen), default=0),
+            "score": mine.score, "group": group, "invited": invited, "invited_by": invited_by,
+            "members": groups.members(database, group.id) if group else [],
+            "locked": group is not None and groups.has_submission(database, group.id),
+            "total": (manual.grade(assignment, mine, review, True) if (review := _released_review(
+                database, person.id, assignment.name)) is not None else None),
+            "checkpoint_due": (policy.later(assignment, assignment.checkpoint.due, days)
+                               if assignment.checkpoint else None)}
 
 
 @student.get("/")
@@ -94,11 +108,14 @@ def submission(submission_id: int):
     found = access.own_submission(person, submission_id)
     done = found.status in (GRADED, FAILED) and found.result is not None
     rules = access.settings().server.assignment(found.assignment)
-    counted = (policy.counted_score(rules, found.score, found.late_days)
-               if done and found.late_days and rules is not None else None)   # None: on time, or no score
-    return render_template("submission.html", person=person, submission=found,
-                           result=json.loads(found.result) if done else None, done=done, counted=counted,
-                           **grading.student_context(person, found))
+    late = (standing.late_for(rules, found, intake.extension(access.database(), person, rules.name), person.id)
+            if rules is not None else found.late_days)   # this student's, by their own extension
+    counted = (policy.counted_score(rules, found.score, late)
+               if done and late and rules is not None else None)   # None: on time, or no score
+    result = hidden.for_student(json.loads(found.result), found.instructor,
+                                hidden.shown(access.database(), rules)) if done else None
+    return render_template("submission.html", person=person, submission=found, result=result, done=done,
+                           counted=counted, late=late, **grading.student_context(person, found))
 
 
 @student.get("/assignments/<name>/leaderboard")

@@ -247,9 +247,10 @@ def multipart(field, filename, data):
 
 
 def describe(submission):
-    """The line above a report: which submission, when, where it is."""
+    """The line above a report: which submission, when and by whom (a group's member, or oneself), where it is."""
     late = submission.get("late_days") or 0
     when = f", submitted {submission['submitted_at']}" if submission.get("submitted_at") else ""
+    when += f" by {submission['submitted_by']}" if submission.get("submitted_by") else ""
     return (f"Submission {submission.get('id')} of {submission.get('assignment', ASSIGNMENT)}{when}: "
             f"{submission.get('status')}" + (f" ({late} late day{'s' if late != 1 else ''})" if late else ""))
 
