@@ -84,7 +84,11 @@ HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
         action=args.lti_action, issuer=getattr(args, "issuer", None), client_id=getattr(args, "client_id", None),
         deployment_id=getattr(args, "deployment_id", None), auth_url=getattr(args, "auth_url", None),
         token_url=getattr(args, "token_url", None), jwks_url=getattr(args, "jwks_url", None),
-        lms_url=getattr(args, "lms_url", None), database=args.database, out=sys.stdout)
+        lms_url=getattr(args, "lms_url", None), contexts=tuple(getattr(args, "contexts", ())),
+        context_id=getattr(args, "context_id", None),
+        trust_email=getattr(args, "trust_email", None), service_origins=tuple(getattr(args, "service_origin", ())),
+        switch=getattr(args, "switch", None), new_id=getattr(args, "new_id", None),
+        roster_id=getattr(args, "roster_id", None), database=args.database, out=sys.stdout)
     if args.action == "lti" else _verbs("serve").run(
         action=args.action, host=args.host, port=args.port, database=args.database, jobs=args.jobs,
         scheduler=args.scheduler, workers=args.workers, roster=getattr(args, "roster", None),

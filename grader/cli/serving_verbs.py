@@ -51,7 +51,7 @@ def add(add_verb: Callable, ids: str) -> None:
 
 
 def _add_lti(lti) -> tuple:
-    """``hog serve lti add-platform|list|remove|config``: their parsers."""
+    """``hog serve lti add-platform|list|remove|link|unlink|trust-email|join|roster|config``: their parsers."""
     verbs = lti.add_subparsers(dest="lti_action", metavar="ACTION", parser_class=Parser, required=True)
     add = verbs.add_parser("add-platform", help="record an LMS and a deployment of the tool there (from the LMS's "
                                                 "registration of the tool)")
@@ -66,9 +66,30 @@ def _add_lti(lti) -> tuple:
     add.add_argument("--jwks-url", required=True, metavar="URL", help="the platform's public keyset (JWKS) URL")
     add.add_argument("--lms-url", metavar="URL", help="the address the LMS's pages are at, which frame the tool "
                      "(default: the issuer's; Canvas: your school's, e.g. https://school.instructure.com)")
-    listed = verbs.add_parser("list", help="the platforms and deployments recorded")
+    add.add_argument("--context", dest="contexts", action="append", default=[], metavar="ID", help="an LMS course (context id) of "
+                     "this deployment whose staff and learners this server serves (again for several); hog serve "
+                     "lti link binds one later")
+    add.add_argument("--trust-email", action="store_true", default=None, help="the platform's emails are verified: "
+                     "a first launch joins the roster's person with that email (one with no LMS identity yet)")
+    add.add_argument("--service-origin", action="append", default=[], metavar="ORIGIN", help="where the platform's "
+                     "grade and roster services are, besides its URLs' origins (scheme://host[:port])")
+    link = verbs.add_parser("link", help="bind an LMS course (context) of a deployment to this course server")
+    unlink = verbs.add_parser("unlink", help="unbind an LMS course: its launches are refused from then on")
+    for each in (link, unlink):
+        each.add_argument("--issuer", required=True, metavar="URL", help="the platform's issuer")
+        each.add_argument("--deployment-id", required=True, metavar="ID", help="the deployment the course is in")
+        each.add_argument("context_id", metavar="CONTEXT_ID", help="the LMS course's context id (hog serve lti list "
+                          "shows those launched from)")
+    trust = verbs.add_parser("trust-email", help="whether a platform's emails are verified (joining a first launch "
+                                                 "to the roster's person by email)")
+    trust.add_argument("--issuer", required=True, metavar="URL", help="the platform's issuer")
+    trust.add_argument("switch", choices=("on", "off"), help="on: its emails are verified; off: never joined by email")
+    join = verbs.add_parser("join", help="join an unmatched person a launch made (lti:...) to the roster's person")
+    join.add_argument("new_id", metavar="NEW_ID", help="the unmatched person's student id (lti:...)")
+    join.add_argument("roster_id", metavar="ROSTER_ID", help="the roster's person's student id")
+    listed = verbs.add_parser("list", help="the platforms, deployments and LMS courses recorded")
     members = verbs.add_parser("roster", help="the members of each LMS course launched from, made people of the "
                                               "course (the gradebook lists them before they launch)")
     config = verbs.add_parser("config", help="print what an LMS administrator enters: the tool's URLs, and "
                                              "Canvas's JSON developer-key configuration")
-    return add, remove, listed, members, config
+    return add, remove, link, unlink, trust, join, listed, members, config

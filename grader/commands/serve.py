@@ -200,6 +200,12 @@ def unit(*, user: str, host: str, port: int, database: str | None, out: TextIO) 
     return 0
 
 
+def listening(app, host: str, port: int):
+    """waitress serving ``app`` on ``host``:``port`` (not yet run). It hands the proxies' headers to the app
+    untouched: the app decides whom to believe (``grader.server.web.forwarded``, ``[server] proxies``)."""
+    return waitress.create_server(app, host=host, port=port, threads=THREADS, clear_untrusted_proxy_headers=False)
+
+
 def _grader(root: Path, url: str, jobs: int, level: str, scheduler, workers):
     process = multiprocessing.get_context("spawn").Process(
         target=graders.run, name="hog-grader", daemon=False,
@@ -224,8 +230,7 @@ def serve(*, host: str, port: int, database: str | None, jobs: int, scheduler: s
     engine.dispose()
     app = create_app(course=root, server=config.server, database=url)
     try:
-        server = waitress.create_server(app, host=host, port=port, threads=THREADS,
-                                        clear_untrusted_proxy_headers=True)
+        server = listening(app, host, port)
     except OSError as error:
         raise UsageError(f"cannot listen on {host}:{port}: {error.strerror or error} (choose another --port, "
                          f"or stop what listens there)") from None

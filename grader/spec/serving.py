@@ -33,6 +33,7 @@ Errors name the file, the line and the fix, as every error of the course config 
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import os
 import re
 from dataclasses import dataclass
@@ -44,7 +45,7 @@ from grader.spec import rubric as rubrics
 from grader.spec.config_error import ConfigError
 
 DEFAULT_URL = "http://127.0.0.1:8000"
-SERVER_KEYS = ("url", "frame_ancestors")
+SERVER_KEYS = ("url", "frame_ancestors", "proxies")
 ORIGIN = re.compile(r"https?://(\*\.)?[A-Za-z0-9.-]+(:[0-9]{1,5})?")   # a page that may frame the server's
 ASSIGNMENT_KEYS = ("variant", "manifest", "opens", "due", "late_days", "penalty_per_day",
                    "submissions_per_hour", "score", "suite", "regrade_requests_days", "rubric", "rubric_groups",
@@ -96,6 +97,7 @@ class Server:
     url: str = DEFAULT_URL
     assignments: tuple[Assignment, ...] = ()
     frame_ancestors: tuple[str, ...] = ()    # origins besides the server's own whose pages may frame it (an LMS)
+    proxies: tuple[str, ...] = ()            # addresses of the proxies in front whose X-Forwarded-For is trusted
     time_zone: str = "UTC"                   # the course's (``time_zone`` at the top of the file), an IANA name
 
     def assignment(self, name: str) -> Assignment | None:
@@ -276,13 +278,27 @@ def read(data: dict, shown: str, lines: dict, known: list[str]) -> Server:
         raise ConfigError(shown, lines.get("server.frame_ancestors"), f"server.frame_ancestors is {framing!r}",
                           'write a list of origins whose pages may show the server in a frame, e.g. '
                           'frame_ancestors = ["https://canvas.example.edu"] (scheme and host, no path)')
+    proxies = server.get("proxies", [])
+    if not isinstance(proxies, list) or not all(isinstance(each, str) and _address(each) for each in proxies):
+        raise ConfigError(shown, lines.get("server.proxies"), f"server.proxies is {proxies!r}",
+                          'write the IP addresses of the proxies in front of the server, whose X-Forwarded-For is '
+                          'trusted, e.g. proxies = ["127.0.0.1"]')
     assignments = data.get("assignments", {})
     if not isinstance(assignments, dict):
         raise ConfigError(shown, lines.get("assignments"), "assignments is not a table",
                           "write one [assignments.NAME] table per assignment")
     zone_name, course_zone = zone(data, shown, lines)
     return Server(url.rstrip("/"), tuple(_assignment(name, table, shown, lines, known, course_zone)
-                                         for name, table in assignments.items()), tuple(framing), zone_name)
+                                         for name, table in assignments.items()), tuple(framing),
+                  tuple(str(ipaddress.ip_address(each)) for each in proxies), zone_name)
+
+
+def _address(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
 
 
 def example_text() -> str:

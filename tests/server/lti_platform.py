@@ -1,4 +1,4 @@
-"""An LTI 1.3 platform for the tests, on 127.0.0.1, built with joserfc as the tool is: its key set at /jwks; an
+"""An LTI 1.3 platform for the tests, on 127.0.0.1 (over https where given a TLS context), built with joserfc as the tool is: its key set at /jwks; an
 OIDC authorization endpoint (/auth) that checks the login's redirect and form-posts a signed id_token back to
 the tool's launch URL; a token endpoint (/token) that takes only a client assertion signed by a key of the
 tool's /lti/jwks; line items (/lineitems) that record the scores posted to them, and that can be made to
@@ -12,6 +12,7 @@ import html
 import json
 import secrets
 import socketserver
+import ssl
 import threading
 import time
 import urllib.request
@@ -25,6 +26,7 @@ CLAIM = "https://purl.imsglobal.org/spec/lti/claim/"
 LEARNER = "http://purl.imsglobal.org/vocab/lis/v2/membership#Learner"
 INSTRUCTOR = "http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"
 TEACHING_ASSISTANT = "http://purl.imsglobal.org/vocab/lis/v2/membership/Instructor#TeachingAssistant"
+TRICKLE_SECONDS = 20.0
 
 
 class _Server(socketserver.ThreadingMixIn, WSGIServer):
@@ -37,8 +39,8 @@ class _Quiet(WSGIRequestHandler):
 
 
 @functools.cache
-def platform_key() -> RSAKey:
-    """The platform's signing key (a test that rotates it gives the platform a new one)."""
+def platform_key(number: int = 1) -> RSAKey:
+    """Platform ``number``'s signing key (a test that rotates it gives the platform a new one)."""
     return RSAKey.generate_key(2048, private=True, auto_kid=True)
 
 
@@ -46,8 +48,9 @@ class Platform:
     """The platform; ``tool_jwks()`` gives the tool's public key set (fetched from its /lti/jwks where
     ``tool_jwks`` is a URL). ``user`` is who launches next; ``scores`` what the line items received."""
 
-    def __init__(self, tool_jwks, *, client_id: str = "hog-tool", deployment_id: str = "deployment-1"):
-        self.key = platform_key()   # one per test process: a new RSA key takes 50-150 ms
+    def __init__(self, tool_jwks, *, client_id: str = "hog-tool", deployment_id: str = "deployment-1", number: int = 1,
+                 tls: ssl.SSLContext | None = None, host: str = "127.0.0.1"):
+        self.key = platform_key(number)   # one per test process and platform: a new RSA key takes 50-150 ms
         self.tool_jwks = tool_jwks
         self.client_id, self.deployment_id = client_id, deployment_id
         self.user = {"sub": "canvas-user-1", "email": "s1@example.edu", "name": "Sam One", "roles": [LEARNER]}
@@ -55,6 +58,8 @@ class Platform:
         self.scores: list[tuple[str, dict]] = []        # (line item, score) as received
         self.lineitems: dict[str, dict] = {"1": {"id": "", "label": "hog", "scoreMaximum": 23}}
         self.down = False
+        self.trickle = 0.0                # > 0: its key set answers a byte that often, for TRICKLE_SECONDS at most
+        self.jwks_fetches = 0
         self.tokens: set[str] = set()
         self.assertions_checked = 0
         self.redirect_uri = ""            # the tool's launch URL, as registered
@@ -68,7 +73,9 @@ class Platform:
             {"user_id": "canvas-teacher", "email": "t1@example.edu", "roles": [INSTRUCTOR]},
             {"user_id": "canvas-user-3", "email": "s3@example.edu", "roles": [LEARNER], "status": "Inactive"}]
         self._server = make_server("127.0.0.1", 0, self._app, server_class=_Server, handler_class=_Quiet)
-        self.url = f"http://127.0.0.1:{self._server.server_port}"
+        if tls is not None:   # over https (``host`` resolving to 127.0.0.1), as an LMS on a site of its own
+            self._server.socket = tls.wrap_socket(self._server.socket, server_side=True)
+        self.url = f"{'https' if tls else 'http'}://{host}:{self._server.server_port}"
         self.lineitems["1"]["id"] = f"{self.url}/lineitems/1"
         threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
 
@@ -109,6 +116,10 @@ class Platform:
         body = environ["wsgi.input"].read(length) if length else b""
         query = {name: values[0] for name, values in parse_qs(environ.get("QUERY_STRING", "")).items()}
         if path == "/jwks":
+            self.jwks_fetches += 1
+            if self.trickle:
+                respond("200 OK", [("Content-Type", "application/json")])
+                return self._trickled()
             return _answer(respond, 200, {"keys": [self.key.as_dict(private=False)]})
         if path == "/favicon.ico":
             respond("204 No Content", [])
@@ -149,6 +160,12 @@ class Platform:
                                     "members": self.members[start:start + 2]}).encode()]
             return self._lineitems(respond, path, method, environ.get("CONTENT_TYPE", ""), body)
         return _answer(respond, 404, {"error": "not found"})
+
+    def _trickled(self):
+        """A key set that never ends: a space every ``trickle`` seconds, for TRICKLE_SECONDS at most."""
+        for _ in range(int(TRICKLE_SECONDS / self.trickle)):
+            time.sleep(self.trickle)
+            yield b" "
 
     def _authorize(self, respond, query: dict):
         expected = {"scope": "openid", "response_type": "id_token", "response_mode": "form_post", "prompt": "none",

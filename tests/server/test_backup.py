@@ -9,6 +9,7 @@ import hashlib
 import io
 import json
 import os
+import shutil
 import stat
 import threading
 import time
@@ -187,6 +188,36 @@ def test_a_backup_that_is_not_as_written_is_refused_saying_why(course, tmp_path,
     other_course(tmp_path)
     with pytest.raises(UsageError, match=why):
         said(serve.restore, source=str(backed_up), database=None)
+
+
+def _linked_to_outside(folder: Path) -> None:
+    """The backup's secret key replaced by a link to a file outside it (the manifest's sha256 made to match)."""
+    outside = folder.parent / "outside-secret"
+    outside.write_text("read me out")
+    (folder / "server" / "secret_key").unlink()
+    (folder / "server" / "secret_key").symlink_to(outside)
+    edit(folder, files={"server/secret_key": hashlib.sha256(b"read me out").hexdigest()})
+
+
+def _folder_linked_to_outside(folder: Path) -> None:
+    outside = folder.parent / "outside-folder"
+    shutil.move(folder / "uploads" / "hog" / "1", outside)
+    (folder / "uploads" / "hog" / "1").symlink_to(outside)
+
+
+@pytest.mark.parametrize("change, entry, what", [
+    (_linked_to_outside, "server/secret_key", "a symbolic link"),
+    (_folder_linked_to_outside, "uploads/hog/1", "a symbolic link"),
+    (lambda folder: os.mkfifo(folder / "uploads" / "hog" / "pipe"), "uploads/hog/pipe", "a device, pipe or socket"),
+])
+def test_a_backup_holding_a_link_or_a_device_is_refused_naming_it_and_nothing_is_restored(course, tmp_path,
+                                                                                           backed_up, change, entry,
+                                                                                           what):
+    change(backed_up)
+    target = other_course(tmp_path)
+    with pytest.raises(UsageError, match=f"it holds {entry}, {what}, which no backup holds"):
+        said(serve.restore, source=str(backed_up), database=None)
+    assert not (target / "server").exists()
 
 
 def edit(folder: Path, **changes) -> None:

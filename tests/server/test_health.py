@@ -13,19 +13,25 @@ from grader.server.grading import queue
 from grader.server.store import db
 from grader.server.store.models import Grader, Submission
 from grader.server.web import metrics
-from tests.server.conftest import issue, make_app, upload
+from tests.server.conftest import issue, make_app, signed_in, upload
 
 SOURCE = b'"""The Game of Hog (CS 61A Spring 2019 rules)."""\n'
 OUTSIDE = {"REMOTE_ADDR": "203.0.113.9"}
 
 
+def told_all(app):
+    """/healthz as the holder of the metrics token reads it."""
+    token = (app.config["hog.settings"].course / "server" / metrics.TOKEN).read_text().strip()
+    return app.test_client().get("/healthz", headers={"Authorization": f"Bearer {token}"})
+
+
 def test_without_a_grader_alive_healthz_is_503_and_says_uploads_wait(app):
-    answer = app.test_client().get("/healthz")
+    answer = told_all(app)
     said = answer.get_json()
     assert answer.status_code == 503 and said["ok"] is False
     assert said["web"] == {"ok": True} and said["database"]["ok"] is True and said["database"]["latency_ms"] >= 0
     assert said["graders"]["alive"] == 0 and said["graders"]["error"].startswith("no grader has said it is alive")
-    assert said["queue"] == {"length": 0, "queued": 0, "grading": 0, "oldest_queued_seconds": None,
+    assert said["queue"] == {"ok": True, "length": 0, "queued": 0, "grading": 0, "oldest_queued_seconds": None,
                              "failures_last_hour": 0}
 
 
@@ -42,7 +48,7 @@ def test_with_a_grader_alive_healthz_is_200_with_the_queue_and_the_failures_of_t
     with engine.begin() as connection:   # the oldest queued one waited a minute
         connection.execute(update(Submission).where(Submission.id == 3).values(
             submitted_at=db.now() - timedelta(minutes=1)))
-    answer = app.test_client().get("/healthz")
+    answer = told_all(app)
     said = answer.get_json()
     assert answer.status_code == 200 and said["ok"] is True, said
     assert said["graders"]["alive"] == 1 and said["graders"]["problems"] == []
@@ -56,16 +62,30 @@ def test_a_grader_that_reports_a_problem_of_its_machine_makes_healthz_503_naming
     queue.beat(engine, "elsewhere:1")
     with engine.begin() as connection:
         connection.execute(update(Grader).values(problem="the scratch folder /tmp/hog-sandbox-of-1 is gone"))
-    said = app.test_client().get("/healthz")
+    said = told_all(app)
     assert said.status_code == 503
     assert said.get_json()["graders"]["problems"] == ["elsewhere:1: the scratch folder /tmp/hog-sandbox-of-1 is gone"]
+
+
+def test_healthz_tells_a_stranger_its_status_and_ok_flags_alone_and_staff_everything(app):
+    queue.beat(app.config["hog.settings"].engine, "grader-host:4242:ns")
+    with app.config["hog.settings"].engine.begin() as connection:
+        connection.execute(update(Grader).values(problem="the scratch folder /srv/hog/scratch is gone"))
+    answer = app.test_client().get("/healthz", environ_base=OUTSIDE)
+    assert answer.status_code == 503 and answer.get_json() == {
+        "ok": False, "database": {"ok": True}, "graders": {"ok": False}, "queue": {"ok": True}}
+    assert "grader-host" not in answer.get_data(as_text=True) and "/srv" not in answer.get_data(as_text=True)
+    staff = signed_in(app, issue(app, "t1", role="staff")["t1"])
+    assert "grader-host:4242:ns" in staff.get("/healthz").get_data(as_text=True)
+    student = signed_in(app, issue(app, "s1")["s1"])
+    assert "grader-host" not in student.get("/healthz").get_data(as_text=True)
 
 
 def test_a_database_that_does_not_answer_is_a_503_saying_so_never_a_500(app, course):
     settings = app.config["hog.settings"]
     settings.engine.dispose()
     (course / "server" / db.FILE).unlink()   # a new, empty file: no table answers
-    answer = app.test_client().get("/healthz")
+    answer = told_all(app)
     said = answer.get_json()
     assert answer.status_code == 503 and said["ok"] is False and said["web"] == {"ok": True}
     assert said["database"]["ok"] is False and said["database"]["error"].startswith(

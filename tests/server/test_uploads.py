@@ -133,3 +133,11 @@ def test_the_counted_submission_is_the_last_or_the_best_after_penalties():
     best = Assignment("hog", "sp19", None, None, DUE, late_days=2, penalty_per_day=0.25, score="best")
     assert policy.counted(best, [earlier, later]) is earlier           # 22 less a quarter is 16.5
     assert policy.counted(best, []) is None
+
+
+def test_a_name_with_bidirectional_controls_is_shown_with_them_made_visible(app):
+    tokens = {**issue(app, "s1"), **issue(app, "t1", role="staff")}
+    assert upload(app.test_client(), tokens["s1"], SOURCE, "hog\u202eyp.exe\u2066.py").status_code == 202
+    shown = signed_in(app, tokens["t1"]).get("/staff/submissions/1").get_data(as_text=True)
+    assert 'as <code id="sent-as">hog[U+202E]yp.exe[U+2066].py</code>' in shown
+    assert not any(each in shown for each in "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")

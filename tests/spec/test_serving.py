@@ -85,7 +85,7 @@ def test_the_example_hog_init_writes_is_commented_out_and_reads_back_when_uncomm
 
 
 @pytest.mark.parametrize("text, message", [
-    ("[server]\nport = 1", "hog-course.toml:4: [server] has an unknown key 'port' (the keys are url, frame_ancestors)"),
+    ("[server]\nport = 1", "hog-course.toml:4: [server] has an unknown key 'port' (the keys are url, frame_ancestors, proxies)"),
     ('[server]\nurl = "hog.example.edu"', "hog-course.toml:4: server.url is 'hog.example.edu' (write the address"),
     ("[assignments.hog]\nvariant = \"sp19\"", "hog-course.toml:3: [assignments.hog] has no due date (write due ="),
     ("[assignments.hog]\ndue = 2026-09-15T23:59:00", "hog-course.toml:3: [assignments.hog] needs either variant or"),

@@ -44,7 +44,7 @@ def issue(session: Session, students: tuple[Student, ...], role: str) -> dict[st
         if person is None:
             person = Person(student_id=student.student_id)
             session.add(person)
-        person.email, person.role = student.email, role
+        person.email, person.role, person.role_by_staff = student.email, role, True   # a launch keeps it
         tokens[student.student_id] = secrets.token_urlsafe(TOKEN_BYTES)
         person.token_sha256 = digest(tokens[student.student_id])
     return tokens

@@ -1,12 +1,13 @@
 """Assignment and Grade Services 2.0, the tool's side: an access token obtained with the client-credentials
 grant and a JWT client assertion (RFC 7523) signed by the tool's key, kept until it expires; a score posted
 to a line item; a line item found (or made) among a context's where a launch named no line item; the
-members of an LMS course (Names and Role Provisioning 2.0). HTTP is the
-standard library's; every failure is ``Failed`` with what the platform answered."""
+members of an LMS course (Names and Role Provisioning 2.0). A service URL is called, with the platform's token,
+only on the platform's origins (``Registered.serves_at``). HTTP is the standard library's; every failure is ``Failed`` with what the platform answered."""
 
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 import threading
 import time
@@ -34,6 +35,7 @@ ASSERTION_SECONDS = 300
 TOKEN_MARGIN = 60        # a token is asked for again this many seconds before it expires
 HTTP_SECONDS = 20.0      # a platform answers within this, or the try fails (and is made again later)
 LARGEST_ANSWER = 1 << 20
+log = logging.getLogger("hog.lti")
 
 
 class Failed(Exception):
@@ -119,6 +121,12 @@ class Client:
 
     def _authorized(self, platform: Registered, scopes: tuple[str, ...], method: str, url: str, *,
                     body: bytes | None = None, headers: dict, answered: dict | None = None) -> tuple[int, bytes]:
+        if not platform.serves_at(url):   # a launch's or a page's URL elsewhere never gets the platform's token
+            log.warning("LTI service URL refused: %s %s is not on the origins of %s (%s)", method, url[:300],
+                        platform.issuer, ", ".join(sorted(platform.service_origins)))
+            raise Failed(f"{url[:300]} is not on the platform's origins ({', '.join(sorted(platform.service_origins))})"
+                         f": not called, no token sent (hog serve lti add-platform ... --service-origin ORIGIN "
+                         f"where the LMS's services are elsewhere)")
         status, answer = _call(method, url, body=body, answered=answered,
                                headers={**headers, "Authorization": f"Bearer {self.token(platform, scopes)}"})
         if status in (401, 403):

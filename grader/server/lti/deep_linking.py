@@ -5,6 +5,7 @@ scores. The request's settings are checked here; the response is signed with the
 
 from __future__ import annotations
 
+import json
 import secrets
 import time
 from dataclasses import dataclass
@@ -14,6 +15,7 @@ from joserfc import jwt
 
 from grader.server.course import totals
 from grader.server.lti.keys import ALGORITHM, tool_key
+from grader.server.lti.platforms import checked_origin
 from grader.spec import load_variant
 from grader.spec.serving import Assignment
 
@@ -27,9 +29,10 @@ SCALED_MAXIMUM = 100.0   # a line item's maximum where students' variants differ
 
 @dataclass(frozen=True)
 class Request:
-    """Where the picked link goes back to, and what the LMS asked to have echoed."""
+    """Where the picked link goes back to, and what the LMS asked to have echoed: ``data_json`` its ``data``
+    as JSON, whatever its type (None where it sent none); it goes back unchanged."""
     return_url: str
-    data: str | None
+    data_json: str | None
 
 
 def request(claims: dict) -> Request | None:
@@ -38,11 +41,13 @@ def request(claims: dict) -> Request | None:
     settings = claims.get(SETTINGS)
     if not isinstance(settings, dict) or not isinstance(settings.get("deep_link_return_url"), str):
         return None
+    if checked_origin(settings["deep_link_return_url"]) is None:   # its origin goes into the page's CSP
+        return None
     accepted = settings.get("accept_types")
     if not isinstance(accepted, list) or "ltiResourceLink" not in accepted:
         return None
-    data = settings.get("data")
-    return Request(settings["deep_link_return_url"], data if isinstance(data, str) else None)
+    data = json.dumps(settings["data"], separators=(",", ":"), ensure_ascii=False) if "data" in settings else None
+    return Request(settings["deep_link_return_url"], data)
 
 
 def maximum(assignment: Assignment) -> float:
@@ -64,5 +69,5 @@ def response(server_folder: Path, *, url: str, issuer: str, client_id: str, depl
     claims = {"iss": client_id, "aud": issuer, "iat": now, "exp": now + RESPONSE_SECONDS,
               "nonce": secrets.token_urlsafe(16), CLAIM + "deployment_id": deployment_id,
               CLAIM + "message_type": "LtiDeepLinkingResponse", CLAIM + "version": "1.3.0",
-              CONTENT_ITEMS: [item], **({DATA: asked.data} if asked.data is not None else {})}
+              CONTENT_ITEMS: [item], **({DATA: json.loads(asked.data_json)} if asked.data_json is not None else {})}
     return jwt.encode({"alg": ALGORITHM, "kid": key.kid}, claims, key)

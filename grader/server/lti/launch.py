@@ -14,7 +14,7 @@ from joserfc import jws, jwt
 from joserfc.errors import ExpiredTokenError, InvalidKeyIdError, JoseError
 
 from grader.server.lti import deep_linking
-from grader.server.lti.keys import ALGORITHM, KeysUnavailable, PlatformKeys
+from grader.server.lti.keys import ALGORITHM, KeysBusy, KeysUnavailable, PlatformKeys
 from grader.server.lti.platforms import Registered
 from grader.spec.serving import NAME
 
@@ -24,8 +24,13 @@ NRPS = "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"
 RESOURCE_LINK_REQUEST, DEEP_LINKING_REQUEST = "LtiResourceLinkRequest", "LtiDeepLinkingRequest"
 VERSION = "1.3.0"
 LEEWAY = 60   # seconds of clock difference taken for exp and iat
-STAFF_ROLES = {"Instructor", "TeachingAssistant", "ContentDeveloper", "Administrator"}
-LEARNER = "Learner"
+MEMBERSHIP = "http://purl.imsglobal.org/vocab/lis/v2/membership"
+# The context (membership) roles that make staff, as full URIs and as the short names LTI 1.3 allows for
+# context roles; nothing else (an institution or system role, a URI merely ending in #Instructor) does.
+_STAFF = ("#Instructor", "#Administrator", "#ContentDeveloper", "#TeachingAssistant", "/Instructor#TeachingAssistant")
+STAFF_ROLES = frozenset({MEMBERSHIP + each for each in _STAFF} | {"Instructor", "Administrator", "ContentDeveloper",
+                                                                   "TeachingAssistant", "Instructor#TeachingAssistant"})
+LEARNER_ROLES = frozenset({MEMBERSHIP + "#Learner", MEMBERSHIP + "/Learner#Learner", "Learner"})
 
 
 class Refused(Exception):
@@ -95,6 +100,9 @@ def _verified_claims(token: str, header: dict, platform: Registered, keys: Platf
     try:
         key_set = keys.key_set(platform.jwks_url, header.get("kid"))
         claims = jwt.decode(token, key_set, algorithms=[ALGORITHM]).claims
+    except KeysBusy:
+        raise Refused(503, "the LMS's keys are being fetched for other launches: launch again in a few seconds") \
+            from None
     except KeysUnavailable as error:
         raise Refused(401, f"the platform's keys could not be fetched ({error}): try again in a minute") from None
     except InvalidKeyIdError:
@@ -114,13 +122,13 @@ def _verified_claims(token: str, header: dict, platform: Registered, keys: Platf
 
 
 def staff_role(roles) -> bool | None:
-    """True for a staff role (Instructor, TeachingAssistant, ContentDeveloper, Administrator: of the context,
-    the institution or the system, as a role or a sub-role), False for a Learner, None for neither."""
-    names = {str(role).rpartition("#")[2] or str(role).rpartition("/")[2] for role in roles or ()
-             if isinstance(role, str)}
-    if names & STAFF_ROLES:
+    """True where a role of the launch is a staff role of its context (STAFF_ROLES, matched exactly), False
+    for a Learner of it, None for neither. Institution and system roles (``institution/person#...``,
+    ``system/person#...``) are never a role in the course."""
+    given = {role for role in roles or () if isinstance(role, str)}
+    if given & STAFF_ROLES:
         return True
-    return False if LEARNER in names else None
+    return False if given & LEARNER_ROLES else None
 
 
 def chosen_assignment(claims: dict) -> str | None:
@@ -159,16 +167,39 @@ def verify(token: str, *, platforms: list[Registered], keys: PlatformKeys, nonce
     deep_link = deep_linking.request(claims) if kind == DEEP_LINKING_REQUEST else None
     if kind == DEEP_LINKING_REQUEST and (deep_link is None or not staff):
         raise Refused(400 if staff else 403, "a deep linking request is an instructor's, asking for a resource link "
-                                             "(ltiResourceLink among its accept_types, and a deep_link_return_url)")
+                                             "(ltiResourceLink among its accept_types, and a deep_link_return_url "
+                                             "that is an http(s) URL)")
     link = claims.get(CLAIM + "resource_link")
     ags = claims.get(AGS) if isinstance(claims.get(AGS), dict) else {}
     lis = claims.get(CLAIM + "lis") if isinstance(claims.get(CLAIM + "lis"), dict) else {}
     context = claims.get(CLAIM + "context") if isinstance(claims.get(CLAIM + "context"), dict) else {}
     nrps = claims.get(NRPS) if isinstance(claims.get(NRPS), dict) else {}
     text = lambda value: value if isinstance(value, str) else ""   # noqa: E731  (a claim that is a string, or "")
-    return Launch(platform.issuer, platform.client_id, deployment, text(claims["sub"]), text(claims.get("email")),
+    said = Launch(platform.issuer, platform.client_id, deployment, text(claims["sub"]), text(claims.get("email")),
                   text(claims.get("name")), text(lis.get("person_sourcedid")), staff, chosen_assignment(claims),
                   text(link.get("id")) or None if isinstance(link, dict) else None,
                   text(ags.get("lineitem")) or None, text(ags.get("lineitems")) or None, deep_link,
                   text(context.get("id")) or None, text(context.get("title")),
                   text(nrps.get("context_memberships_url")) or None)
+    _bounded(said)
+    return said
+
+
+# What a launch may store, at most (the columns' lengths, checked here on every database: SQLite keeps longer).
+LONGEST = {"sub": ("subject", 255), "email": ("email", 320), "name": ("name", 255),
+           "lis person_sourcedid": ("sourcedid", 200), "context id": ("context_id", 255),
+           "context title": ("context_title", 255), "resource_link id": ("resource_link_id", 255),
+           "AGS lineitem": ("lineitem", 2048), "AGS lineitems": ("lineitems", 2048),
+           "NRPS context_memberships_url": ("memberships_url", 2048), "custom assignment": ("assignment", 64)}
+LONGEST_RETURN_URL = 2048
+LONGEST_DATA = 4096   # a deep linking request's data, as JSON
+
+
+def _bounded(said: Launch) -> None:
+    for claim, (field, most) in LONGEST.items():
+        if len(getattr(said, field) or "") > most:
+            raise Refused(400, f"its {claim} claim is longer than {most} characters, more than this tool keeps")
+    if said.deep_link is not None and (len(said.deep_link.return_url) > LONGEST_RETURN_URL
+                                       or len(said.deep_link.data_json or "") > LONGEST_DATA):
+        raise Refused(400, f"its deep linking return URL or data is longer than this tool keeps "
+                           f"({LONGEST_RETURN_URL} and {LONGEST_DATA} characters)")

@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 from grader.server.course import groups, manual, reviews, standing
 from grader.server.lti import ags, platforms
 from grader.server.store import db
-from grader.server.store.models import GRADING, QUEUED, Link
+from grader.server.store.models import GRADING, QUEUED, Identity, Link, Person
 from grader.spec.serving import Server
 
 BACKOFF = (10.0, 30.0, 60.0, 300.0, 900.0, 3600.0)   # seconds before the next try, after each failure; the last repeats
@@ -72,6 +72,13 @@ def refresh_assignment(session: Session, server: Server, assignment: str) -> int
     """``refresh`` of every person with a link to ``assignment`` (its manual grades released)."""
     people = session.scalars(select(Link.person_id).where(Link.assignment == assignment).distinct()).all()
     return sum(refresh(session, server, person, assignment) for person in people)
+
+
+def refresh_person(session: Session, server: Server, student_id: str) -> int:
+    """``refresh`` of each assignment a person has launched (their submissions or launches changed hands)."""
+    person_id = session.scalars(select(Person.id).where(Person.student_id == student_id)).first()
+    assignments = set(session.scalars(select(Link.assignment).where(Link.person_id == person_id)))
+    return sum(refresh(session, server, person_id, assignment) for assignment in sorted(assignments))
 
 
 def refresh_after(connection: Connection, server: Server | None, person_id: int, assignment: str) -> None:
@@ -142,12 +149,17 @@ def send(engine: Engine, client: ags.Client, link_id: int) -> bool:
     with Session(engine) as session:
         link = session.get(Link, link_id)
         found = platforms.registered(session, link.issuer, link.client_id)
+        bound = session.scalars(select(Identity.id).where(Identity.person_id == link.person_id, Identity.issuer ==
+                                                          link.issuer, Identity.subject == link.subject)).first()
         session.expunge_all()
     score, maximum, lineitem = link.wanted_score, link.wanted_maximum, link.lineitem
     try:
         if not found:
             raise ags.Failed(f"the platform {link.issuer} (client id {link.client_id}) is no longer registered: "
                              f"hog serve lti add-platform it again, and the score is sent")
+        if bound is None:   # scores go only to the platform identity the person is bound to
+            raise ags.Failed(f"the launch's user {link.subject} of {link.issuer} is not this person's identity there "
+                             f"(joined to another person): not sent")
         if lineitem is None and link.lineitems is None:
             raise ags.Failed("the launch named no line item (the LMS gave this link no grade services): make the "
                              "link a graded assignment in the LMS, and launch it again")

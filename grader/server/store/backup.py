@@ -23,6 +23,7 @@ import hashlib
 import json
 import os
 import shutil
+import stat
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -90,7 +91,8 @@ def _copy(source: Path, target: Path, made: list[Path] | None = None) -> str:
     descriptor = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
     if made is not None:
         made.append(target)
-    with source.open("rb") as reading, os.fdopen(descriptor, "wb") as writing:
+    with os.fdopen(os.open(source, os.O_RDONLY | os.O_NOFOLLOW), "rb") as reading, \
+            os.fdopen(descriptor, "wb") as writing:
         while chunk := reading.read(CHUNK):
             digest.update(chunk)
             writing.write(chunk)
@@ -196,9 +198,23 @@ def _name(source: Path, name: str) -> PurePosixPath:
     return path
 
 
+def _plain(source: Path) -> None:
+    """Every entry inside the backup a folder or a regular file: a symbolic link (which a restore would follow
+    out of the backup), a device, a pipe or a socket is refused, named."""
+    for where, folders, names in os.walk(source):
+        for name in sorted(folders + names):
+            entry = Path(where, name)
+            kind = os.lstat(entry).st_mode
+            if stat.S_ISLNK(kind) or not (stat.S_ISDIR(kind) or stat.S_ISREG(kind)):
+                what = "a symbolic link" if stat.S_ISLNK(kind) else "a device, pipe or socket"
+                raise _damaged(source, f"it holds {entry.relative_to(source).as_posix()}, {what}, which no backup "
+                                       f"holds: a restore copies regular files only (was the backup changed?)")
+
+
 def check(source: Path) -> dict:
     """The manifest of the backup ``source``, once every file it lists is there with its sha256 and no other
-    file is; UsageError saying what differs otherwise."""
+    file is, and it holds nothing but folders and regular files; UsageError saying what differs otherwise."""
+    _plain(source)
     try:
         manifest = json.loads((source / MANIFEST).read_text(encoding="utf-8"))
     except FileNotFoundError:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Boolean, DateTime, Float, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import Boolean, DateTime, Float, ForeignKey, Integer, String, Text, UniqueConstraint, false
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 QUEUED, GRADING, GRADED, FAILED = "queued", "grading", "graded", "grader failed"
@@ -24,6 +24,7 @@ class Person(Base):
     role: Mapped[str] = mapped_column(String(16), default=STUDENT)
     token_sha256: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
     alias: Mapped[str | None] = mapped_column(String(40), nullable=True)   # on the leaderboard; None: hidden
+    role_by_staff: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())   # a launch keeps it
 
 
 class Submission(Base):
@@ -123,6 +124,8 @@ class Platform(Base):
     token_url: Mapped[str] = mapped_column(Text)
     jwks_url: Mapped[str] = mapped_column(Text)
     lms_url: Mapped[str] = mapped_column(String(255))
+    trust_email: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())   # its emails verified
+    service_origins: Mapped[str] = mapped_column(Text, default="", server_default="")   # besides its URLs', spaced
     deployments: Mapped[list["Deployment"]] = relationship(cascade="all, delete-orphan", back_populates="platform")
 
 
@@ -146,20 +149,29 @@ class Identity(Base):
     subject: Mapped[str] = mapped_column(String(255))
 
 
-class LoginState(Base):
-    """An OIDC login begun (``/lti/login``) and not yet ended by its launch: the state and the nonce it was
-    sent with, and what it asked, so that a browser refusing the tool's cookie in a frame can begin it again
-    in a window of its own. Used once; those older than ``lti.STATE_LIFETIME`` are dropped."""
-    __tablename__ = "lti_states"
-    state: Mapped[str] = mapped_column(String(64), primary_key=True)
-    nonce: Mapped[str] = mapped_column(String(64))
+class _LmsCourse:
+    """An LMS course (context) of a deployment of a platform: context ids are unique only within a deployment."""
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
     issuer: Mapped[str] = mapped_column(String(255))
-    client_id: Mapped[str] = mapped_column(String(255))
-    login_hint: Mapped[str] = mapped_column(Text)
-    message_hint: Mapped[str | None] = mapped_column(Text, nullable=True)
-    target_link_uri: Mapped[str] = mapped_column(Text)
-    deployment_id: Mapped[str | None] = mapped_column(String(255), nullable=True)
-    made_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    deployment_id: Mapped[str] = mapped_column(String(255))
+    context_id: Mapped[str] = mapped_column(String(255))
+
+
+class Binding(_LmsCourse, Base):
+    """An LMS course bound to this course server: its staff are staff here, its learners students
+    (``hog serve lti link``)."""
+    __tablename__ = "lti_bindings"
+    __table_args__ = (UniqueConstraint("issuer", "deployment_id", "context_id"),)
+
+
+class Unbound(_LmsCourse, Base):
+    """An LMS course launched from that is not bound (each launch refused): when last and how often, for
+    ``hog serve lti list`` to show staff what to bind. At most ``bindings.UNBOUND_KEPT`` per platform."""
+    __tablename__ = "lti_unbound"
+    __table_args__ = (UniqueConstraint("issuer", "deployment_id", "context_id"),)
+    title: Mapped[str] = mapped_column(String(255), default="")
+    last_seen: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    count: Mapped[int] = mapped_column(Integer, default=0)
 
 
 class Context(Base):
@@ -171,6 +183,7 @@ class Context(Base):
     issuer: Mapped[str] = mapped_column(String(255))
     client_id: Mapped[str] = mapped_column(String(255))
     context_id: Mapped[str] = mapped_column(String(255))
+    deployment_id: Mapped[str | None] = mapped_column(String(255), nullable=True)   # None: launched before 0004
     title: Mapped[str] = mapped_column(String(255), default="")
     memberships_url: Mapped[str] = mapped_column(Text)
     synced_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

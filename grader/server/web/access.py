@@ -23,6 +23,7 @@ from grader.server.store.models import STAFF, Person, Submission
 from grader.spec.serving import Server
 
 SETTINGS = "hog.settings"
+METRICS_TOKEN = "metrics_token"   # server/metrics_token, and the app's config key of it (``metrics``)
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,12 @@ def person(*, api: bool = False) -> Person | None:
     if found is None or found.token_sha256 is None or not hmac.compare_digest(found.token_sha256, token_hash):
         return None
     return found
+
+
+def metrics_token_given() -> bool:
+    """Whether the request sends the metrics token as its Bearer token."""
+    given = people.bearer(request.headers.get("Authorization"))
+    return bool(given) and hmac.compare_digest(given.encode(), current_app.config[METRICS_TOKEN].encode())
 
 
 def sign_in(found: Person) -> None:

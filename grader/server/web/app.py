@@ -2,9 +2,11 @@
 as many as they like). Pages are Jinja2 templates under ``grader/templates/server/`` (StrictUndefined), their
 script and style static files (``static/``, under the security headers of ``headers``);
 forms carry CSRF tokens (Flask-WTF); the session cookie is HttpOnly, and over https (the course's public
-URL) Secure and SameSite=None, so that a session begun by an LTI launch inside an LMS's frame keeps working
+URL) Secure, SameSite=None and Partitioned (CHIPS: kept per embedding site, which browsers blocking
+third-party cookies still keep), so that a session begun by an LTI launch inside an LMS's frame keeps working
 there (the forms' CSRF tokens guard what it changes), SameSite=Lax over plain http (where None is refused).
-Nothing here runs student code: uploads are queued for the graders."""
+Every value a page shows has its bidirectional controls made visible (``neutralised``). Nothing here runs
+student code: uploads are queued for the graders."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from pathlib import Path
 import jinja2
 from flask import Flask, Response, abort
 from flask_wtf.csrf import CSRFProtect
+from markupsafe import Markup
 
 from grader import project
 from grader.project.files import kept_secret
@@ -35,6 +38,19 @@ from grader.spec.serving import Server
 
 SECRET = "secret_key"              # server/secret_key: signs the session cookies (kept across restarts)
 FORM_SLACK = 64 * 1024             # a multipart body's fields and boundaries, beyond the file itself
+
+
+# Bidirectional controls (Unicode's Bidi_Control): in a name shown on a page they reorder what follows, so
+# that "hog\u202eyp.exe" reads as "hogexe.py". Every value a template shows has them made visible instead.
+BIDI_CONTROLS = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+_VISIBLE = {ord(each): f"[U+{ord(each):04X}]" for each in BIDI_CONTROLS}
+
+
+def neutralised(value):
+    """What a template shows of ``value``: a string with its bidirectional controls made visible."""
+    if isinstance(value, Markup):
+        return Markup(str(value).translate(_VISIBLE))
+    return value.translate(_VISIBLE) if isinstance(value, str) else value
 
 
 def secret_key(folder: Path) -> str:
@@ -60,11 +76,12 @@ def create_app(*, course: Path, server: Server, database: str) -> Flask:
     """The web application of ``course`` over ``database`` (already migrated)."""
     app = Flask(__name__, template_folder=str(project.TEMPLATES / "server"))
     app.jinja_env.undefined = jinja2.StrictUndefined
+    app.jinja_env.finalize = neutralised
     engine = db.connect(database)
     app.config.update(
         SECRET_KEY=secret_key(course / "server"), MAX_CONTENT_LENGTH=uploads.MAX_UPLOAD + FORM_SLACK,
         SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SECURE=server.secure,
-        SESSION_COOKIE_SAMESITE="None" if server.secure else "Lax",
+        SESSION_COOKIE_SAMESITE="None" if server.secure else "Lax", SESSION_COOKIE_PARTITIONED=server.secure,
         SESSION_COOKIE_NAME="hog_session", PERMANENT_SESSION_LIFETIME=timedelta(days=120),
         WTF_CSRF_TIME_LIMIT=None, JSON_SORT_KEYS=False,
         **{access.SETTINGS: access.Settings(course, server, engine, db.sessions(engine))})

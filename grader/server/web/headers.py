@@ -30,6 +30,7 @@ from grader.spec.serving import Server
 HSTS = "max-age=31536000"                  # a year
 REFERRER = "same-origin"   # not no-referrer: Flask-WTF refuses a form sent over https without its Referer
 REPORTS = ("staff.report", "staff.similarity")   # endpoints that send a report made with inline style
+ORIGIN = re.compile(r"https?://([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:[0-9]{1,5})?")   # all a header may name of one
 
 
 def policy(server: Server, *, inline_style: bool = False) -> dict[str, str]:
@@ -52,7 +53,7 @@ def protect(app: Flask, server: Server, framers: Callable[[], tuple[str, ...]] =
             ancestors = "frame-ancestors " + " ".join(("'self'", *server.frame_ancestors, *extra))
             sent = re.sub(r"frame-ancestors [^;]*", ancestors, sent)
             response.headers.pop("X-Frame-Options", None)
-        if sent and g.get("form_action"):   # a page whose form goes to an LMS (an LTI deep linking response)
+        if sent and g.get("form_action") and ORIGIN.fullmatch(g.form_action):   # a form to an LMS (LTI deep linking)
             sent = re.sub(r"form-action [^;]*", f"form-action 'self' {g.form_action}", sent)
         if sent:
             response.headers["Content-Security-Policy"] = sent

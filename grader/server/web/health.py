@@ -3,7 +3,8 @@
 It reports the web process (answering: well), the database (a query answers, and how fast), the graders
 (alive: a heartbeat within ``queue.STALE``; the latest heartbeat; the problem a grader found with its
 machine, ``Grader.problem``), and the queue (its length, queued and grading; how long the oldest queued
-job has waited; the "grader failed" jobs of the last hour). 200 when all are well; 503 when the database
+job has waited; the "grader failed" jobs of the last hour), to the holder of the metrics token or staff signed
+in; anyone else is told the status and the ok flags alone (``minimal``). 200 when all are well; 503 when the database
 does not answer, no grader is alive, or a grader reports a problem. It never fails itself: a database that
 went away is a 503 saying so, with what is known. ``read`` is what ``metrics`` reads too.
 """
@@ -21,7 +22,7 @@ from sqlalchemy.orm import Session
 
 from grader.server.grading import queue
 from grader.server.store import db
-from grader.server.store.models import FAILED, GRADING, QUEUED, STATUSES, Grader, Submission
+from grader.server.store.models import FAILED, GRADING, QUEUED, STAFF, STATUSES, Grader, Submission
 from grader.server.web import access
 
 health = Blueprint("health", __name__)
@@ -91,7 +92,7 @@ def report(facts: Facts | None, problem: str | None) -> tuple[dict, bool]:
     well = graders["ok"]
     return {"ok": well, "web": {"ok": True},
             "database": {"ok": True, "latency_ms": round(facts.latency * 1000, 3)}, "graders": graders,
-            "queue": {"length": facts.waiting, "queued": facts.statuses[QUEUED], "grading": facts.statuses[GRADING],
+            "queue": {"ok": True, "length": facts.waiting, "queued": facts.statuses[QUEUED], "grading": facts.statuses[GRADING],
                       "oldest_queued_seconds": round(facts.oldest_queued, 3) if facts.oldest_queued is not None
                       else None, "failures_last_hour": facts.failures_last_hour}}, well
 
@@ -106,10 +107,27 @@ def checked() -> tuple[Facts | None, str | None]:
         return None, f"the database does not answer: {type(error).__name__}: {first[:300]}"
 
 
+def minimal(said: dict) -> dict:
+    """What a stranger is told: the status and the ok flags alone (no host, pid, path or problem text)."""
+    return {"ok": said["ok"], **{part: {"ok": bool(said[part] and said[part].get("ok"))}
+                                 for part in ("database", "graders", "queue")}}
+
+
+def _insider() -> bool:
+    """The metrics token's holder, or a member of staff signed in: told everything."""
+    if access.metrics_token_given():
+        return True
+    try:
+        found = access.person()
+    except (SQLAlchemyError, OSError):   # the database gone: the report says so, to strangers too
+        return False
+    return found is not None and found.role == STAFF
+
+
 @health.get("/healthz")
 def healthz():
     said, well = report(*checked())
-    answer = jsonify(said)
+    answer = jsonify(said if _insider() else minimal(said))
     answer.status_code = 200 if well else 503
     answer.headers["Cache-Control"] = "no-store"
     return answer

@@ -1,48 +1,60 @@
 """The tool's LTI endpoints: ``/lti/jwks`` (its public keys), ``/lti/login`` (OIDC third-party login initiation:
-a state and a nonce made and bound to the browser by a cookie, then off to the platform's authorization URL),
-``/lti/launch`` (the form-posted id_token checked, the person found or made and signed in, their launch of the
-assignment recorded for the passback, and the assignment's page). A launch refused signs nobody in and stores
-nothing: a line in the log says why, and the page says so. Where the browser refused the tool's cookie inside
+a nonce made, what the login began signed into its state and bound to the browser by a cookie, nothing kept
+on the server, then off to the platform's authorization URL), ``/lti/launch`` (the form-posted id_token
+checked, its LMS course one bound to this server, its nonce recorded once, the person found or made and signed
+in, their launch of the assignment recorded for the passback, and the assignment's page). A launch refused
+signs nobody in and stores nothing (but the count of an unbound LMS course, ``bindings``): a line in the log
+says why, and the page says so. Where the browser refused the tool's cookie inside
 the LMS's frame (third-party cookies), the page says so and offers the tool in a window of its own."""
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import secrets
 from datetime import timedelta
 from urllib.parse import urlencode
 
-from flask import Blueprint, abort, g, jsonify, redirect, render_template, request, session, url_for
+from flask import Blueprint, abort, current_app, g, jsonify, redirect, render_template, request, session, url_for
 from flask_wtf.csrf import CSRFError, validate_csrf
+from itsdangerous import BadData, URLSafeTimedSerializer
 from wtforms import ValidationError
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 
 from grader.server.course import people
-from grader.server.lti import deep_linking, keys, passback, platforms, roster
+from grader.server.lti import bindings, deep_linking, keys, passback, platforms, roster
 from grader.server.lti.launch import Launch, Refused, verify
 from grader.server.store import db
-from grader.server.store.models import STAFF, Link, LoginState, Nonce, Person
-from grader.server.web import access, faults
+from grader.server.store.models import STAFF, Link, Nonce, Person
+from grader.server.web import access, forwarded
 
 lti = Blueprint("lti", __name__, url_prefix="/lti")
 log = logging.getLogger("hog.lti")
 STATE_LIFETIME = timedelta(minutes=10)   # a login's launch comes within this, or is refused
 NONCES_KEPT = timedelta(days=1)          # a used nonce is remembered this long (its token expired long before)
-COOKIE = "hog_lti_"                      # + the state: the browser that began the login
+COOKIE = "hog_lti_"                      # + the state's digest: the browser that began the login
 PICK = "lti_pick"                        # the session's deep linking request, until an assignment is picked
 LOGIN_FIELDS = ("iss", "login_hint", "target_link_uri", "lti_message_hint", "client_id", "lti_deployment_id")
-# What a login may keep, as anyone may begin one: each field at most this long (an LMS's are well under 1 KiB),
-# and at most this many logins waiting for their launch (STATE_LIFETIME): a whole course logging in at once
-# is a few hundred; past that, a 503 until the oldest expire, never a database that grows without bound.
+# A login keeps nothing on the server: what it began is in its state, signed with the server's secret and
+# good for STATE_LIFETIME, which the platform sends back with the launch. Anyone may begin one, so each
+# field is bounded (an LMS's are well under 1 KiB) and no table fills.
 LONGEST_FIELD = 4096
-PENDING_LOGINS = 10_000
 
 
 def _refused(status: int, why: str):
-    log.warning("LTI refused (%s) from %s: %s", status, request.remote_addr, why)
+    log.warning("LTI refused (%s) from %s: %s", status, forwarded.client(), why)
     return render_template("message.html", title="Launch refused", person=None,
                            message=f"This launch from your LMS was refused: {why}."), status
+
+
+def _signer() -> URLSafeTimedSerializer:
+    return URLSafeTimedSerializer(current_app.secret_key, salt="hog-lti-login")
+
+
+def _cookie(state: str) -> str:
+    """The name of the cookie that binds a login's state to the browser that began it."""
+    return COOKIE + hashlib.sha256(state.encode()).hexdigest()[:32]
 
 
 @lti.get("/jwks")
@@ -58,8 +70,7 @@ def login():
     too_long = [field for field, value in asked.items() if len(value) > LONGEST_FIELD]
     if too_long:
         return _refused(400, f"{too_long[0]} is longer than {LONGEST_FIELD} characters")
-    database = access.database(writes=True)
-    found = platforms.registered(database, asked["iss"], asked["client_id"] or None)
+    found = platforms.registered(access.database(), asked["iss"], asked["client_id"] or None)
     if not found:
         return _refused(400, f"the issuer {asked['iss']!r}{' with that client id' if asked['client_id'] else ''} "
                              f"is not a registered platform (hog serve lti add-platform)")
@@ -68,36 +79,33 @@ def login():
     platform = found[0]
     if asked["lti_deployment_id"] and asked["lti_deployment_id"] not in platform.deployments:
         return _refused(400, f"the deployment {asked['lti_deployment_id']!r} is not registered")
-    now = db.now()
-    database.execute(delete(LoginState).where(LoginState.made_at < now - STATE_LIFETIME))
-    database.execute(delete(Nonce).where(Nonce.used_at < now - NONCES_KEPT))
-    if database.scalar(select(func.count()).select_from(LoginState)) >= PENDING_LOGINS:
-        database.rollback()
-        raise faults.Unavailable(f"more than {PENDING_LOGINS} logins are waiting for their launch; try again in a "
-                                 f"minute", 60)
-    state, nonce = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
-    database.add(LoginState(state=state, nonce=nonce, issuer=platform.issuer, client_id=platform.client_id,
-                            login_hint=asked["login_hint"], message_hint=asked["lti_message_hint"] or None,
-                            target_link_uri=asked["target_link_uri"],
-                            deployment_id=asked["lti_deployment_id"] or None, made_at=now))
-    database.commit()
+    nonce = secrets.token_urlsafe(32)
+    state = _signer().dumps({"nonce": nonce, **{field: asked[field] for field in LOGIN_FIELDS},
+                             "client_id": platform.client_id})
     query = {"scope": "openid", "response_type": "id_token", "response_mode": "form_post", "prompt": "none",
              "client_id": platform.client_id, "redirect_uri": access.settings().server.url + platforms.LAUNCH,
              "login_hint": asked["login_hint"], "state": state, "nonce": nonce,
              **({"lti_message_hint": asked["lti_message_hint"]} if asked["lti_message_hint"] else {})}
     response = redirect(f"{platform.auth_url}{'&' if '?' in platform.auth_url else '?'}{urlencode(query)}", 302)
     secure = access.settings().server.secure
-    response.set_cookie(COOKIE + state, "1", max_age=int(STATE_LIFETIME.total_seconds()), path=platforms.LAUNCH,
-                        httponly=True, secure=secure, samesite="None" if secure else "Lax")
+    response.set_cookie(_cookie(state), "1", max_age=int(STATE_LIFETIME.total_seconds()), path=platforms.LAUNCH,
+                        httponly=True, secure=secure, samesite="None" if secure else "Lax", partitioned=secure)
     return response
 
 
-def _relogin(row: LoginState) -> str:
+def _begun(state: str) -> dict | None:
+    """What the login of ``state`` began (signed by this server, within STATE_LIFETIME), or None."""
+    try:
+        found = _signer().loads(state, max_age=int(STATE_LIFETIME.total_seconds()))
+    except BadData:
+        return None
+    return found if isinstance(found, dict) and all(isinstance(found.get(f), str) for f in ("nonce", *LOGIN_FIELDS)) \
+        else None
+
+
+def _relogin(begun: dict) -> str:
     """The login that began this launch, to begin again in a window of its own."""
-    return platforms.LOGIN + "?" + urlencode({field: value for field, value in (
-        ("iss", row.issuer), ("client_id", row.client_id), ("login_hint", row.login_hint),
-        ("lti_message_hint", row.message_hint), ("target_link_uri", row.target_link_uri),
-        ("lti_deployment_id", row.deployment_id)) if value})
+    return platforms.LOGIN + "?" + urlencode({field: begun[field] for field in LOGIN_FIELDS if begun[field]})
 
 
 @lti.post("/launch")
@@ -105,42 +113,58 @@ def launch():
     token, state = request.form.get("id_token", ""), request.form.get("state", "")
     if not token or not state:
         return _refused(400, "it carries no id_token and state (an LMS form-posts both)")
+    begun = _begun(state)
+    if begun is None:
+        return _refused(401, "it ends a login this tool did not begin, or began too long ago: launch again from "
+                             "the LMS")
     # Read, and the token checked, before the request's write transaction: fetching the platform's keys may
     # take seconds, and SQLite's writers wait for the one holding its lock.
     with access.settings().sessions() as reading:
-        row = reading.get(LoginState, state)
-        registered = platforms.registered(reading, row.issuer, row.client_id) if row is not None else []
-        reading.expunge_all()
-    if row is None or db.now() - db.utc(row.made_at) > STATE_LIFETIME:
-        return _refused(401, "it ends a login this tool did not begin, or began too long ago, or that was used "
-                             "already: launch again from the LMS")
+        registered = platforms.registered(reading, begun["iss"], begun["client_id"])
     try:
-        said = verify(token, platforms=registered, keys=access.settings().platform_keys, nonce=row.nonce)
+        said = verify(token, platforms=registered, keys=access.settings().platform_keys, nonce=begun["nonce"])
     except Refused as refused:
         return _refused(refused.status, refused.why)
-    if request.cookies.get(COOKIE + state) is None:
-        log.warning("LTI launch without its state cookie (third-party cookies refused?) from %s", request.remote_addr)
-        return render_template("lti_window.html", person=None, again=_relogin(row)), 401
+    if request.cookies.get(_cookie(state)) is None:
+        log.warning("LTI launch without its state cookie (third-party cookies refused?) from %s", forwarded.client())
+        return render_template("lti_window.html", person=None, again=_relogin(begun)), 401
     database = access.database(writes=True)
-    if database.execute(delete(LoginState).where(LoginState.state == state)).rowcount != 1:
-        return _refused(401, "its login was used already")
+    if not bindings.bound(database, said.issuer, said.deployment_id, said.context_id):
+        return _unbound(database, said)
+    database.execute(delete(Nonce).where(Nonce.used_at < db.now() - NONCES_KEPT))
     try:
         with database.begin_nested():
-            database.add(Nonce(nonce=row.nonce, used_at=db.now()))
+            database.add(Nonce(nonce=begun["nonce"], used_at=db.now()))
     except IntegrityError:
         database.rollback()
         return _refused(401, "its token was used already (a replay)")
-    person = _person(database, said)
-    if said.assignment is not None and not said.staff and access.settings().server.assignment(said.assignment):
+    person = _person(database, said, registered)
+    if said.assignment is not None and person.role != STAFF and access.settings().server.assignment(said.assignment):
         _record(database, person, said)
     database.commit()
     access.sign_in(person)
     if said.deep_link is not None:   # an instructor picks the assignment the LMS links to
-        session[PICK] = {"return_url": said.deep_link.return_url, "data": said.deep_link.data,
+        session[PICK] = {"return_url": said.deep_link.return_url, "data": said.deep_link.data_json,
                          "issuer": said.issuer, "client_id": said.client_id, "deployment_id": said.deployment_id}
     response = redirect(url_for("lti.pick") if said.deep_link is not None else _landing(said, person), 303)
-    response.delete_cookie(COOKIE + state, path=platforms.LAUNCH)
+    secure = access.settings().server.secure
+    response.delete_cookie(_cookie(state), path=platforms.LAUNCH, secure=secure, samesite="None" if secure else "Lax",
+                           partitioned=secure)
     return response
+
+
+def _unbound(database, said: Launch):
+    """A launch from an LMS course not bound to this server: refused for everyone, the context counted."""
+    if said.context_id is None:
+        database.rollback()
+        return _refused(403, "it names no LMS course (context): launch the tool from inside a course of the LMS")
+    bindings.seen(database, issuer=said.issuer, deployment_id=said.deployment_id, context_id=said.context_id,
+                  title=said.context_title)
+    database.commit()
+    log.warning("LTI refused (403) from %s: the context %r (%s) of %s, deployment %s, is not bound",
+                forwarded.client(), said.context_id, said.context_title, said.issuer, said.deployment_id)
+    return render_template("lti_unbound.html", person=None, said=said,
+                           command=bindings.command(said.issuer, said.deployment_id, said.context_id)), 403
 
 
 def _landing(said: Launch, person: Person) -> str:
@@ -150,10 +174,11 @@ def _landing(said: Launch, person: Person) -> str:
     return url_for("student.assignment", name=said.assignment) if known else url_for("student.home")
 
 
-def _person(database, said: Launch) -> Person:
+def _person(database, said: Launch, registered: list) -> Person:
     """The person of the launch (``roster.person``); one without a sign-in token gets one (never shown): the
     session names it, as a sign-in link's does."""
-    person, _ = roster.person(database, roster.of_launch(said))
+    trusted = any(each.trust_email for each in registered if each.client_id == said.client_id)
+    person, _ = roster.person(database, roster.of_launch(said), trust_email=trusted)
     if person.token_sha256 is None:
         person.token_sha256 = people.digest(secrets.token_urlsafe(people.TOKEN_BYTES))
     roster.remember(database, said)
@@ -201,7 +226,10 @@ def picked():
                                   issuer=asked["issuer"], client_id=asked["client_id"],
                                   deployment_id=asked["deployment_id"],
                                   asked=deep_linking.Request(asked["return_url"], asked["data"]), assignment=chosen)
+    framed_to = platforms.checked_origin(asked["return_url"])
+    if framed_to is None:
+        abort(400, "the LMS's deep linking return URL is not an http(s) URL: add the tool from the LMS again")
     session.pop(PICK)
-    g.form_action = platforms.origin(asked["return_url"])   # the page's form goes to the LMS (headers.protect)
+    g.form_action = framed_to   # the page's form goes to the LMS (headers.protect)
     return render_template("lti_return.html", person=person, return_url=asked["return_url"], token=token,
                            assignment=chosen)

@@ -4,18 +4,17 @@ of grading time (``graded_at - claimed_at`` of the graded submissions). Grading 
 so every figure is read from the database when Prometheus scrapes (a collector of this app's own registry),
 never counted in the web process.
 
-Who may read it: a request from the loopback that no proxy forwarded (a Prometheus on the same machine), or
+Who may read it: a request from this machine (``forwarded.local``: a Prometheus on the same machine), or
 one with ``Authorization: Bearer`` and the token in ``server/metrics_token`` (made at the first start,
 readable by the server's user alone; give its path to Prometheus's ``credentials_file``). Anyone else: 403.
 """
 
 from __future__ import annotations
 
-import hmac
 import secrets
 from pathlib import Path
 
-from flask import Blueprint, Response, current_app, request
+from flask import Blueprint, Response, current_app
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
 from prometheus_client.core import GaugeMetricFamily, HistogramMetricFamily
 from sqlalchemy import Engine, and_, case, func, select
@@ -23,17 +22,14 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from grader.project.files import kept_secret
-from grader.server.course import people
 from grader.server.store import db
 from grader.server.store.models import GRADED, Submission
-from grader.server.web import health
+from grader.server.web import access, forwarded, health
 
 metrics = Blueprint("metrics", __name__)
-TOKEN = "metrics_token"           # server/metrics_token: what a Prometheus elsewhere sends as its Bearer token
+TOKEN = access.METRICS_TOKEN      # server/metrics_token: what a Prometheus elsewhere sends as its Bearer token
 REGISTRY = "hog.metrics"          # the app's CollectorRegistry, in its config
 BUCKETS = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0)   # seconds a grading took
-LOOPBACK = ("127.0.0.1", "::1")
-FORWARDED = ("Forwarded", "X-Forwarded-For", "X-Real-IP")   # a proxy's marks: the request came from elsewhere
 
 
 def token(folder: Path) -> str:
@@ -104,10 +100,7 @@ def register(app, engine: Engine, sessions: sessionmaker[Session], folder: Path)
 
 
 def _allowed() -> bool:
-    if request.remote_addr in LOOPBACK and not any(request.headers.get(name) for name in FORWARDED):
-        return True
-    given = people.bearer(request.headers.get("Authorization"))
-    return bool(given) and hmac.compare_digest(given.encode(), current_app.config[TOKEN].encode())
+    return forwarded.local() or access.metrics_token_given()
 
 
 @metrics.get("/metrics")

@@ -1,10 +1,12 @@
-"""The staff's pages: the live gradebook (and its CSV), each student's history, extensions and groups, any
+"""The staff's pages: the live gradebook (and its CSV), each student's history, extensions and groups (and, for
+an unmatched person a launch made, joining them to the roster's person), any
 submission's instructor view, the class and similarity reports of the counted submissions, regrade-all."""
 
 from __future__ import annotations
 
 import functools
 import json
+import logging
 from datetime import datetime
 from html import escape
 from urllib.parse import quote
@@ -13,10 +15,11 @@ from flask import Blueprint, Response, abort, jsonify, redirect, render_template
 from markupsafe import Markup
 from sqlalchemy import func, select
 
+from grader.errors import UsageError
 from grader.report import style
 from grader.server.course import gradebook, group_lists, groups, reports
 from grader.server.grading import queue
-from grader.server.lti import passback
+from grader.server.lti import passback, roster
 from grader.server.store import uploads
 from grader.server.store.models import STUDENT, Extension, Person, Submission
 from grader.server.web import access, code, intake, times
@@ -24,6 +27,7 @@ from grader.server.web import access, code, intake, times
 staff = Blueprint("staff", __name__, url_prefix="/staff")
 MAX_EXTENSION = 365
 KEPT_ROWS = 20_000          # gradebook rows kept made (a few courses' worth)
+log = logging.getLogger("hog.staff")
 
 
 @staff.get("/")
@@ -256,6 +260,23 @@ def extend(student_id: str):
     passback.refresh(database, access.settings().server, found.id, chosen.name)
     database.commit()
     return redirect(url_for("staff.student", student_id=student_id), 303)
+
+
+@staff.post("/students/<path:student_id>/join")
+def join(student_id: str):
+    """An unmatched person a launch made joined to the roster's person staff name (``roster.join``)."""
+    database = access.database(writes=True)
+    access.staff()
+    into = request.form.get("roster_id", "").strip()
+    try:
+        said = roster.join(database, new_id=student_id, roster_id=into)
+    except UsageError as error:
+        database.rollback()
+        return render_template("message.html", title="Not joined", person=access.staff(), message=str(error)), 400
+    passback.refresh_person(database, access.settings().server, into)
+    database.commit()
+    log.info("staff joined %s", said)
+    return redirect(url_for("staff.student", student_id=into), 303)
 
 
 @staff.get("/lti")

@@ -5,6 +5,7 @@ leaderboard (an alias each chooses, or hidden). A group's forms are ``groups``'s
 from __future__ import annotations
 
 import json
+import re
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
@@ -133,5 +134,5 @@ def alias():
     chosen = " ".join(request.form.get("alias", "").split())[:ALIAS_LIMIT]
     person.alias = chosen or None
     access.database().commit()
-    return redirect(request.form.get("back") if request.form.get("back", "").startswith("/assignments/")
-                    else url_for("student.home"), 303)
+    back = request.form.get("back", "")   # placed in Location: an assignment's page, nothing else
+    return redirect(back if re.fullmatch(r"/assignments/[A-Za-z0-9_-]{1,64}", back) else url_for("student.home"), 303)
