@@ -29,7 +29,7 @@ CHECKOUT = Path(__file__).resolve().parent.parent
 README = CHECKOUT / "README.md"
 DOCS = CHECKOUT / "docs"
 FIRST_COMMANDS = ["pip install -e . && hog grade solution/sp19 --variant sp19",
-                  "pip install -e '.[test,browser,cluster,server,docs]' && python -m pytest"]
+                  "pip install -e '.[test,browser,cluster,server,docs]' && python -m pytest -n auto --dist loadgroup"]
 
 
 def blocks(path: Path, language: str) -> list[str]:
@@ -43,6 +43,14 @@ def test_the_readme_is_a_front_door_under_150_lines_that_opens_with_its_two_comm
     assert re.findall(r"```sh\n(.*?)\n```", text, re.S)[:2] == FIRST_COMMANDS
     assert text.index("```sh") < text.index("\n## ")              # the commands come before any section
     assert quickstart()[0] == "pip install 'hog-kit[server]'"     # the blocks CI and test_installed run
+
+
+def test_ci_runs_the_readmes_test_command():
+    """.ci/run ends with the README's second command's test run, as written (spread over the cores)."""
+    command = FIRST_COMMANDS[1].split(" && ", 1)[1]
+    last = (CHECKOUT / ".ci" / "run").read_text(encoding="utf-8").rstrip().splitlines()[-1]
+    assert last.endswith(" " + command)
+    assert all(re.fullmatch(r"HOG_REQUIRE_[A-Z]+=1", word) for word in last.split(" python ")[0].split())
 
 
 def test_every_page_the_readme_links_to_is_there():
@@ -107,7 +115,7 @@ def test_the_tutorial_runs_from_an_empty_folder_to_the_class_report(tmp_path):
     (tools / "hog").chmod(0o755)
     env = {key: value for key, value in os.environ.items() if not key.startswith(("HOG_", "VIRTUAL_ENV"))}
     env.update(PATH=f"{tools}:{env.get('PATH', '/usr/bin:/bin')}", PYTHONPATH=str(CHECKOUT),
-               HOG_CACHE=str(tmp_path / "cache"))
+               HOG_CACHE=str(tmp_path / "cache"), TZ="UTC")   # hog init writes the machine's time zone
     empty = tmp_path / "empty"
     empty.mkdir()
     tutorial = DOCS / "tutorial.md"

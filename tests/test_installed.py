@@ -30,7 +30,9 @@ from grader import project
 CHECKOUT = Path(__file__).resolve().parent.parent
 README = CHECKOUT / "README.md"
 
-pytestmark = pytest.mark.slow
+# One test process runs this module, in order: ``python -m build`` writes build/ and an egg-info into the
+# checkout (two at once would race), and the Gradescope test grades the course the first one made.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("installed-wheel")]
 
 
 PORT = "8000"    # where the quickstart's hog serve listens; the tests use a free port instead

@@ -44,7 +44,7 @@ def init(*, folder: str, variants: list[str] | None, name: str, out: TextIO) -> 
                              "mint the course's own with 'hog mint' inside the course folder)")
     specs = [load(project.BUILTIN_SPECS / f"{variant_id}.yaml") for variant_id in dict.fromkeys(chosen)]
     target = Path(folder)
-    text = course.config_text(name or target.resolve().name, specs)
+    text = course.config_text(name or target.resolve().name, specs, time_zone=serving.machine_zone())
     grader.publishing.assign.write_folder(target, {project.CONFIG_NAME: text.encode(),
                                         **{f"{sub}/.keep": b"" for sub in COURSE_FOLDERS}})
     out.write(f"wrote {target / project.CONFIG_NAME} (variants {', '.join(s.id for s in specs)}; edit it to "

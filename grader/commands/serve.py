@@ -106,7 +106,7 @@ def regrade(*, assignment: str, database: str | None, out: TextIO) -> int:
     root, config = _course()
     _assignment(config, assignment)
     _, engine = _database(root, database)
-    count = queue.regrade(engine, assignment)
+    count = queue.regrade(engine, assignment, config.server.assignment(assignment))
     out.write(f"{count} submissions of {assignment} queued to be graded again (a running hog serve grades them)\n")
     return 0
 

@@ -20,6 +20,7 @@ from grader.contest.matrix import matrix_svg, spread
 from grader.contest.standings import RULE, Standing, leaderboard_csv, standings
 from grader.errors import UsageError
 from grader.project.files import write_atomically
+from grader.report import style
 from grader.report.html import render
 from grader.report.progress import SILENT, Progress
 from grader.spec import Variant
@@ -92,4 +93,5 @@ def run_contest(folder: Path, variant: Variant, out: Path, *, jobs: int = 2,
     contest = Contest(variant, entrants, table, rates, tabulated, seconds)
     write_atomically(out / "leaderboard.csv", leaderboard_csv(contest.standings, contest.disqualified))
     write_atomically(out / "contest.html", page(contest))
+    style.write_beside(out)   # the page's stylesheets, so that it opens as a file
     return contest

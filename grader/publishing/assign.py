@@ -32,6 +32,7 @@ from pathlib import Path
 from grader import project
 from grader.publishing import build, handout, wheel
 from grader.reference import rendering
+from grader.report import style
 from grader.spec import course, okpy_suite
 from grader.errors import OutputError
 from grader.project.files import write_atomically, zip_bytes
@@ -56,12 +57,14 @@ class Submitting:
 
 
 def student_files(variant: Variant, submitting: Submitting | None = None) -> dict[str, str]:
-    """The student's folder: skeleton, dice, handout, public cases, pytest wiring; with ``submitting``,
-    submit.py (and a .gitignore that keeps the token it stores out of a repository).
+    """The student's folder: skeleton, dice, handout, public cases, pytest wiring, the game page's
+    stylesheets; with ``submitting``, submit.py (and a .gitignore that keeps the token it stores out of a
+    repository).
     No picture of the optimal strategy: it would be the answer to the final strategy question."""
     files = build.student_folder(variant, build.skeleton_source(variant),
                                  diagnosing=submitting is None or submitting.diagnoses)
     files.update(handout.documents(variant, build.solution_source(variant)))
+    files.update({name: style.sheet(name).decode("utf-8") for name in style.SHEETS})   # the game page's look
     if submitting is not None:
         files["submit.py"] = submit_script(submitting)
         files[".gitignore"] = "# The token submit.py keeps: whoever has it can submit as you.\n.hog-token\n"

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from grader.errors import UsageError
 from grader.project.files import write_atomically
-from grader.report import instructor
+from grader.report import instructor, style
 from grader.report.gradescope import UNLOCKED
 from grader.report.html import ROUND_STEPS, SLACK, clip, render
 from grader.spec import SpecError, Variant, load_variant
@@ -289,4 +289,5 @@ def write(out: Path, variant: Variant | None = None, rubric: dict | None = None)
     data = figures(out, variant) | ({"rubric": rubric} if rubric is not None else {})
     write_atomically(out / "report.json", json.dumps(data, indent=2) + "\n")
     write_atomically(out / "report.html", render("report.html.j2", report=data, folder=clip(out.name)))
+    style.write_beside(out)   # the page's stylesheets, so that it opens as a file
     return out / "report.html", out / "report.json"

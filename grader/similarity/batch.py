@@ -19,6 +19,7 @@ from typing import Callable
 from grader.errors import UsageError
 from grader.project.files import write_atomically
 from grader.reference.hog_source import skeleton_source, solution_source
+from grader.report import style
 from grader.report.html import clip, render
 from grader.report.progress import SILENT, Progress
 from grader.similarity.compare import MAX_SHARE, THRESHOLD, Entry, Pair, compare, shared_functions
@@ -174,6 +175,7 @@ def similarity(folder: Path, out: Path, *, variant_of: Callable[[str, str], str 
         shown = [_pair_page(pair, listed, sources) for pair, listed in zip(pairs[:PAGE_PAIRS], data["pairs"])]
         page = render("similarity.html.j2", report=data, folder=clip(folder.name), shown=PAGE_PAIRS, pairs=shown)
         write_atomically(out / HTML_NAME, page)
+        style.write_beside(out)   # the page's stylesheets, so that it opens as a file
     except OSError as error:
         raise UsageError(f"cannot write the similarity report in {out}: {error.strerror} "
                          f"(choose an --out folder you can write to)") from None

@@ -20,7 +20,7 @@ from grader.spec import serving
 from grader.spec.config_error import ConfigError
 from grader.spec.model import Threshold, Variant, with_points
 
-KEYS = ("name", "variants", "isolation", "points", "thresholds", "server", "assignments")
+KEYS = ("name", "time_zone", "variants", "isolation", "points", "thresholds", "server", "assignments")
 
 
 @dataclass(frozen=True)
@@ -210,7 +210,7 @@ def apply(variant: Variant, course: Course | None) -> Variant:
                           f"set [thresholds.{variant.id}] {key} within its points too") from None
 
 
-def config_text(name: str, variants: list[Variant], isolation: str = "files") -> str:
+def config_text(name: str, variants: list[Variant], isolation: str = "files", time_zone: str = "UTC") -> str:
     """A new course's config: every question's points written out (the variant's own), to be edited."""
     ids = ", ".join(f'"{variant.id}"' for variant in variants)
     lines = [
@@ -218,6 +218,9 @@ def config_text(name: str, variants: list[Variant], isolation: str = "files") ->
         "# `hog --course DIR` or HOG_COURSE=DIR name the course from elsewhere.",
         "",
         f"name = {_quoted(name)}",
+        "# The course's time zone, an IANA name (e.g. \"America/Los_Angeles\"): the course server shows due dates",
+        "# in it (beside each reader's own), and its late days count this zone's calendar days after the due date's.",
+        f"time_zone = {_quoted(time_zone)}",
         "# The variants the course uses: built-in ids (`hog variants`) or ones minted here (`hog mint`).",
         f"variants = [{ids}]",
         "# The least isolation a submission is graded under: process, files, bubblewrap, or container (in Docker",

@@ -1,4 +1,6 @@
-"""The course server's tables of ``hog-course.toml``: ``[server]`` and one ``[assignments.NAME]`` each.
+"""The course server's tables of ``hog-course.toml``: ``[server]`` and one ``[assignments.NAME]`` each, and
+the course's ``time_zone`` at the top of the file (an IANA name, e.g. ``"America/Los_Angeles"``; UTC when
+not given): due dates are shown in it, and late days count its calendar days.
 
 ```toml
 [server]
@@ -31,11 +33,14 @@ Errors name the file, the line and the fix, as every error of the course config 
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
+import os
 import re
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timezone, tzinfo
 from pathlib import PurePosixPath
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from grader.spec import rubric as rubrics
 from grader.spec.config_error import ConfigError
@@ -80,12 +85,13 @@ class Assignment:
     checkpoint: Checkpoint | None = None
     early: datetime | None = None   # the whole project passing by then earns early_points (no extension moves it)
     early_points: float = 0.0
+    zone: tzinfo = timezone.utc  # the course's time zone, whose calendar days the late days count
+    diagnoses: bool = True       # a failing case shows its first wrong step and the rules deciding it
 
     @property
     def bonus_max(self) -> float:
         """The points past the autograder's: the checkpoint's and the early bonus's."""
         return (self.checkpoint.points if self.checkpoint else 0.0) + (self.early_points if self.early else 0.0)
-    diagnoses: bool = True       # a failing case shows its first wrong step and the rules deciding it
 
 
 @dataclass(frozen=True)
@@ -94,6 +100,7 @@ class Server:
     assignments: tuple[Assignment, ...] = ()
     frame_ancestors: tuple[str, ...] = ()    # origins besides the server's own whose pages may frame it (an LMS)
     proxies: tuple[str, ...] = ()            # addresses of the proxies in front whose X-Forwarded-For is trusted
+    time_zone: str = "UTC"                   # the course's (``time_zone`` at the top of the file), an IANA name
 
     def assignment(self, name: str) -> Assignment | None:
         return next((each for each in self.assignments if each.name == name), None)
@@ -115,6 +122,33 @@ def _when(value, shown: str, line: int | None, what: str) -> datetime:
     if value.tzinfo is None:
         raise ConfigError(shown, line, f"{what} {value.isoformat()} has no time zone", fix)
     return value
+
+
+def zone(data: dict, shown: str, lines: dict) -> tuple[str, tzinfo]:
+    """The course's ``time_zone`` (its name, and the zone), checked: an IANA name this machine has (or the
+    ``tzdata`` package, a requirement of the kit, has)."""
+    name = data.get("time_zone", "UTC")
+    fix = 'write an IANA time zone name, e.g. time_zone = "America/Los_Angeles" (or "UTC")'
+    if not isinstance(name, str) or not name:
+        raise ConfigError(shown, lines.get("time_zone"), f"time_zone is {name!r}, not a time zone's name", fix)
+    try:
+        return name, ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ConfigError(shown, lines.get("time_zone"), f"time_zone {name!r} is not a known IANA time zone",
+                          fix) from None
+
+
+def machine_zone() -> str:
+    """This machine's time zone as an IANA name (``TZ``, else where /etc/localtime points), "UTC" where it
+    has none by name: what ``hog init`` writes for a new course, to be edited."""
+    candidates = [os.environ.get("TZ", "").lstrip(":")]
+    with contextlib.suppress(OSError):
+        candidates.append(os.readlink("/etc/localtime").partition("zoneinfo/")[2])
+    for name in candidates:
+        with contextlib.suppress(ConfigError):
+            if name and not name.startswith("/"):
+                return zone({"time_zone": name}, "", {})[0]
+    return "UTC"
 
 
 def _whole(value, shown: str, line: int | None, what: str, least: int) -> int:
@@ -156,7 +190,7 @@ def _checkpoint(table, shown: str, lines: dict, here: str, due: datetime) -> Che
                       _points(table.get("points", 1), shown, lines.get(f"{where}.points"), f"{where}.points"))
 
 
-def _assignment(name: str, table, shown: str, lines: dict, known: list[str]) -> Assignment:
+def _assignment(name: str, table, shown: str, lines: dict, known: list[str], course_zone: tzinfo) -> Assignment:
     here = f"assignments.{name}"
     if not NAME.fullmatch(name):
         raise ConfigError(shown, lines.get(here), f"[{here}]: an assignment's name is letters, digits, - and _",
@@ -230,7 +264,7 @@ def _assignment(name: str, table, shown: str, lines: dict, known: list[str]) -> 
                       hidden,
                       _checkpoint(table["checkpoint"], shown, lines, here, due) if "checkpoint" in table else None,
                       early, _points(table.get("early_points", 1 if early else 0), shown,
-                                     lines.get(f"{here}.early_points"), f"{here}.early_points"), diagnoses)
+                                     lines.get(f"{here}.early_points"), f"{here}.early_points"), course_zone, diagnoses)
 
 
 def read(data: dict, shown: str, lines: dict, known: list[str]) -> Server:
@@ -260,9 +294,10 @@ def read(data: dict, shown: str, lines: dict, known: list[str]) -> Server:
     if not isinstance(assignments, dict):
         raise ConfigError(shown, lines.get("assignments"), "assignments is not a table",
                           "write one [assignments.NAME] table per assignment")
-    return Server(url.rstrip("/"), tuple(_assignment(name, table, shown, lines, known)
+    zone_name, course_zone = zone(data, shown, lines)
+    return Server(url.rstrip("/"), tuple(_assignment(name, table, shown, lines, known, course_zone)
                                          for name, table in assignments.items()), tuple(framing),
-                  tuple(str(ipaddress.ip_address(each)) for each in proxies))
+                  tuple(str(ipaddress.ip_address(each)) for each in proxies), zone_name)
 
 
 def _address(text: str) -> bool:

@@ -62,6 +62,9 @@ TIMEOUT = 5.0          # seconds one request may spend in the student's code
 # What the page is made of, beside this file: the address after the token → (file, content type).
 PAGE = {"": ("hog_gui.html", "text/html; charset=utf-8"), "hog_gui.css": ("hog_gui.css", "text/css; charset=utf-8"),
         "hog_gui.js": ("hog_gui.js", "text/javascript; charset=utf-8")}
+# The course's look, which hog assign copies beside this file (Bootstrap's sheet and the kit's); without
+# them the page is plain, and works the same.
+LOOK = {name: (name, "text/css; charset=utf-8") for name in ("bootstrap.min.css", "kit.css")}
 
 
 GAME = "hog_gui_game.py"   # the replay of a game with the student's functions: run as a script for each move
@@ -222,6 +225,9 @@ def handler_for(app: App, port_of):
             rest = path[len(prefix):]
             if rest in PAGE and method == "GET":
                 return self._page(*PAGE[rest])
+            if rest in LOOK and method == "GET":   # an empty sheet where hog assign put none: the page is plain
+                found = HERE / rest
+                return self._send(200, found.read_bytes() if found.is_file() else b"", LOOK[rest][1])
             if not rest.startswith("api/"):
                 return self._json(404, {"error": f"nothing at {path}"})
             try:

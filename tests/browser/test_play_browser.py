@@ -288,7 +288,8 @@ def test_the_students_page_loads_and_plays_with_a_clean_console(browser, student
     roll(page, 4)
     assert page.locator("#problem").is_hidden()
     assert errors == []
-    assert sorted(asked) == sorted([url, url + "hog_gui.css", url + "hog_gui.js", url + "api/config",
+    assert sorted(asked) == sorted([url, url + "bootstrap.min.css", url + "kit.css", url + "hog_gui.css",
+                                    url + "hog_gui.js", url + "api/config",
                                     url + "api/new", url + "api/move"])   # no /favicon.ico
     assert page.evaluate("getComputedStyle(document.querySelector('.board')).display") == "grid"   # the style loaded
     page.close()

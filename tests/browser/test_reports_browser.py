@@ -13,7 +13,7 @@ from grader import project
 from grader.contest.entrants import Entrant
 from grader.contest.standings import standings
 from grader.contest.tournament import Contest, page
-from grader.report import classroom
+from grader.report import classroom, style
 from grader.spec import load_variant
 from tests.report.test_report_classroom import VARIANT, craft
 
@@ -43,7 +43,9 @@ def open_page(browser, path: Path):
     errors, elsewhere = [], []
     page.on("console", lambda message: message.type == "error" and errors.append(message.text))
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("request", lambda request: request.url == path.as_uri() or elsewhere.append(request.url))
+    beside = path.parent.as_uri() + "/"   # the stylesheets written beside the page
+    page.on("request", lambda request: request.url == path.as_uri() or request.url.startswith(beside)
+            or elsewhere.append(request.url))
     page.goto(path.as_uri())
     return page, errors, elsewhere
 
@@ -74,6 +76,7 @@ def test_the_contest_page_opens_without_errors(browser, tmp_path):
     entrants = [Entrant(name, name, [[4]]) for name in names] + [Entrant("loops", "x", None, "Timeout")]
     html = tmp_path / "contest.html"
     html.write_text(page(Contest(load_variant("sp19"), entrants, standings(names, rates), rates, 0, 0.0)))
+    style.write_beside(tmp_path)   # as run_contest writes them
     view, errors, elsewhere = open_page(browser, html)
     assert view.locator("#leaderboard tbody tr").all_inner_texts()[0].split("\t")[:3] == ["1", "six", "2"]
     assert view.locator("#matrix rect").count() == 6

@@ -26,7 +26,8 @@ from tests import ROOT
 from tests.sandbox.test_docker import NO_LANDLOCK_PROFILE, image  # noqa: F401  (``image``: a fixture)
 from tests.sandbox.test_old_container import _hunter_for
 
-pytestmark = pytest.mark.slow
+# One test process builds and removes the kit's images (their tags and build contexts are the machine's).
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("containers")]
 
 # Inside the container: PrairieLearn's /grade for each submission, then its entrypoint.
 PRAIRIELEARN = r"""

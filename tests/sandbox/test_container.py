@@ -33,7 +33,8 @@ from grader.spec import load_variant
 from tests import ROOT, TESTS, container_engines
 from tests.sandbox.test_old_container import _hunter_for
 
-pytestmark = pytest.mark.slow
+# One test process builds and removes the kit's images (their tags and build contexts are the machine's).
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("containers")]
 
 HOSTILE = TESTS / "submissions" / "hostile"
 FAST = Limits(case_seconds=2.0, total_seconds=60.0)

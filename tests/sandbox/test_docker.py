@@ -25,7 +25,8 @@ from grader.spec import load_variant
 from tests import ROOT, container_engines
 from tests.sandbox.test_old_container import _hunter_for
 
-pytestmark = pytest.mark.slow
+# One test process builds and removes the kit's images (their tags and build contexts are the machine's).
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("containers")]
 
 # What an engine before Landlock was allowed (or a kernel without it) leaves a container: no Landlock,
 # and, as in Docker's default profile for a container without CAP_SYS_ADMIN, no namespaces.

@@ -22,7 +22,8 @@ from tests.server.conftest import SOLUTION, issue, make_app
 from tests.server.test_restart import get, post
 from tests.wheelhouse import requirements
 
-pytestmark = pytest.mark.slow
+# One test process builds and removes the kit's images (their tags and build contexts are the machine's).
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("containers")]
 SHIPPED = project.DATA / "server"
 IMAGE = "hog-serve-test:latest"
 BUILD_SECONDS = 1200

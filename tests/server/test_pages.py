@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from datetime import datetime, timedelta, timezone
 
 from sqlalchemy import select, update
@@ -76,7 +77,7 @@ def test_the_leaderboard_shows_aliases_only_and_the_viewer_as_you(app):
         client = signed_in(app, tokens[sid])
         assert client.post("/alias", data={"csrf_token": csrf(client), "alias": alias}).status_code == 303
     page = signed_in(app, tokens["s3"]).get("/assignments/hog/leaderboard").get_data(as_text=True)
-    assert "Ada" in page and "(hidden) (you)" in page and "s2" not in page.split("<table>")[1]
+    assert "Ada" in page and "(hidden) (you)" in page and "s2" not in page.split("<table")[1]
     assert page.index("0.6200") < page.index("0.6000")
 
 
@@ -178,6 +179,9 @@ def test_the_live_pages_name_what_they_look_at_and_the_gradebooks_state_changes_
     states.append(staff.get("/staff/assignments/hog/state.json").get_json()["state"])
     job = queue.claim(engine, queue.grader_name(), 1)[0]
     states.append(staff.get("/staff/assignments/hog/state.json").get_json()["state"])
+    pending = signed_in(app, tokens["s1"]).get("/submissions/1").get_data(as_text=True)
+    assert 'data-live-now="grading"' in pending and 'data-live-until="graded,grader failed"' in pending
+    assert 'data-live-every="0.25"' in pending   # a grade pending is looked for 4 times a second, then no more
     assert queue.finish(engine, job, {"score": 23.0, "max_score": 23.0, "tests": [], "output": ""}, None, False)
     states.append(staff.get("/staff/assignments/hog/state.json").get_json()["state"])
     assert len(set(states)) == 4
@@ -186,3 +190,19 @@ def test_the_live_pages_name_what_they_look_at_and_the_gradebooks_state_changes_
     assert signed_in(app, tokens["s1"]).get("/staff/assignments/hog/state.json").status_code == 403
     mine = signed_in(app, tokens["s1"]).get("/submissions/1").get_data(as_text=True)
     assert 'data-live-source="/api/submissions/1"' in mine and 'data-live-now="graded"' in mine
+
+
+def test_times_are_time_elements_for_the_readers_zone_and_due_dates_name_the_courses_own(course):
+    config = course / project.CONFIG_NAME
+    config.write_text(config.read_text().replace('name = "Server course"\n',
+                                                 'name = "Server course"\ntime_zone = "America/Los_Angeles"\n'))
+    app = make_app(course, f"sqlite:///{course / 'server' / 'hog.sqlite3'}")
+    token = issue(app, "s1")["s1"]
+    assert upload(app.test_client(), token, SOURCE).status_code == 202
+    student = signed_in(app, token)
+    home = student.get("/").get_data(as_text=True)
+    assert ('<time datetime="2099-01-01T00:00:00+00:00" data-relative>2099-01-01T00:00:00+00:00</time> '
+            '<span class="text-body-secondary">(Wed 31 Dec 2098, 16:00 PST, America/Los_Angeles)</span>') in home
+    assert '<script src="/static/times.js" defer></script>' in home
+    page = student.get("/assignments/hog").get_data(as_text=True)
+    assert re.search(r'<td><time datetime="\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00" data-relative>', page)

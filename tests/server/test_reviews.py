@@ -152,7 +152,8 @@ def test_the_gradebook_and_its_csv_have_a_column_per_rubric_item_and_the_total_c
     assert staff.get("/staff/assignments/hog/state.json").get_json()["state"] != seen   # the live gradebook reloads
     after = table()
     assert (after["s1"]["total"], after["s1"]["total_max"]) == ("21.5", "25.0")
-    assert "<th>rubric:docs</th>" in staff.get("/staff/assignments/hog").get_data(as_text=True)
+    assert '<th scope="col" data-key="rubric:docs">Rubric: docs</th>' in staff.get("/staff/assignments/hog").get_data(
+        as_text=True)
 
 
 def test_hog_serve_release_releases_the_grades_as_the_button_does(served, capsys):

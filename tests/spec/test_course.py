@@ -104,7 +104,7 @@ def test_the_course_is_found_from_the_working_directory_upward(tmp_path, monkeyp
 
 
 @pytest.mark.parametrize("line, message", [
-    ("pionts = 3", "hog-course.toml:{n}: unknown key 'pionts' (the keys are name, variants, isolation, points, "
+    ("pionts = 3", "hog-course.toml:{n}: unknown key 'pionts' (the keys are name, time_zone, variants, isolation, points, "
                    "thresholds, server, assignments)"),
     ('isolation = "chroot"', "hog-course.toml:{n}: unknown isolation level 'chroot' (write one of process, "
                              "files, bubblewrap, container)"),

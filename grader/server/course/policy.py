@@ -1,22 +1,42 @@
 """An assignment's rules for a submission: open or closed, late days, the penalty, the counted score and
 the rate limit, when hidden cases are shown. Plain functions of the config's ``Assignment`` and times, so
-each rule is tested alone."""
+each rule is tested alone.
+
+Days are the course's calendar days (``time_zone`` in hog-course.toml): an extension of a day moves the
+due date to the same time of the next day there, and each late day ends at that time of a day after it, so
+a day over a daylight-saving change lasts 23 or 25 hours and is still one day."""
 
 from __future__ import annotations
 
-import math
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 
 from grader.spec.serving import Assignment
 
-DAY = timedelta(days=1)
 WINDOW = timedelta(hours=1)
 
 
+def later(assignment: Assignment, moment: datetime, days: int) -> datetime:
+    """``moment``'s time of day on the course's calendar day ``days`` after its own, in UTC (the wall time
+    of a day whose clocks skip it, as ``zoneinfo`` reads it): a date moved by an extension."""
+    local = moment.astimezone(assignment.zone)
+    moved = datetime.combine(local.date() + timedelta(days=days), local.time(), tzinfo=assignment.zone)
+    return moved.astimezone(timezone.utc)
+
+
+def days_after(assignment: Assignment, days: int) -> datetime:
+    """The due date moved ``days`` of the course's calendar days later (``later``)."""
+    return later(assignment, assignment.due, days)
+
+
 def late_days(assignment: Assignment, when: datetime, extension: int = 0) -> int:
-    """Whole days (started) past the due date and the student's extension; 0 on time."""
-    past = when - (assignment.due + extension * DAY)
-    return 0 if past <= timedelta(0) else math.ceil(past / DAY)
+    """The course's calendar days (each one started) past the due date and the student's extension; 0 on
+    time."""
+    moment = when.astimezone(timezone.utc)
+    if moment <= days_after(assignment, extension):
+        return 0
+    local, due = when.astimezone(assignment.zone).date(), assignment.due.astimezone(assignment.zone).date()
+    late = max(1, (local - due).days - extension)
+    return late if moment <= days_after(assignment, extension + late) else late + 1
 
 
 def closed_why(assignment: Assignment, when: datetime, extension: int = 0) -> str | None:
@@ -25,7 +45,7 @@ def closed_why(assignment: Assignment, when: datetime, extension: int = 0) -> st
         return f"{assignment.name} opens at {assignment.opens.isoformat()}"
     used = late_days(assignment, when, extension)
     if used > assignment.late_days:
-        last = assignment.due + (extension + assignment.late_days) * DAY
+        last = days_after(assignment, extension + assignment.late_days).astimezone(assignment.zone)
         return f"{assignment.name} closed at {last.isoformat()} (due date, extension and late days all passed)"
     return None
 
@@ -49,7 +69,7 @@ def counted(assignment: Assignment, graded: list, late=lambda s: s.late_days) ->
 
 def last_moment(assignment: Assignment, longest_extension: int) -> datetime:
     """When no student can submit any more: the due date, the longest extension and the late days past."""
-    return assignment.due + (longest_extension + assignment.late_days) * DAY
+    return days_after(assignment, longest_extension + assignment.late_days)
 
 
 def hidden_shown(assignment: Assignment, now: datetime, longest_extension: int) -> bool:

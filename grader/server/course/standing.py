@@ -77,7 +77,7 @@ def of(rules: Assignment, person_id: int, counting: list, extension: int, passed
     graded = [s for s in taken if s.status == GRADED and s.score is not None] if bonuses or chosen is None else []
     checkpoint = early = None
     if rules.checkpoint is not None:
-        by = rules.checkpoint.due + extension * policy.DAY
+        by = policy.later(rules, rules.checkpoint.due, extension)
         checkpoint = any(db.utc(s.submitted_at) <= by and checkpoint_questions(rules, s.variant) <= passed(s)
                          for s in graded)
     if rules.early is not None:

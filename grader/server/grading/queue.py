@@ -18,15 +18,17 @@ import socket
 from collections import Counter
 from datetime import timedelta
 
-from sqlalchemy import Engine, and_, delete, func, or_, select, update
+from sqlalchemy import Engine, and_, bindparam, delete, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from grader import project
+from grader.server.course import policy
 from grader.server.lti import passback
 from grader.server.store import db, liveness
-from grader.server.store.models import FAILED, GRADED, GRADING, QUEUED, Grader, Submission
+from grader.server.store.models import FAILED, GRADED, GRADING, QUEUED, Extension, Grader, Submission
 from grader.spec import course as course_config
 from grader.spec.config_error import ConfigError
+from grader.spec.serving import Assignment
 
 STALE = timedelta(seconds=20)    # a grader silent this long is taken for dead
 # How long after its failed claim a "grader failed" job is put back by a well grader: after its 1st, 2nd, 3rd
@@ -191,11 +193,23 @@ def requeue_failed(engine: Engine, variants: set[str]) -> int:
             status=QUEUED, grader=None, retries=Submission.retries + 1)).rowcount
 
 
-def regrade(engine: Engine, assignment: str) -> int:
-    """Every submission of ``assignment`` not being graded back to the queue (after a spec fix)."""
+def regrade(engine: Engine, assignment: str, rules: Assignment | None = None) -> int:
+    """Every submission of ``assignment`` not being graded back to the queue (after a spec fix). With its
+    ``rules``, each one's late days are counted again as they are now (the course's time zone, the student's
+    extension): what was counted at the upload stays until then."""
     with engine.begin() as connection:
-        return connection.execute(update(Submission).where(
-            Submission.assignment == assignment, Submission.status != GRADING).values(status=QUEUED)).rowcount
+        chosen = and_(Submission.assignment == assignment, Submission.status != GRADING)
+        if rules is not None:
+            extensions = dict(connection.execute(select(Extension.person_id, Extension.days).where(
+                Extension.assignment == assignment)).all())
+            counted = [{"row": row.id, "late": policy.late_days(rules, db.utc(row.submitted_at),
+                                                                 extensions.get(row.person_id, 0))}
+                       for row in connection.execute(select(Submission.id, Submission.person_id,
+                                                            Submission.submitted_at).where(chosen))]
+            if counted:
+                connection.execute(update(Submission).where(Submission.id == bindparam("row"))
+                                   .values(late_days=bindparam("late")), counted)
+        return connection.execute(update(Submission).where(chosen).values(status=QUEUED)).rowcount
 
 
 def waiting(session: Session) -> int:

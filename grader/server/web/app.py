@@ -15,15 +15,16 @@ from datetime import timedelta
 from pathlib import Path
 
 import jinja2
-from flask import Flask
+from flask import Flask, Response, abort
 from flask_wtf.csrf import CSRFProtect
 from markupsafe import Markup
 
 from grader import project
 from grader.project.files import kept_secret
+from grader.report import style
 from grader.server.lti import platforms as lti_platforms
 from grader.server.store import db, uploads
-from grader.server.web import access, faults, headers, metrics
+from grader.server.web import access, faults, headers, metrics, times
 from grader.server.web.api import api
 from grader.server.web.groups import group_api, group_pages
 from grader.server.web.health import health
@@ -32,6 +33,7 @@ from grader.server.web.grading import grading
 from grader.server.web.reviewing import reviewing
 from grader.server.web.staff import staff
 from grader.server.web.student import student
+from grader.spec import course as course_config
 from grader.spec.serving import Server
 
 SECRET = "secret_key"              # server/secret_key: signs the session cookies (kept across restarts)
@@ -53,6 +55,21 @@ def neutralised(value):
 
 def secret_key(folder: Path) -> str:
     return kept_secret(folder / SECRET, lambda: secrets.token_hex(32))
+
+
+def _course_name() -> str:
+    """The course's name in hog-course.toml (read again when the file changes), else "Hog"."""
+    config = course_config.current()
+    return config.name if config is not None and config.name else "Hog"
+
+
+def _style(name: str) -> Response:
+    """Bootstrap's sheet and the kit's (``grader.report.style``), from the installed packages."""
+    if name not in style.SHEETS:
+        abort(404)
+    answer = Response(style.sheet(name), mimetype="text/css")
+    answer.cache_control.public, answer.cache_control.max_age = True, 3600
+    return answer
 
 
 def create_app(*, course: Path, server: Server, database: str) -> Flask:
@@ -80,5 +97,8 @@ def create_app(*, course: Path, server: Server, database: str) -> Flask:
     faults.install(app)
     headers.protect(app, server, lti_platforms.Framers(engine))
     app.jinja_env.globals.update(status_text=access.status_text)
-    app.jinja_env.filters["when"] = lambda moment: db.utc(moment).isoformat(timespec="seconds")
+    app.context_processor(lambda: {"course_name": _course_name()})
+    app.add_url_rule("/style/<name>", "style", _style)
+    app.jinja_env.filters["when"] = times.when
+    app.jinja_env.filters["due"] = lambda assignment: times.due(assignment, server.time_zone)
     return app

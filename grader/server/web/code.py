@@ -38,14 +38,19 @@ def lines(source: str, comments: list[dict] = ()) -> list[Line]:
 LAYOUT = """
 .code { font-size: .9em; }
 .code pre { margin: 0; padding: 0 .5rem; background: none; }
-.code th[scope=row] { text-align: right; color: #666; font-weight: normal; }
-.code tr.comment td { background: #fff8dc; }
+.code th[scope=row] { text-align: right; color: var(--bs-secondary-color, #666); font-weight: normal; }
+.code tr.comment td { background: var(--bs-warning-bg-subtle, #fff8dc); }
 .beside { display: grid; grid-template-columns: minmax(14rem, 1fr) 3fr; gap: 1rem; align-items: start; }
 @media (max-width: 50rem) { .beside { grid-template-columns: 1fr; } }
 """
 
 
+DARK = "github-dark"     # Pygments' style for a system set to dark (the pages follow it: grader.report.style)
+
+
 def style() -> str:
-    """The grading pages' own style sheet: the listing's colours (Pygments' default style) and its layout
-    (the autograder's result beside the code)."""
-    return HtmlFormatter().get_style_defs(SCOPE) + LAYOUT
+    """The grading pages' own style sheet: the listing's colours (Pygments' default style, and DARK by the
+    system's setting) and its layout (the autograder's result beside the code)."""
+    dark = HtmlFormatter(style=DARK).get_style_defs(SCOPE)
+    return (HtmlFormatter().get_style_defs(SCOPE) + f"\n@media (prefers-color-scheme: dark) {{\n{dark}\n}}\n"
+            + LAYOUT)

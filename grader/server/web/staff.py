@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import json
 import logging
+from datetime import datetime
 from html import escape
 from urllib.parse import quote
 
@@ -14,12 +15,14 @@ from flask import Blueprint, Response, abort, jsonify, redirect, render_template
 from markupsafe import Markup
 from sqlalchemy import func, select
 
+from grader.errors import UsageError
+from grader.report import style
 from grader.server.course import gradebook, group_lists, groups, reports
 from grader.server.grading import queue
-from grader.errors import UsageError
 from grader.server.lti import passback, roster
+from grader.server.store import uploads
 from grader.server.store.models import STUDENT, Extension, Person, Submission
-from grader.server.web import access, intake
+from grader.server.web import access, code, intake, times
 
 staff = Blueprint("staff", __name__, url_prefix="/staff")
 MAX_EXTENSION = 365
@@ -45,7 +48,7 @@ def assignment(name: str, error: str = "", changes: list | None = None, status: 
     table = gradebook.rows(access.database(), found, access.settings().summaries)
     listed = "".join(f"{sid},{group}\n" for sid, group in sorted(group_lists.current(access.database(),
                                                                                        found.name).items()))
-    return render_template("staff_gradebook.html", person=person, assignment=found, head=table[0],
+    return render_template("staff_gradebook.html", person=person, assignment=found, head=headings(table[0]),
                            rows=_rows_html(table[1:]), waiting=queue.waiting(access.database()),
                            state=seen, error=error, changes=changes,
                            groups=f"{','.join(group_lists.COLUMNS)}\n{listed}"), status
@@ -96,6 +99,27 @@ def _rows_html(rows: list[list]) -> Markup:
     return Markup("\n".join(_row_html(tuple(row), tuple(map(type, row))) for row in rows))
 
 
+SUBMITTED_AT = gradebook.HEAD.index("submitted_at")
+HEADINGS = {"student_id": "Student", "email": "Email", "submission": "Submission", "submitted_at": "Submitted",
+            "score": "Score", "max_score": "Out of", "status": "Status", "late_days": "Late days",
+            "raw_score": "Before the late penalty", "submissions": "Submissions", "seed": "Seed",
+            "kit_version": "Kit version", "adjustment": "Adjustment", "total": "Total", "total_max": "Total out of"}
+
+
+def headings(columns: list[str]) -> list[tuple[str, str]]:
+    """Each gradebook column's name (as gradebook.csv has it) and its heading for people: a question's
+    column ``q1.2`` is "Q1.2", a rubric item's ``rubric:docs`` "Rubric: docs", a column not named here
+    its name in words."""
+    def heading(name: str) -> str:
+        if name in HEADINGS:
+            return HEADINGS[name]
+        if name.startswith("q") and name[1:2].isdigit():
+            return name.upper()
+        kind, _, item = name.partition(":")
+        return f"{kind.capitalize()}: {item}" if item else name.replace("_", " ").capitalize()
+    return [(name, heading(name)) for name in columns]
+
+
 @functools.lru_cache(maxsize=KEPT_ROWS)
 def _row_html(row: tuple, _types: tuple) -> str:
     """One row's HTML; kept by its values and their types (20 and 20.0 are equal, but shown apart)."""
@@ -103,8 +127,18 @@ def _row_html(row: tuple, _types: tuple) -> str:
     link = f'<a href="/staff/submissions/{submission}">{submission}</a>' if submission != "" else ""
     return (f'<tr><td><a href="/staff/students/{quote(student_id, safe="/")}">{escape(student_id)}</a></td>'
             f"<td>{escape(str(row[1]))}</td><td>{link}</td>"
-            + "".join(f"<td>{cell if type(cell) in (int, float) else escape(str(cell))}</td>" for cell in row[3:])
+            + "".join(f"<td>{_cell(cell, number == SUBMITTED_AT)}</td>" for number, cell in enumerate(row[3:], 3))
             + "</tr>")
+
+
+def _cell(value, moment: bool) -> str:
+    """A gradebook cell's HTML: a number as it is, a time (the ISO text of ``submitted_at``) as ``<time>``,
+    any other value escaped."""
+    if type(value) in (int, float):
+        return str(value)
+    if moment and value:
+        return str(times.when(datetime.fromisoformat(value)))
+    return escape(str(value))
 
 
 @staff.get("/assignments/<name>/gradebook.csv")
@@ -120,7 +154,7 @@ def gradebook_csv(name: str):
 def regrade(name: str):
     access.staff()
     found = access.assignment_or_404(name)
-    queue.regrade(access.settings().engine, found.name)
+    queue.regrade(access.settings().engine, found.name, found)
     return redirect(url_for("staff.assignment", name=name), 303)
 
 
@@ -138,6 +172,14 @@ def similarity(name: str):
     return send_file(reports.similarity_report(access.database(), access.settings().course, found), max_age=0)
 
 
+@staff.get("/assignments/<name>/<any('bootstrap.min.css', 'kit.css'):sheet>")
+def report_style(name: str, sheet: str):
+    """The stylesheets a report links by name beside it (as its folder has them, opened as a file)."""
+    access.staff()
+    access.assignment_or_404(name)
+    return Response(style.sheet(sheet), mimetype="text/css")
+
+
 def _student(student_id: str) -> Person:
     found = access.database().scalars(select(Person).where(Person.student_id == student_id)).first()
     if found is None:
@@ -153,11 +195,12 @@ def student(student_id: str, error: str = "", changes: list | None = None, statu
     extensions = {e.assignment: e.days for e in database.scalars(select(Extension).where(
         Extension.person_id == found.id))}
     chosen = access.settings().server.assignments
+    history = {a.name: groups.visible(database, found.id, a.name) for a in chosen}
     return render_template("staff_student.html", person=person, student=found, extensions=extensions,
                            passback=[(link, passback.state_text(link))
                                      for link in passback.links(database, found.id)],
                            assignments=chosen, error=error, changes=changes,
-                           history={a.name: groups.visible(database, found.id, a.name) for a in chosen},
+                           history=history, plots={name: _plot(mine) for name, mine in history.items()},
                            groups={a.name: groups.group_of(database, found.id, a.name) for a in chosen}), status
 
 
@@ -178,6 +221,24 @@ def regroup(student_id: str):
     except groups.Refused as refused:
         return student(student_id, error=refused.message, status=refused.status)
     return student(student_id, changes=lines)
+
+
+PLOT = (320, 120, 28)   # the score plot's width, height and margin, in its own units
+
+
+def _plot(submissions: list) -> dict | None:
+    """A student's graded scores on an assignment over time, as the points of a small line plot (oldest
+    first, evenly spaced: the order matters, not the hours between); None before any score."""
+    scores = [(s.score, s.max_score) for s in submissions if s.score is not None and s.max_score]
+    if not scores:
+        return None
+    width, height, margin = PLOT
+    top = max(maximum for _, maximum in scores)
+    step = (width - 2 * margin) / max(1, len(scores) - 1)
+    points = [(round(margin + number * step, 1), round(height - margin - (height - 2 * margin) * score / top, 1))
+              for number, (score, _) in enumerate(scores)]
+    return {"points": points, "line": " ".join(f"{x},{y}" for x, y in points), "top": top,
+            "said": ", ".join(f"{score:g}" for score, _ in scores), "size": PLOT}
 
 
 @staff.post("/students/<path:student_id>/extensions")
@@ -230,6 +291,10 @@ def lti_grades():
 def submission(submission_id: int):
     person = access.staff()
     found = access.own_submission(person, submission_id)
+    kept = uploads.folder(access.settings().course, found.assignment, found.id) / found.filename
+    source = (kept.read_text(encoding="utf-8", errors="replace")   # a .zip's files are not shown here
+              if found.filename == uploads.HOG and kept.is_file() else None)
     return render_template("staff_submission.html", person=person, submission=found,
+                           lines=code.lines(source) if source is not None else None,
                            result=json.loads(found.result) if found.result else None,
                            private=json.dumps(json.loads(found.instructor), indent=2) if found.instructor else "")

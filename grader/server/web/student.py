@@ -63,7 +63,8 @@ def _summary(person, assignment) -> dict:
             "locked": group is not None and groups.has_submission(database, group.id),
             "total": (manual.grade(assignment, mine, review, True) if (review := _released_review(
                 database, person.id, assignment.name)) is not None else None),
-            "checkpoint_due": assignment.checkpoint.due + days * policy.DAY if assignment.checkpoint else None}
+            "checkpoint_due": (policy.later(assignment, assignment.checkpoint.due, days)
+                               if assignment.checkpoint else None)}
 
 
 @student.get("/")
