@@ -264,7 +264,8 @@ def _assignment(name: str, table, shown: str, lines: dict, known: list[str], cou
                       hidden,
                       _checkpoint(table["checkpoint"], shown, lines, here, due) if "checkpoint" in table else None,
                       early, _points(table.get("early_points", 1 if early else 0), shown,
-                                     lines.get(f"{here}.early_points"), f"{here}.early_points"), course_zone, diagnoses)
+                                     lines.get(f"{here}.early_points"), f"{here}.early_points"),
+                      course_zone, diagnoses)
 
 
 def read(data: dict, shown: str, lines: dict, known: list[str]) -> Server:
