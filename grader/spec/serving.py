@@ -20,12 +20,12 @@ group_size = 2                           # students per group, one submission fo
 hidden_cases = "after_due"               # "counted" (never shown), "after_due" (once no one can submit), "shown"
 early = 2026-09-14T23:59:00-07:00        # early_points for the whole project passing by then (no extensions)
 early_points = 1
+diagnoses = false                        # failing cases without their diagnosis (default true)
 
 [assignments.hog.checkpoint]             # points for the checkpoint's questions passing by its due date
 due = 2026-09-08T23:59:00-07:00
 questions = ["1", "2", "3", "4", "5"]    # (default: the spec's phase 1)
 points = 1
-diagnoses = false                        # failing cases without their diagnosis (default true)
 ```
 Each assignment may have a rubric that staff grade by hand (``grader.spec.rubric``).
 Errors name the file, the line and the fix, as every error of the course config does.

@@ -19,6 +19,7 @@ from grader import project
 from grader.publishing import assign, build
 from grader.cases import hidden_cases
 from grader.cli import main
+from grader.report import style
 from grader.spec import all_variants, load_variant
 
 VARIANTS = all_variants()
@@ -56,7 +57,7 @@ def test_the_bundle_holds_a_student_folder_and_an_autograder_folder(tmp_path, ca
     assert sorted(files_under(out)) == sorted([
         "autograder/.github/workflows/grade.yml", "autograder/README.md", "autograder/autograder.zip",
         "student/dice.py", "student/handout.html", "student/handout.md", "student/hog.py",
-        "student/tests/diagnoses.json", *wiring, *tests])
+        "student/tests/diagnoses.json", *wiring, *tests, *(f"student/{name}" for name in style.SHEETS)])
     assert (out / "student/hog.py").read_text() == build.skeleton_source(variant)
     assert (out / "student/handout.md").read_text() == (project.DOCS / "sp19/handout.md").read_text()
     assert capsys.readouterr().out.startswith(f"wrote {project.display(out / 'student')}/ (")

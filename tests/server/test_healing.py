@@ -132,7 +132,7 @@ def test_a_job_that_keeps_failing_on_a_well_machine_is_tried_a_bounded_number_of
     engine = app.config["hog.settings"].engine
     token = issue(app, "s1")["s1"]
 
-    def broken(variant, submission, *, isolation, seed):   # a bug of the kit every try meets, twice retried
+    def broken(variant, submission, *, isolation, seed, **options):   # a bug of the kit every try meets, twice retried
         return {**worker_failed(variant, submission, "ValueError: a bug of the kit", seed), RETRIED: 2}, True
     monkeypatch.setattr(graders, "grade_one", broken)
     monkeypatch.setattr(healing, "probe", lambda isolation: None)   # the machine is well
