@@ -11,6 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 from tests.server.lti_platform import login_query
 from tests.server.test_lti import counts, platform  # noqa: F401 (a fixture)
 
+HERE = {"Origin": "http://hog.test"}   # the tool's own page posts its form
 FIELD = re.compile(r'(data-[a-z]+|name="[a-z_]+" value)="([^"]*)"')
 
 
@@ -52,7 +53,7 @@ def test_a_launch_without_its_cookie_is_signed_in_by_the_value_kept_in_the_lms_s
     fields = _storage_page(platform, login)
     browser = app.test_client()
     answer = browser.post("/lti/launch/storage", data={"id_token": fields["id_token"], "state": fields["state"],
-                                                        "value": login["value"], "failed": ""})
+                                                        "value": login["value"], "failed": ""}, headers=HERE)
     assert answer.status_code == 303 and answer.headers["Location"].startswith("/lti/signed-in?")
     landed = browser.get(answer.headers["Location"])
     assert landed.status_code == 303 and landed.headers["Location"] == "/assignments/hog"
@@ -70,7 +71,7 @@ def test_the_platform_s_storage_giving_a_wrong_value_or_none_signs_nobody_in_and
         before = counts(app)
         browser = app.test_client()
         answer = browser.post("/lti/launch/storage", data={"id_token": fields["id_token"], "state": fields["state"],
-                                                            "value": value, "failed": failed})
+                                                            "value": value, "failed": failed}, headers=HERE)
         page = answer.get_data(as_text=True)
         assert answer.status_code == 401 and why in page and 'id="new-window"' in page, page
         assert not _signed_in(browser) and counts(app) == before
@@ -82,5 +83,17 @@ def test_the_value_counts_only_for_a_login_that_used_the_platform_s_storage(app,
     sent = parse_qs(urlsplit(answer.headers["Location"]).query)
     nonce, state = sent["nonce"][0], sent["state"][0]
     answer = app.test_client().post("/lti/launch/storage", data={"id_token": platform.id_token(nonce),
-                                                                  "state": state, "value": nonce})
+                                                                  "state": state, "value": nonce}, headers=HERE)
     assert answer.status_code == 401 and "did not use the LMS" in answer.get_data(as_text=True)
+
+
+def test_the_value_posted_by_a_page_of_another_site_signs_nobody_in(app, platform):  # noqa: F811
+    """A site that began a login of its own knows its value, and could post it from its page (login CSRF)."""
+    login = {**_stored_login(app.test_client(), platform), "app": app}
+    fields = _storage_page(platform, login)
+    for headers in ({}, {"Origin": "https://evil.test"}):
+        browser = app.test_client()
+        answer = browser.post("/lti/launch/storage", data={"id_token": fields["id_token"], "state": fields["state"],
+                                                            "value": login["value"], "failed": ""}, headers=headers)
+        assert answer.status_code == 403 and "not posted by this tool" in answer.get_data(as_text=True)
+        assert not _signed_in(browser)

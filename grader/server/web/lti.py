@@ -5,7 +5,9 @@ checked, its LMS course one bound to this server, its nonce recorded once, the p
 in, their launch of the assignment recorded for the passback, and the assignment's page). A launch refused
 signs nobody in and stores nothing (but the count of an unbound LMS course, ``bindings``): a line in the log
 says why, and the page says so. Where the browser refused the tool's cookie inside
-the LMS's frame (third-party cookies), the page says so and offers the tool in a window of its own."""
+the LMS's frame (third-party cookies), the page says so and offers the tool in a window of its own; where the
+login was made with the LMS's storage (``lti_storage_target``, ``storage``), the launch's page reads the login's
+value back from there and ``/lti/launch/storage`` signs in with it, checked against the signed state."""
 
 from __future__ import annotations
 
@@ -139,6 +141,10 @@ def launch_from_storage():
     if not isinstance(checked, _Checked):
         return checked
     _, state, begun, said, registered = checked
+    # Only the tool's own page posts here (a form of another site could post a login of someone else's, its
+    # value known to them, and sign this browser in as them): the browser says where the form came from.
+    if request.headers.get("Origin") != platforms.checked_origin(access.settings().server.url):
+        return _refused(403, "the platform storage's answer was not posted by this tool's page")
     why = storage.refusal(begun, request.form.get("value", ""), request.form.get("failed", ""))
     if why:
         log.warning("LTI refused (401) from %s: platform storage: %s", forwarded.client(), why)
