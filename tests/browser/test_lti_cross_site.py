@@ -2,7 +2,10 @@
 with a certificate made here, both on 127.0.0.1), in Chromium with third-party cookies allowed and blocked:
 allowed, the launch signs the student in inside the LMS's frame and its pages and upload work there; blocked,
 the tool's cookies are partitioned (CHIPS) and it works there still; in a browser that refuses even those
-(Safari), the frame says so and one click continues the launch in a window of its own, where they work."""
+(Safari), the frame says so and one click continues the launch in a window of its own, where they work.
+Where the LMS offers its storage (``lti_storage_target``, answered by its page's script) and the browser refuses
+the login's cookie, the login's state is read back from it and the launch signs in inside the frame; where the
+session cookie is refused too, or the LMS's storage does not answer, one click opens the window of its own."""
 
 from __future__ import annotations
 
@@ -36,6 +39,10 @@ from tests.server.lti_platform import Platform, _Quiet, _Server, login_query   #
 SITES = ("lms.test", "tool.test")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--ignore-certificate-errors",
         "--host-resolver-rules=" + ", ".join(f"MAP {site} 127.0.0.1" for site in SITES)]
+
+# A page answered by a Playwright route counts as from the public network, whose navigations to 127.0.0.1 (the
+# LMS) Chromium would block as local network access.
+ROUTED = "--disable-features=LocalNetworkAccessChecks"
 
 
 @pytest.fixture
@@ -93,10 +100,10 @@ def _submitted_in(where) -> None:
 
 
 @contextlib.contextmanager
-def lms_course_page(platform: Platform, tmp_path, *, blocked: bool, partitioned: bool = True):
+def lms_course_page(platform: Platform, tmp_path, *, blocked: bool, partitioned: bool = True, before=None):
     """The LMS's course page (the tool in its frame) in Chromium with its third-party cookies allowed or
     blocked (its profile's setting, as a user sets it), and partitioned cookies (CHIPS) kept or, as by a
-    browser that has none, refused; and the browser."""
+    browser that has none, refused; and the browser (``before(browser)`` before the page opens)."""
     profile = tmp_path / "profile"
     (profile / "Default").mkdir(parents=True)
     refused = {} if partitioned else {"content_settings": {"exceptions": {"cookies": {   # the tool's, under the LMS
@@ -104,9 +111,12 @@ def lms_course_page(platform: Platform, tmp_path, *, blocked: bool, partitioned:
     (profile / "Default" / "Preferences").write_text(json.dumps({"profile": {
         "cookie_controls_mode": 1 if blocked else 0, "block_third_party_cookies": blocked, **refused}}))
     with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch_persistent_context(str(profile), executable_path=CHROMIUM, args=ARGS,
+        args = ARGS if before is None else [*ARGS, ROUTED]
+        browser = playwright.chromium.launch_persistent_context(str(profile), executable_path=CHROMIUM, args=args,
                                                                 ignore_https_errors=True)
         try:
+            if before is not None:
+                before(browser)
             page = browser.new_page()
             page.goto(f"{platform.url}/course")
             yield page, browser
@@ -133,6 +143,56 @@ def test_a_browser_refusing_the_tool_s_cookies_in_the_frame_continues_in_a_windo
     with lms_course_page(sites[1], tmp_path, blocked=True, partitioned=False) as (page, browser):
         frame = page.frame_locator("iframe[title=Hog]")
         sync_api.expect(frame.get_by_role("heading", name="Open Hog in a new window")).to_be_visible(timeout=20_000)
+        with browser.expect_page() as opened:
+            frame.get_by_role("link", name="Open Hog in a new window").click()
+        _submitted_in(opened.value)
+
+
+def _without_the_state_cookie(route) -> None:
+    """The login's answer without its state cookie: as a browser that refused it in the frame (fetched by
+    Playwright itself, which resolves tool.test by no rule of Chromium's: at 127.0.0.1)."""
+    host = route.request.url.split("/")[2]
+    answer = route.fetch(url=route.request.url.replace(host, "127.0.0.1:" + host.rsplit(":", 1)[1], 1),
+                         headers={**route.request.headers, "host": host})
+    route.fulfill(response=answer, headers={name: value for name, value in answer.headers.items()
+                                            if name.lower() != "set-cookie"})
+
+
+@pytest.mark.slow
+def test_where_the_state_cookie_is_refused_the_lms_s_platform_storage_signs_in_inside_the_frame(sites, tmp_path):
+    base, platform = sites
+    platform.storage = True
+    platform.framed += "&lti_storage_target=_parent"
+    with lms_course_page(platform, tmp_path, blocked=True, partitioned=True, before=lambda browser: browser.route(
+            f"{base}/lti/login?*", _without_the_state_cookie)) as (page, _):
+        _submitted_in(page.frame_locator("iframe[title=Hog]"))
+        assert page.evaluate("window.lmsHeard").count("lti.put_data") == 1
+        assert page.evaluate("window.lmsHeard").count("lti.get_data") == 1
+
+
+@pytest.mark.slow
+def test_where_every_cookie_of_the_tool_is_refused_platform_storage_checks_the_login_then_a_window_of_its_own(
+        sites, tmp_path):
+    _, platform = sites
+    platform.storage = True
+    platform.framed += "&lti_storage_target=_parent"
+    with lms_course_page(platform, tmp_path, blocked=True, partitioned=False) as (page, browser):
+        frame = page.frame_locator("iframe[title=Hog]")
+        sync_api.expect(frame.get_by_role("heading", name="Open Hog in a new window")).to_be_visible(timeout=20_000)
+        assert "lti.get_data" in page.evaluate("window.lmsHeard")
+        with browser.expect_page() as opened:
+            frame.get_by_role("link", name="Open Hog in a new window").click()
+        _submitted_in(opened.value)
+
+
+@pytest.mark.slow
+def test_an_lms_naming_a_storage_that_does_not_answer_falls_back_to_a_window_of_its_own(sites, tmp_path):
+    _, platform = sites
+    platform.framed += "&lti_storage_target=_parent"   # and no responder on its page
+    with lms_course_page(platform, tmp_path, blocked=True, partitioned=False) as (page, browser):
+        frame = page.frame_locator("iframe[title=Hog]")
+        sync_api.expect(frame.get_by_role("heading", name="Open Hog in a new window")).to_be_visible(timeout=20_000)
+        sync_api.expect(frame.locator("#why")).to_contain_text("timeout")
         with browser.expect_page() as opened:
             frame.get_by_role("link", name="Open Hog in a new window").click()
         _submitted_in(opened.value)

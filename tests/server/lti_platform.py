@@ -44,6 +44,29 @@ def platform_key(number: int = 1) -> RSAKey:
     return RSAKey.generate_key(2048, private=True, auto_kid=True)
 
 
+# The LMS page's platform storage (LTI Client Side postMessages): what a tool's frame puts, kept in the page's
+# memory per origin and key, and given back; every message it answered in window.lmsHeard.
+STORAGE = """<script>
+window.lmsHeard = [];
+var kept = {};
+window.addEventListener("message", function (event) {
+  var asked = event.data;
+  if (!asked || typeof asked !== "object" || typeof asked.subject !== "string") { return; }
+  var answer = {subject: asked.subject + ".response", message_id: asked.message_id};
+  if (asked.subject === "lti.capabilities") {
+    answer.supported_messages = [{subject: "lti.put_data"}, {subject: "lti.get_data"}];
+  } else if (asked.subject === "lti.put_data") {
+    kept[event.origin + " " + asked.key] = asked.value;
+    answer.key = asked.key; answer.value = asked.value;
+  } else if (asked.subject === "lti.get_data") {
+    answer.key = asked.key; answer.value = kept[event.origin + " " + asked.key];
+  } else { return; }
+  window.lmsHeard.push(asked.subject);
+  event.source.postMessage(answer, event.origin);
+});
+</script>"""
+
+
 class Platform:
     """The platform; ``tool_jwks()`` gives the tool's public key set (fetched from its /lti/jwks where
     ``tool_jwks`` is a URL). ``user`` is who launches next; ``scores`` what the line items received."""
@@ -64,6 +87,7 @@ class Platform:
         self.assertions_checked = 0
         self.redirect_uri = ""            # the tool's launch URL, as registered
         self.framed = ""                  # what the LMS's course page (/course) shows in its frame
+        self.storage = False              # its course page answers lti.put_data and lti.get_data (platform storage)
         self.launch_claims: dict = {}     # what the next launches' id_tokens carry besides (a deep linking request)
         self.deep_links: list[dict] = []  # the claims of each deep linking response received, checked
         self.members = [                  # the LMS course's members (Names and Role Provisioning), two pages
@@ -127,7 +151,7 @@ class Platform:
         if path == "/course":   # the LMS's page of the course, the tool in a frame as Canvas and Moodle show it
             respond("200 OK", [("Content-Type", "text/html; charset=utf-8")])
             return [f'<!doctype html><h1>LMS course</h1><iframe title="Hog" src="{html.escape(self.framed)}" '
-                    f'width="1000" height="700"></iframe>'.encode()]
+                    f'width="1000" height="700"></iframe>{STORAGE if self.storage else ""}'.encode()]
         if path == "/auth":
             return self._authorize(respond, query)
         if path == "/token" and method == "POST":

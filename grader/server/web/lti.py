@@ -5,7 +5,9 @@ checked, its LMS course one bound to this server, its nonce recorded once, the p
 in, their launch of the assignment recorded for the passback, and the assignment's page). A launch refused
 signs nobody in and stores nothing (but the count of an unbound LMS course, ``bindings``): a line in the log
 says why, and the page says so. Where the browser refused the tool's cookie inside
-the LMS's frame (third-party cookies), the page says so and offers the tool in a window of its own."""
+the LMS's frame (third-party cookies), the page says so and offers the tool in a window of its own; where the
+login was made with the LMS's storage (``lti_storage_target``, ``storage``), the launch's page reads the login's
+value back from there and ``/lti/launch/storage`` signs in with it, checked against the signed state."""
 
 from __future__ import annotations
 
@@ -13,9 +15,11 @@ import hashlib
 import logging
 import secrets
 from datetime import timedelta
+from typing import NamedTuple
 from urllib.parse import urlencode
 
-from flask import Blueprint, abort, current_app, g, jsonify, redirect, render_template, request, session, url_for
+from flask import (Blueprint, abort, current_app, g, jsonify, make_response, redirect, render_template, request,
+                   session, url_for)
 from flask_wtf.csrf import CSRFError, validate_csrf
 from itsdangerous import BadData, URLSafeTimedSerializer
 from wtforms import ValidationError
@@ -27,7 +31,7 @@ from grader.server.lti import bindings, deep_linking, keys, passback, platforms,
 from grader.server.lti.launch import Launch, Refused, verify
 from grader.server.store import db
 from grader.server.store.models import STAFF, Link, Nonce, Person
-from grader.server.web import access, forwarded
+from grader.server.web import access, forwarded, storage
 
 lti = Blueprint("lti", __name__, url_prefix="/lti")
 log = logging.getLogger("hog.lti")
@@ -80,13 +84,19 @@ def login():
     if asked["lti_deployment_id"] and asked["lti_deployment_id"] not in platform.deployments:
         return _refused(400, f"the deployment {asked['lti_deployment_id']!r} is not registered")
     nonce = secrets.token_urlsafe(32)
+    target = request.values.get("lti_storage_target", "").strip()[:256]   # a frame's name, or "_parent"
+    kept = {"storage": target, "auth": platforms.checked_origin(platform.auth_url) or ""} if target else {}
     state = _signer().dumps({"nonce": nonce, **{field: asked[field] for field in LOGIN_FIELDS},
-                             "client_id": platform.client_id})
+                             "client_id": platform.client_id, **kept})
     query = {"scope": "openid", "response_type": "id_token", "response_mode": "form_post", "prompt": "none",
              "client_id": platform.client_id, "redirect_uri": access.settings().server.url + platforms.LAUNCH,
              "login_hint": asked["login_hint"], "state": state, "nonce": nonce,
              **({"lti_message_hint": asked["lti_message_hint"]} if asked["lti_message_hint"] else {})}
-    response = redirect(f"{platform.auth_url}{'&' if '?' in platform.auth_url else '?'}{urlencode(query)}", 302)
+    authorize = f"{platform.auth_url}{'&' if '?' in platform.auth_url else '?'}{urlencode(query)}"
+    # Where the platform offers its storage (LTI Client Side postMessages), the state goes there too, from a
+    # page in the LMS's frame, before the platform's authorization: the launch reads it back if the cookie is refused.
+    response = make_response(storage.login_page(target, platform.auth_url, state, nonce, authorize)) if target \
+        else redirect(authorize, 302)
     secure = access.settings().server.secure
     response.set_cookie(_cookie(state), "1", max_age=int(STATE_LIFETIME.total_seconds()), path=platforms.LAUNCH,
                         httponly=True, secure=secure, samesite="None" if secure else "Lax", partitioned=secure)
@@ -110,7 +120,62 @@ def _relogin(begun: dict) -> str:
 
 @lti.post("/launch")
 def launch():
-    token, state = request.form.get("id_token", ""), request.form.get("state", "")
+    checked = _checked(request.form.get("id_token", ""), request.form.get("state", ""))
+    if not isinstance(checked, _Checked):
+        return checked
+    token, state, begun, said, registered = checked
+    if request.cookies.get(_cookie(state)) is None:
+        if begun.get("storage"):   # the login kept its state in the platform's storage too: the page asks it
+            log.info("LTI launch without its state cookie from %s: asking the platform's storage", forwarded.client())
+            return storage.launch_page(token=token, state=state, begun=begun, again=_relogin(begun))
+        log.warning("LTI launch without its state cookie (third-party cookies refused?) from %s", forwarded.client())
+        return render_template("lti_window.html", person=None, again=_relogin(begun)), 401
+    return _signed_in(state, begun, said, registered)
+
+
+@lti.post("/launch/storage")
+def launch_from_storage():
+    """The launch again, from the page that read the login's value from the platform's storage (lti.get_data):
+    signed in only where that value is the one the login's signed state names."""
+    checked = _checked(request.form.get("id_token", ""), request.form.get("state", ""))
+    if not isinstance(checked, _Checked):
+        return checked
+    _, state, begun, said, registered = checked
+    # Only the tool's own page posts here (a form of another site could post a login of someone else's, its
+    # value known to them, and sign this browser in as them): the browser says where the form came from.
+    if request.headers.get("Origin") != platforms.checked_origin(access.settings().server.url):
+        return _refused(403, "the platform storage's answer was not posted by this tool's page")
+    why = storage.refusal(begun, request.form.get("value", ""), request.form.get("failed", ""))
+    if why:
+        log.warning("LTI refused (401) from %s: platform storage: %s", forwarded.client(), why)
+        return render_template("lti_window.html", person=None, again=_relogin(begun), why=why), 401
+    return _signed_in(state, begun, said, registered, again=_relogin(begun))
+
+
+@lti.get("/signed-in")
+def signed_in():
+    """Where a launch through the platform's storage lands: its session cookie came back, or the browser
+    refused it in the frame too, and the login continues in a window of its own."""
+    to, again = request.args.get("to", ""), request.args.get("again", "")
+    if not again.startswith(platforms.LOGIN + "?"):
+        again = ""
+    if access.person() is None:
+        log.warning("LTI launch through platform storage without its session cookie from %s", forwarded.client())
+        return render_template("lti_window.html", person=None, again=again), 401
+    return redirect(to if to.startswith("/") and not to.startswith(("//", "/\\")) else url_for("student.home"), 303)
+
+
+class _Checked(NamedTuple):
+    token: str
+    state: str
+    begun: dict
+    said: Launch
+    registered: list
+
+
+def _checked(token: str, state: str):
+    """The launch's (token, state, begun, said, registered), its token checked against its signed state; or the
+    page refusing it."""
     if not token or not state:
         return _refused(400, "it carries no id_token and state (an LMS form-posts both)")
     begun = _begun(state)
@@ -125,9 +190,12 @@ def launch():
         said = verify(token, platforms=registered, keys=access.settings().platform_keys, nonce=begun["nonce"])
     except Refused as refused:
         return _refused(refused.status, refused.why)
-    if request.cookies.get(_cookie(state)) is None:
-        log.warning("LTI launch without its state cookie (third-party cookies refused?) from %s", forwarded.client())
-        return render_template("lti_window.html", person=None, again=_relogin(begun)), 401
+    return _Checked(token, state, begun, said, registered)
+
+
+def _signed_in(state: str, begun: dict, said: Launch, registered: list, *, again: str | None = None):
+    """The launch's person signed in (its LMS course bound, its nonce used once), and off to their page; ``again``
+    (a launch through platform storage): through /lti/signed-in, which sees whether the session cookie came back."""
     database = access.database(writes=True)
     if not bindings.bound(database, said.issuer, said.deployment_id, said.context_id):
         return _unbound(database, said)
@@ -146,7 +214,10 @@ def launch():
     if said.deep_link is not None:   # an instructor picks the assignment the LMS links to
         session[PICK] = {"return_url": said.deep_link.return_url, "data": said.deep_link.data_json,
                          "issuer": said.issuer, "client_id": said.client_id, "deployment_id": said.deployment_id}
-    response = redirect(url_for("lti.pick") if said.deep_link is not None else _landing(said, person), 303)
+    to = url_for("lti.pick") if said.deep_link is not None else _landing(said, person)
+    if again is not None:
+        to = url_for("lti.signed_in", to=to, again=again)
+    response = redirect(to, 303)
     secure = access.settings().server.secure
     response.delete_cookie(_cookie(state), path=platforms.LAUNCH, secure=secure, samesite="None" if secure else "Lax",
                            partitioned=secure)
