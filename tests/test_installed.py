@@ -169,6 +169,8 @@ def test_from_an_empty_folder_the_installed_kit_runs_a_course(dist, venv, tmp_pa
     assert run("hog cases sp19", empty, env).stdout.count("question") > 10
     run("hog handout sp19 --out handout.html", empty, env)
     assert (empty / "handout.html").is_file()
+    sheets = [empty / name for name in ("bootstrap.min.css", "kit.css")]   # the page's look, beside it
+    assert all(sheet.is_file() for sheet in sheets)
     assert json.loads(run("hog analyze fa18 --json", empty, env).stdout)["variant_id"] == "fa18"
     play = subprocess.Popen(["hog", "play", "sp19", "--no-browser"], cwd=empty, env=env, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -177,7 +179,8 @@ def test_from_an_empty_folder_the_installed_kit_runs_a_course(dist, venv, tmp_pa
     finally:
         play.terminate()
         play.wait(timeout=30)
-    (empty / "handout.html").unlink()
+    for written in (empty / "handout.html", *sheets):
+        written.unlink()
 
     # The README's quickstart, each command as written, in one shell: a batch graded, then hog serve and
     # a student's submit.py printing the grade.

@@ -124,7 +124,8 @@ def cases(*, variant: str, as_json: bool, hidden: bool = False, seed: int | None
 def handout(*, variant: str, fmt: str | None, path: str | None, out: TextIO,
             with_strategy: bool = False) -> int:
     """``hog handout ID [--format html|md] [--out PATH] [--with-strategy]``: one handout, to a
-    file or to standard output; the students' edition unless ``--with-strategy``."""
+    file or to standard output; the students' edition unless ``--with-strategy``. An HTML handout
+    written to a file has the stylesheets it links written beside it."""
     spec = load_variant(variant)
     if fmt is None:
         fmt = "md" if path and Path(path).suffix.lower() in (".md", ".markdown") else "html"
@@ -140,6 +141,10 @@ def handout(*, variant: str, fmt: str | None, path: str | None, out: TextIO,
     if picture is not None and fmt == "md":
         written.append(Path(path).parent / grader.publishing.handout.HEATMAP_FILE)
         grader.publishing.assign.write_file(written[-1], picture)
+    if fmt == "html":
+        for name, sheet in grader.publishing.handout.sheets().items():
+            written.append(Path(path).parent / name)
+            grader.publishing.assign.write_file(written[-1], sheet)
     grader.publishing.assign.write_file(Path(path), text)
     out.write("".join(f"wrote {project.display(file)}\n" for file in written))
     return 0

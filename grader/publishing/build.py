@@ -122,7 +122,7 @@ def outputs(variant: Variant) -> dict[Path, str]:
         for name, text in student_folder(variant, source, locked=folder == project.SKELETON).items():
             result[folder / variant.id / name] = text
     result[project.DOCS / variant.id / handout.HEATMAP_FILE] = optimal_heatmap(variant)
-    for name, text in handout.documents(variant, solution).items():
+    for name, text in {**handout.documents(variant, solution), **handout.sheets()}.items():   # the page's look
         result[project.DOCS / variant.id / name] = text
     return result
 

@@ -6,6 +6,8 @@ examples (the public cases whose origin names the seed, grouped under their
 rule), each question's signature and task (read with ``ast`` from the
 reference source, so they match the student's file), and the grading scheme.
 The templates live in ``grader/templates/handout/``; a missing value is an error.
+The HTML page has the look of the kit's other pages: it links Bootstrap's sheet and the kit's
+(``grader.report.style``), written beside it wherever it is written (``sheets``), and adds its layout.
 
 The sessions in the Markdown handout are doctests: each starts with the
 variant's setup line (``>>> from hog import *``) and ends with a blank line
@@ -23,6 +25,7 @@ from dataclasses import dataclass
 from grader import reference
 from grader.diagnosis import steps
 from grader.reference import rendering
+from grader.report import style
 from grader.spec import Case, Question, Rule, SpecError, Variant
 
 FORMATS = ("html", "md")
@@ -195,3 +198,8 @@ def _previous_rolls_matter(variant: Variant) -> bool:
 def documents(variant: Variant, hog_source: str) -> dict[str, str]:
     """File name → text of both students' handouts, as ``docs/<id>/`` and the student folder hold them."""
     return {FILES[fmt]: render(variant, fmt, hog_source) for fmt in FORMATS}
+
+
+def sheets() -> dict[str, str]:
+    """File name → text of the stylesheets the HTML handout links by name, to be written beside it."""
+    return {name: style.sheet(name).decode("utf-8") for name in style.SHEETS}

@@ -1,6 +1,9 @@
 """The HTML handout in headless Chromium: rules, examples and questions are visible, on a desktop
-and on a phone, and the page loads nothing from elsewhere."""
+and on a phone, and the page loads nothing from elsewhere than its folder (the stylesheets written beside
+it). At 390 and 1280 px, light and dark by the system's setting: nothing runs past the right edge and
+axe-core finds no violation, as on the course server's pages."""
 
+from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -29,15 +32,48 @@ def browser():
         chromium.close()
 
 
-def open_handout(browser, variant, folder, viewport):
-    """The page, and the list of every address it asks for that is not the file itself."""
+def open_handout(browser, variant, folder, viewport, scheme="light", heatmap=None):
+    """The page, written with its stylesheets beside it as ``hog build`` and ``hog assign`` write them, and
+    the list of every address it asks for that is not in its folder."""
     path = folder / f"handout-{variant.id}.html"
-    path.write_text(handout.render(variant, "html", build.solution_source(variant)), encoding="utf-8")
-    page = browser.new_page(viewport=viewport)
+    path.write_text(handout.render(variant, "html", build.solution_source(variant), heatmap), encoding="utf-8")
+    for name, text in handout.sheets().items():
+        (folder / name).write_text(text, encoding="utf-8")
+    page = browser.new_page(viewport=viewport, color_scheme=scheme)
     elsewhere = []
-    page.on("request", lambda request: request.url == path.as_uri() or elsewhere.append(request.url))
+    beside = folder.as_uri() + "/"
+    page.on("request", lambda request: request.url.startswith(beside) or elsewhere.append(request.url))
     page.goto(path.as_uri())
     return page, elsewhere
+
+
+LOOKS = [(width, scheme) for width in (390, 1280) for scheme in ("light", "dark")]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("width, scheme", LOOKS, ids=[f"{w}-{s}" for w, s in LOOKS])
+def test_it_fits_and_passes_axe_at_both_widths_in_both_schemes(browser, width, scheme, tmp_path):
+    """Every variant's students' edition, and one instructor's edition (the picture of the optimal strategy)."""
+    axe = pytest.importorskip("axe_playwright_python", reason="axe-core's script: pip install -e '.[browser]'")
+    script = (resources.files(axe) / "axe.min.js").read_text(encoding="utf-8")
+    wrong = []
+    editions = [(variant, None) for variant in VARIANTS] + [(VARIANTS[0], build.optimal_heatmap(VARIANTS[0]))]
+    for variant, heatmap in editions:
+        page, elsewhere = open_handout(browser, variant, tmp_path, {"width": width, "height": 900}, scheme, heatmap)
+        name = variant.id + (" (instructors)" if heatmap else "")
+        assert page.evaluate("getComputedStyle(document.body).backgroundColor") == (
+            "rgb(33, 37, 41)" if scheme == "dark" else "rgb(255, 255, 255)")   # Bootstrap's, by the system
+        if not page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"):
+            past = page.evaluate("[...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect()"
+                                 ".right > window.innerWidth).slice(0, 3).map(e => e.tagName + '.' + e.className)")
+            wrong.append(f"{name}: runs past the right edge: {past}")
+        page.evaluate(script)
+        wrong += [f"{name}: {each}" for each in page.evaluate(
+            "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+            ".map(v => `${v.id}: ${v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(', ')}`)")]
+        wrong += [f"{name}: asked for {url}" for url in elsewhere]
+        page.close()
+    assert wrong == [], "\n".join(wrong)
 
 
 @pytest.mark.slow

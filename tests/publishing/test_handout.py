@@ -14,6 +14,7 @@ import pytest
 from grader import project
 from grader.publishing import build, handout
 from grader.reference import rendering
+from grader.report import style
 from grader.cli import main
 from grader.spec import SpecError, all_variants, load_variant
 
@@ -192,12 +193,17 @@ def test_grading_explains_hidden_cases_and_the_final_strategys_exact_thresholds(
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=IDS)
-def test_the_html_handout_is_one_self_contained_page_for_phones_and_print(variant):
+def test_the_html_handout_is_one_page_for_phones_and_print_with_the_kits_sheets_beside_it(variant):
     page = rendered(variant, "html")
     assert page.startswith("<!DOCTYPE html>")
     assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in page
     assert "@media print" in page and "max-width" in page
-    for external in ("http://", "https://", "<link", "<script", "src=", "@import", "url("):
+    # Bootstrap's sheet and the kit's, by name from the page's own folder: nothing from elsewhere.
+    links = re.findall(r"<link [^>]*>", page)
+    assert links == ['<link rel="icon" href="data:,">', *(f'<link rel="stylesheet" href="{name}">'
+                                                           for name in style.SHEETS)]
+    assert set(handout.sheets()) == set(style.SHEETS)
+    for external in ("http://", "https://", "<script", "src=", "@import", "url("):
         assert external not in page
 
 
@@ -233,6 +239,8 @@ def test_hog_build_makes_both_handouts_in_docs(variant):
     files = build.outputs(variant)
     for fmt in ("html", "md"):
         assert files[project.DOCS / variant.id / f"handout.{fmt}"] == rendered(variant, fmt)
+    for name, text in handout.sheets().items():   # beside the HTML page, which links them
+        assert files[project.DOCS / variant.id / name] == text
     assert project.DOCS / variant.id in build.generated_folders(variant)
 
 
@@ -254,7 +262,11 @@ def test_hog_handout_writes_markdown_when_asked_or_when_the_file_says_md(tmp_pat
     assert main(["handout", "sp19", "--out", str(tmp_path / "new" / "page.html")]) == 0
     assert (tmp_path / "new" / "page.html").read_text() == rendered(variant, "html")
     assert "wrote " in capsys.readouterr().out
-    assert sorted(path.name for path in tmp_path.rglob("*")) == ["handout.txt", "hog.md", "new", "page.html"]
+    # The HTML page has the stylesheets it links beside it, the Markdown needs none.
+    assert sorted(path.name for path in tmp_path.rglob("*")) == ["bootstrap.min.css", "handout.txt", "hog.md",
+                                                                 "kit.css", "new", "page.html"]
+    for name, text in handout.sheets().items():
+        assert (tmp_path / "new" / name).read_text() == text
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=IDS)
