@@ -6,6 +6,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from grader.classroom import pool
 from tests.processes import living
 
@@ -174,6 +176,7 @@ time.sleep(60)
 """
 
 
+@pytest.mark.slow   # waits for the killed run's workers to end
 def test_the_workers_of_a_pool_that_ends_with_its_parent_end_when_their_run_is_killed():
     run = subprocess.Popen([sys.executable, "-c", KILLED_POOLS], stdout=subprocess.PIPE, text=True)
     workers = [int(pid) for pid in run.stdout.readline().split()]

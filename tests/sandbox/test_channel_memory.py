@@ -136,6 +136,7 @@ SHAPES = {
 }
 
 
+@pytest.mark.slow   # each shape builds and measures answers of many megabytes
 @pytest.mark.parametrize("shape", SHAPES)
 def test_what_a_remembered_message_holds_is_within_its_estimate(shape):
     """The estimate bounds the memory really held: the line, the message, the value rebuilt and shown."""
@@ -154,6 +155,7 @@ def test_what_a_remembered_message_holds_is_within_its_estimate(shape):
     assert store.held >= held, (store.held, held)
 
 
+@pytest.mark.slow   # each shape builds and measures answers of many megabytes
 @pytest.mark.parametrize("shape", SHAPES)
 def test_what_a_step_result_holds_is_within_its_estimate(shape):
     """``held`` bounds the memory a step's result keeps once its message is gone (its text and its value):

@@ -45,6 +45,7 @@ def test_a_flood_on_the_result_channel_is_cut_off_as_tampering(tmp_path, mode):
     assert_honest_case_passes(report.cases[1])
 
 
+@pytest.mark.slow   # a batch at each level runs until its answers reach the budget
 def test_answers_that_would_fill_the_graders_memory_stop_the_batch_where_they_do(tmp_path, mode, monkeypatch):
     """Each answer of 99,999 empty lists is 600 KB on the channel, within its bounds on bytes, and about 10 MB
     once rebuilt and shown: what a batch's results hold in the grader is bounded (here at 16 MiB, 128 by

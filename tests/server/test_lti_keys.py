@@ -185,3 +185,13 @@ def test_with_fifty_launches_waiting_on_a_trickling_key_set_pages_and_healthz_an
     finally:
         server.close()
         platform.stop()
+
+
+def test_a_launch_that_looked_before_another_s_fetch_ended_takes_its_keys_without_fetching_again():
+    """Between a launch's look at what is kept (nothing yet) and its asking for a fetch, another launch's fetch
+    may end: the later launch is answered by it, and the key set is fetched once."""
+    calls = []
+    found = keys.PlatformKeys(lambda url: calls.append(url) or published(), waiting=8)
+    assert found.key_set(URL, KEY.kid) is not None
+    late = found._begun(URL, None, None)   # as a launch that saw nothing kept, once the fetch has ended
+    assert late.done.is_set() and late.kept is not None and calls == [URL]

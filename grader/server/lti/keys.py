@@ -143,7 +143,7 @@ class PlatformKeys:
         if not self._waiting.acquire(blocking=False):
             raise KeysBusy(f"{url}: being fetched for other launches")
         try:
-            fetch = self._begun(url)
+            fetch = self._begun(url, known, failed)
             if not fetch.done.wait(FETCH_SECONDS):
                 raise KeysUnavailable(f"{url}: not answered within {FETCH_SECONDS:g} s")
         finally:
@@ -154,10 +154,19 @@ class PlatformKeys:
             return known.keys
         raise KeysUnavailable(fetch.failure)
 
-    def _begun(self, url: str) -> _Fetch:
+    def _begun(self, url: str, seen: _Kept | None, seen_failure: tuple | None) -> _Fetch:
+        """The fetch of ``url`` under way, or one begun; a fetch that ended since the caller looked (what is
+        kept, or the failure remembered, is no longer what it saw) answers with its outcome, never fetched again
+        at once."""
         with self._lock:
             fetch = self._fetches.get(url)
-            if fetch is None:
+            kept, failed = self._known.get(url), self._failed.get(url)
+            if fetch is None and (kept is not seen or failed is not seen_failure) and (kept or failed):
+                fetch = _Fetch()
+                fetch.kept = kept if kept is not seen else None
+                fetch.failure = failed[1] if fetch.kept is None and failed is not None else None
+                fetch.done.set()
+            elif fetch is None:
                 fetch = self._fetches[url] = _Fetch()
                 threading.Thread(target=self._run, args=(url, fetch), name="hog-jwks", daemon=True).start()
         return fetch
